@@ -1,0 +1,1 @@
+"""reteval: evaluation of retrieval systems."""

@@ -1,0 +1,38 @@
+"""The exceptions reteval raises.
+
+Every error reteval raises on purpose derives from :class:`RetevalError`, so a
+caller (and the command-line interface) can tell an expected problem with the
+user's input from a bug.
+"""
+
+from __future__ import annotations
+
+
+class RetevalError(Exception):
+    """Base class of every error reteval raises on purpose."""
+
+
+class InputError(RetevalError, ValueError):
+    """Malformed input: a file, a table or a parameter that cannot be used.
+
+    The message names what was wrong and where: for files the path, the line
+    number and the offending text.
+
+    Examples
+    --------
+    >>> err = InputError("bad score 'x'", path="run.txt", line=3)
+    >>> str(err)
+    "run.txt:3: bad score 'x'"
+    """
+
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None):
+        self.path = None if path is None else str(path)
+        self.line = line
+        where = ""
+        if self.path is not None:
+            where = self.path if line is None else f"{self.path}:{line}"
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class UnknownMeasureError(InputError):
+    """A measure name that reteval does not know."""
