@@ -1,0 +1,114 @@
+"""``evaluate``: per-query measure values of a run against relevance judgments."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from reteval.errors import InputError
+from reteval.io import as_qrels, as_run
+from reteval.measures import parse_measures
+from reteval.metrics import compute, rank_judgments
+
+__all__ = ["evaluate", "MissingQueriesWarning", "MISSING_POLICIES"]
+
+MISSING_POLICIES = ("zero", "skip", "error")
+
+
+class MissingQueriesWarning(UserWarning):
+    """Judged queries had no results in the run and were scored 0."""
+
+
+def _describe(ids, limit=10) -> str:
+    ids = sorted(ids)
+    shown = ", ".join(repr(i) for i in ids[:limit])
+    return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
+
+
+def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "zero") -> pd.DataFrame:
+    """Evaluate a run: one row per query, one column per measure, as trec_eval.
+
+    Parameters
+    ----------
+    qrels : path, DataFrame, dict or EvaluationQuery records
+        Relevance judgments, in any form :func:`reteval.io.as_qrels` takes.
+    run : path, DataFrame or dict
+        Retrieval results, in any form :func:`reteval.io.as_run` takes.
+    measures : str or sequence of str
+        Measure names such as ``"nDCG@10"``, ``"AP"``, ``"MRR"``
+        (see :mod:`reteval.measures`).
+    relevance_level : int, default 1
+        Minimum judged relevance that counts as relevant (trec_eval ``-l``).
+        It does not change nDCG gains.
+    missing : {"zero", "skip", "error"}, default "zero"
+        What to do with judged queries that have no results in the run:
+        ``"zero"`` scores them as empty rankings and warns
+        (:class:`MissingQueriesWarning`; trec_eval ``-c``), ``"skip"``
+        evaluates only queries in both, ``"error"`` raises. Run queries without
+        judgments are always ignored.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``query_id`` (sorted), one float64 column per measure, named as
+        given and in the order given. ``.mean()`` is the aggregate trec_eval
+        reports.
+
+    Raises
+    ------
+    InputError
+        Malformed inputs, an unknown measure, a bad option, or missing queries
+        with ``missing="error"``.
+
+    Examples
+    --------
+    >>> qrels = {"q1": {"d1": 2, "d2": 1, "d3": 0}, "q2": {"d4": 1}}
+    >>> run = {"q1": {"d1": 0.9, "d3": 0.8, "d2": 0.7}, "q2": {"d5": 0.9, "d4": 0.5}}
+    >>> evaluate(qrels, run, ["P@2", "RR", "AP"])
+              P@2   RR        AP
+    query_id
+    q1        0.5  1.0  0.833333
+    q2        0.5  0.5  0.500000
+    >>> evaluate(qrels, run, ["P@2", "RR", "AP"]).mean()
+    P@2    0.500000
+    RR     0.750000
+    AP     0.666667
+    dtype: float64
+    """
+    if missing not in MISSING_POLICIES:
+        raise InputError(f"missing must be one of {MISSING_POLICIES}; got {missing!r}")
+    if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)):
+        raise InputError(f"relevance_level must be an integer; got {relevance_level!r}")
+    names = [measures] if isinstance(measures, str) else list(measures)
+    specs = parse_measures(names)
+    qrels = as_qrels(qrels)
+    run = as_run(run)
+
+    judged = set(qrels["query_id"].unique())
+    retrieved = set(run["query_id"].unique())
+    absent = judged - retrieved
+    if absent and missing == "error":
+        raise InputError(
+            f"{len(absent)} judged queries have no results in the run: {_describe(absent)} "
+            "(use missing='zero' to score them 0, or missing='skip' to leave them out)"
+        )
+    if absent and missing == "zero":
+        warnings.warn(
+            f"{len(absent)} judged queries have no results in the run and score 0: "
+            f"{_describe(absent)}",
+            MissingQueriesWarning,
+            stacklevel=2,
+        )
+    queries = judged & retrieved if missing == "skip" else judged
+
+    ranking = rank_judgments(qrels, run, queries)
+    values = {
+        str(name).strip() if isinstance(name, str) else str(spec): compute(
+            ranking, spec, relevance_level=int(relevance_level)
+        )
+        for name, spec in zip(names, specs)
+    }
+    frame = pd.DataFrame(values, index=pd.Index(ranking.query_ids.astype(str), name="query_id"))
+    return frame.astype(np.float64)

@@ -1,0 +1,554 @@
+"""Reading and writing qrels and runs, and turning any accepted input into tables.
+
+Every input ends up as one of two pandas DataFrames:
+
+* qrels: columns ``query_id`` (str), ``doc_id`` (str), ``relevance`` (int64);
+* run: columns ``query_id`` (str), ``doc_id`` (str), ``score`` (float64).
+
+File formats
+------------
+TREC qrels
+    ``qid iter docno rel``, whitespace separated, exactly four fields.
+BEIR qrels
+    tab separated with the header ``query-id corpus-id score`` (``.tsv``).
+TREC run
+    ``qid Q0 docno rank score tag``, whitespace separated; fields after the
+    sixth are ignored and the rank column is never used (as trec_eval does).
+
+Lines whose first non-blank character is ``#`` are comments and blank lines are
+skipped; a ``#`` anywhere else belongs to its field, so doc ids such as
+``msmarco_doc_00#4`` are read whole (trec_eval 10). Files ending in ``.gz`` are
+decompressed. Relevance must be an integer and a score a finite number.
+
+Errors name the file, the line and the offending text, and a document listed
+twice for one query (in a run or in qrels) is an error naming both lines, as
+in trec_eval.
+"""
+
+from __future__ import annotations
+
+import gzip
+import math
+import os
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from reteval.errors import InputError
+
+__all__ = [
+    "read_qrels",
+    "read_run",
+    "write_qrels",
+    "write_run",
+    "as_qrels",
+    "as_run",
+    "QRELS_COLUMNS",
+    "RUN_COLUMNS",
+]
+
+QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
+RUN_COLUMNS = ("query_id", "doc_id", "score")
+
+_COMMENT_LINE = re.compile(rb"(?m)^[ \t\r\f\v]*#")
+_BEIR_HEADER = ("query-id", "corpus-id", "score")
+
+
+# ---------------------------------------------------------------- reading files
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError("no such file", path=path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a file", path=path) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", path=path) from None
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError) as exc:
+            raise InputError(f"cannot decompress gzip data: {exc}", path=path) from None
+    return data
+
+
+def _decode(data: bytes, path: Path) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(
+            f"not UTF-8 text (byte {data[exc.start:exc.start + 1]!r})", path=path, line=line
+        ) from None
+
+
+def _content_lines(text: str):
+    """Yield (line number, fields) for every line that is neither blank nor a comment."""
+    for number, line in enumerate(text.split("\n"), 1):
+        fields = line.split()
+        if fields and not fields[0].startswith("#"):
+            yield number, fields, line
+
+
+def _parse_float(text: str, path, line: int, what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise InputError(f"{what} is not a number: {text!r}", path=path, line=line) from None
+    if not math.isfinite(value):
+        raise InputError(f"{what} must be finite; got {text!r}", path=path, line=line)
+    return value
+
+
+def _parse_int(text: str, path, line: int, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise InputError(f"{what} is not an integer: {text!r}", path=path, line=line) from None
+
+
+def _empty_error(path, what):
+    return InputError(f"empty {what} file: no judgments or results found", path=path)
+
+
+def _run_table(query_ids, doc_ids, scores, lines) -> pd.DataFrame:
+    frame = pd.DataFrame(
+        {
+            "query_id": pd.array(query_ids, dtype=object),
+            "doc_id": pd.array(doc_ids, dtype=object),
+            "score": np.asarray(scores, dtype=np.float64),
+        }
+    )
+    frame.index = pd.Index(np.asarray(lines, dtype=np.int64), name="line")
+    return frame
+
+
+def _parse_run_text(data: bytes, path: Path) -> pd.DataFrame:
+    """Careful line-by-line reader: exact line numbers for every error."""
+    text = _decode(data, path)
+    qids, docs, scores, lines = [], [], [], []
+    for number, fields, line in _content_lines(text):
+        if len(fields) < 6:
+            raise InputError(
+                "expected 6 whitespace-separated fields 'qid Q0 docno rank score tag', "
+                f"got {len(fields)}: {line.strip()!r}",
+                path=path,
+                line=number,
+            )
+        qids.append(fields[0])
+        docs.append(fields[2])
+        scores.append(_parse_float(fields[4], path, number, "score"))
+        lines.append(number)
+    if not qids:
+        raise _empty_error(path, "run")
+    return _run_table(qids, docs, scores, lines)
+
+
+def _parse_run_fast(data: bytes) -> pd.DataFrame | None:
+    """Multi-threaded reader for the common case: one space or one tab between fields.
+
+    Returns None when the file is not of that simple shape, or holds anything
+    the careful reader must explain (comments, bad fields, non-finite scores).
+    """
+    try:
+        import pyarrow as pa
+        import pyarrow.csv as pacsv
+    except ImportError:  # pragma: no cover - pyarrow is a dependency
+        return None
+    if len(data) < (1 << 20) or _COMMENT_LINE.search(data):
+        return None
+    head = data[: data.find(b"\n")] if b"\n" in data else data
+    delimiter = "\t" if b"\t" in head else " "
+    names = ["qid", "iter", "docno", "rank", "score", "tag"]
+    try:
+        table = pacsv.read_csv(
+            pa.BufferReader(data),
+            read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 24),
+            parse_options=pacsv.ParseOptions(
+                delimiter=delimiter, quote_char=False, escape_char=False, newlines_in_values=False
+            ),
+            convert_options=pacsv.ConvertOptions(
+                include_columns=["qid", "docno", "score"],
+                column_types={"qid": pa.string(), "docno": pa.string(), "score": pa.float64()},
+                null_values=[],
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+            ),
+        )
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    scores = table.column("score").to_numpy()
+    if table.num_rows == 0 or not np.isfinite(scores).all():
+        return None
+    # Every line is a content line (no blank lines), so line numbers are row numbers.
+    newlines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+    if newlines != table.num_rows:
+        return None
+    qids = table.column("qid").to_numpy(zero_copy_only=False)
+    docs = table.column("docno").to_numpy(zero_copy_only=False)
+    if any(" " in d or "\t" in d or "\r" in d for d in (qids[0], docs[0], qids[-1], docs[-1])):
+        return None
+    return _run_table(qids, docs, scores, np.arange(1, table.num_rows + 1))
+
+
+def read_run(path: str | os.PathLike) -> pd.DataFrame:
+    """Read a TREC run file (``qid Q0 docno rank score tag``).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file; ``.gz`` compressed files are read too.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``query_id``, ``doc_id``, ``score`` (float64), indexed by the
+        line number each row came from (index name ``line``).
+
+    Raises
+    ------
+    InputError
+        Missing or empty file, a line with fewer than six fields, a score that
+        is not a finite number, or a document listed twice for one query; the
+        message gives the path and line number.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.txt"
+    >>> _ = p.write_text("q1 Q0 d1 1 2.5 sys\\nq1 Q0 d2 2 1.0 sys\\n")
+    >>> read_run(p)
+         query_id doc_id  score
+    line
+    1          q1     d1    2.5
+    2          q1     d2    1.0
+    """
+    path = Path(path)
+    data = _read_bytes(path)
+    frame = _parse_run_fast(data)
+    if frame is None:
+        frame = _parse_run_text(data, path)
+    frame.attrs["source"] = str(path)
+    check_unique(frame, "run")
+    return frame
+
+
+def read_qrels(path: str | os.PathLike) -> pd.DataFrame:
+    """Read relevance judgments: TREC qrels (``qid iter docno rel``) or BEIR ``.tsv``.
+
+    A BEIR file is recognised by its header line ``query-id corpus-id score``.
+    Negative relevance values are kept: reteval treats them as trec_eval does
+    (in the judged pool but not judged, so neither relevant nor non-relevant).
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``query_id``, ``doc_id``, ``relevance`` (int64), indexed by
+        line number.
+
+    Raises
+    ------
+    InputError
+        Missing or empty file, wrong number of fields, a relevance that is not
+        an integer, or a document judged twice for one query.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "qrels.tsv"
+    >>> _ = p.write_text("query-id\\tcorpus-id\\tscore\\nq1\\td1\\t2\\n")
+    >>> read_qrels(p)
+         query_id doc_id  relevance
+    line
+    2          q1     d1          2
+    """
+    path = Path(path)
+    text = _decode(_read_bytes(path), path)
+    qids, docs, rels, lines = [], [], [], []
+    beir = None
+    for number, fields, line in _content_lines(text):
+        if beir is None:
+            beir = tuple(f.lower() for f in fields) == _BEIR_HEADER
+            if beir:
+                continue
+        expected = 3 if beir else 4
+        if len(fields) != expected:
+            layout = "'query-id corpus-id score'" if beir else "'qid iter docno rel'"
+            raise InputError(
+                f"expected {expected} whitespace-separated fields {layout}, "
+                f"got {len(fields)}: {line.strip()!r}",
+                path=path,
+                line=number,
+            )
+        qids.append(fields[0])
+        docs.append(fields[-2])
+        rels.append(_parse_int(fields[-1], path, number, "relevance"))
+        lines.append(number)
+    if not qids:
+        raise _empty_error(path, "qrels")
+    frame = pd.DataFrame(
+        {
+            "query_id": pd.array(qids, dtype=object),
+            "doc_id": pd.array(docs, dtype=object),
+            "relevance": np.asarray(rels, dtype=np.int64),
+        }
+    )
+    frame.index = pd.Index(np.asarray(lines, dtype=np.int64), name="line")
+    frame.attrs["source"] = str(path)
+    check_unique(frame, "qrels")
+    return frame
+
+
+# ---------------------------------------------------------------- writing files
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(tmp, "wt", encoding="utf-8") as handle:
+        handle.write(text)
+    os.replace(tmp, path)
+
+
+def write_run(run, path: str | os.PathLike, *, tag: str = "reteval") -> None:
+    """Write a run as a TREC run file, ranked as trec_eval ranks it.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.txt"
+    >>> write_run({"q1": {"d1": 0.5, "d2": 0.9}}, p)
+    >>> print(p.read_text(), end="")
+    q1 Q0 d2 1 0.9 reteval
+    q1 Q0 d1 2 0.5 reteval
+    """
+    frame = sort_run(as_run(run))
+    rank = frame.groupby("query_id", sort=False).cumcount() + 1
+    lines = (
+        frame["query_id"].astype(str) + " Q0 " + frame["doc_id"].astype(str) + " "
+        + rank.astype(str) + " " + frame["score"].map(repr) + f" {tag}\n"
+    )
+    _atomic_write(Path(path), "".join(lines))
+
+
+def write_qrels(qrels, path: str | os.PathLike) -> None:
+    """Write judgments as a TREC qrels file (``qid 0 docno rel``)."""
+    frame = as_qrels(qrels)
+    lines = (
+        frame["query_id"].astype(str) + " 0 " + frame["doc_id"].astype(str) + " "
+        + frame["relevance"].astype(str) + "\n"
+    )
+    _atomic_write(Path(path), "".join(lines))
+
+
+def sort_run(run: pd.DataFrame) -> pd.DataFrame:
+    """Order a run as trec_eval does: query id, then score descending, then doc id descending."""
+    frame = run.sort_values(
+        ["query_id", "score", "doc_id"], ascending=[True, False, False], kind="stable"
+    )
+    return frame.reset_index(drop=True)
+
+
+# ---------------------------------------------------------------- any input -> table
+
+
+def check_unique(frame: pd.DataFrame, what: str) -> None:
+    """Raise InputError if a (query, document) pair occurs twice, naming both rows.
+
+    Rows are named by the frame's index: line numbers for files read here,
+    row positions otherwise.
+    """
+    duplicated = frame.duplicated(["query_id", "doc_id"], keep=False).to_numpy()
+    if not duplicated.any():
+        return
+    rows = frame[duplicated]
+    first = rows.iloc[0]
+    same = rows[(rows["query_id"] == first["query_id"]) & (rows["doc_id"] == first["doc_id"])]
+    source = frame.attrs.get("source")
+    where = "lines" if frame.index.name == "line" else "rows"
+    raise InputError(
+        f"document {first['doc_id']!r} appears twice for query {first['query_id']!r} "
+        f"in the {what}, on {where} {same.index[0]} and {same.index[1]}",
+        path=source,
+    )
+
+
+def _from_frame(frame: pd.DataFrame, value_column: str, what: str) -> pd.DataFrame:
+    missing = [c for c in ("query_id", "doc_id", value_column) if c not in frame.columns]
+    if missing:
+        raise InputError(
+            f"a {what} DataFrame needs columns query_id, doc_id, {value_column}; "
+            f"missing {missing}, got {list(frame.columns)}"
+        )
+    out = pd.DataFrame(
+        {
+            "query_id": frame["query_id"].astype(str).astype(object),
+            "doc_id": frame["doc_id"].astype(str).astype(object),
+            value_column: frame[value_column],
+        }
+    )
+    if frame.index.name == "line":
+        out.index = frame.index
+    else:
+        out.index = pd.RangeIndex(len(out))
+    out.attrs.update(frame.attrs)
+    return out
+
+
+def _check_values(frame: pd.DataFrame, column: str, what: str, integer: bool) -> pd.DataFrame:
+    values = pd.to_numeric(frame[column], errors="coerce")
+    bad = values.isna() & ~frame[column].isna() | frame[column].isna()
+    values = values.to_numpy(dtype=np.float64, na_value=np.nan)
+    bad = bad.to_numpy() | ~np.isfinite(values)
+    if integer:
+        bad |= np.isfinite(values) & (np.floor(values) != values)
+    if bad.any():
+        position = int(np.flatnonzero(bad)[0])
+        label = frame.index[position]
+        where = "line" if frame.index.name == "line" else "row"
+        kind = "an integer" if integer else "a finite number"
+        raise InputError(
+            f"{what} {column} must be {kind}; got {frame[column].iloc[position]!r} "
+            f"on {where} {label}",
+            path=frame.attrs.get("source"),
+        )
+    frame[column] = values.astype(np.int64 if integer else np.float64)
+    return frame
+
+
+def _from_nested(data: Mapping, value_column: str, what: str) -> pd.DataFrame:
+    qids, docs, values = [], [], []
+    for qid, docs_of_query in data.items():
+        if isinstance(docs_of_query, Mapping):
+            items = list(docs_of_query.items())
+        elif isinstance(docs_of_query, Sequence) and not isinstance(docs_of_query, str):
+            # A ranked list (run: earlier is better) or a list of relevant documents (qrels).
+            n = len(docs_of_query)
+            if value_column == "score":
+                items = [(doc, float(n - i)) for i, doc in enumerate(docs_of_query)]
+            else:
+                items = [(doc, 1) for doc in docs_of_query]
+        else:
+            raise InputError(
+                f"{what} for query {qid!r} must be a mapping doc_id -> value or a list of doc "
+                f"ids; got {type(docs_of_query).__name__}"
+            )
+        for doc, value in items:
+            qids.append(str(qid))
+            docs.append(str(doc))
+            values.append(value)
+    return pd.DataFrame(
+        {"query_id": pd.array(qids, dtype=object), "doc_id": pd.array(docs, dtype=object),
+         value_column: pd.array(values, dtype=object)}
+    )
+
+
+def _from_evaluation_queries(records) -> pd.DataFrame:
+    rows = []
+    for record in records:
+        scores = dict(getattr(record, "relevance_scores", None) or {})
+        for doc in getattr(record, "relevant_docs", None) or []:
+            scores.setdefault(doc, 1)
+        rows.extend((str(record.query_id), str(doc), rel) for doc, rel in scores.items())
+    return pd.DataFrame(rows, columns=list(QRELS_COLUMNS), dtype=object)
+
+
+def _is_evaluation_query(obj) -> bool:
+    return hasattr(obj, "query_id") and (
+        hasattr(obj, "relevance_scores") or hasattr(obj, "relevant_docs")
+    )
+
+
+def as_qrels(qrels) -> pd.DataFrame:
+    """Turn any accepted form of relevance judgments into a qrels table.
+
+    Parameters
+    ----------
+    qrels : path, DataFrame, mapping or sequence of EvaluationQuery
+        * a path to a TREC or BEIR qrels file;
+        * a DataFrame with columns ``query_id``, ``doc_id``, ``relevance``;
+        * ``{query_id: {doc_id: relevance}}`` as pytrec_eval takes, or
+          ``{query_id: [relevant doc ids]}`` (relevance 1);
+        * records with ``query_id``, ``relevant_docs`` and ``relevance_scores``
+          (the chapter's ``EvaluationQuery``): the graded scores, and
+          relevance 1 for a relevant doc without a score.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A new table (the input is never modified).
+
+    Examples
+    --------
+    >>> as_qrels({"q1": {"d1": 2, "d2": 0}})
+      query_id doc_id  relevance
+    0       q1     d1          2
+    1       q1     d2          0
+    """
+    if isinstance(qrels, (str, os.PathLike)):
+        return read_qrels(qrels)
+    if isinstance(qrels, pd.DataFrame):
+        frame = _from_frame(qrels, "relevance", "qrels")
+    elif isinstance(qrels, Mapping):
+        frame = _from_nested(qrels, "relevance", "qrels")
+    elif isinstance(qrels, Sequence) and qrels and all(_is_evaluation_query(r) for r in qrels):
+        frame = _from_evaluation_queries(qrels)
+    else:
+        raise InputError(
+            "qrels must be a file path, a DataFrame (query_id, doc_id, relevance), a dict "
+            f"{{query_id: {{doc_id: relevance}}}} or EvaluationQuery records; got {type(qrels).__name__}"
+        )
+    if frame.empty:
+        raise InputError("the qrels hold no judgments")
+    frame = _check_values(frame, "relevance", "qrels", integer=True)
+    check_unique(frame, "qrels")
+    return frame
+
+
+def as_run(run) -> pd.DataFrame:
+    """Turn any accepted form of retrieval results into a run table.
+
+    Parameters
+    ----------
+    run : path, DataFrame or mapping
+        * a path to a TREC run file;
+        * a DataFrame with columns ``query_id``, ``doc_id``, ``score``;
+        * ``{query_id: {doc_id: score}}`` as pytrec_eval takes;
+        * ``{query_id: [doc ids in rank order]}``, as the chapter's functions
+          take: the first gets the highest score.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A new table (the input is never modified). An empty run is allowed.
+
+    Examples
+    --------
+    >>> as_run({"q1": ["d3", "d1"]})
+      query_id doc_id  score
+    0       q1     d3    2.0
+    1       q1     d1    1.0
+    """
+    if isinstance(run, (str, os.PathLike)):
+        return read_run(run)
+    if isinstance(run, pd.DataFrame):
+        frame = _from_frame(run, "score", "run")
+    elif isinstance(run, Mapping):
+        frame = _from_nested(run, "score", "run")
+    else:
+        raise InputError(
+            "a run must be a file path, a DataFrame (query_id, doc_id, score), a dict "
+            f"{{query_id: {{doc_id: score}}}} or {{query_id: [doc ids]}}; got {type(run).__name__}"
+        )
+    frame = _check_values(frame, "score", "run", integer=False)
+    check_unique(frame, "run")
+    return frame

@@ -1,0 +1,311 @@
+"""Vectorised measure kernels, identical to trec_eval 10.
+
+A run and its qrels are first turned into one :class:`JudgedRanking`: every
+retrieved document of every evaluated query, in trec_eval's order, with its
+relevance. Each measure is then a pure function from that ranking to one value
+per query, computed for all queries at once with numpy (``bincount``,
+``cumsum``, ``lexsort``): there is no per-query Python loop.
+
+Conventions (all as trec_eval 10):
+
+* Order within a query: score descending, ties broken by doc id descending
+  (plain string comparison); the run's rank column is never used.
+* A document is relevant when its judged relevance is ``>= relevance_level``.
+  Judged documents below that level are non-relevant; retrieved documents
+  without a judgment count as non-relevant.
+* A negative judgment means "in the pool but not judged": such a document is
+  neither relevant nor non-relevant (it matters for ``Bpref``), it is not
+  counted in ``NumRel`` and its nDCG gain is 0.
+* nDCG uses linear gain (the relevance value; the relevance level does not
+  change gains) and the discount ``1 / log2(rank + 1)``; the ideal ranking is
+  made of every judged document, retrieved or not. ``nDCG@k`` cuts both the
+  ranking and the ideal ranking at k.
+* AP and AP@k divide by the number of relevant judged documents, retrieved or
+  not; R@k likewise. ``P@k`` divides by k even when fewer were retrieved.
+* A query without relevant documents scores 0 on every measure (nDCG too).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from reteval.measures import Measure
+
+__all__ = ["JudgedRanking", "rank_judgments", "compute"]
+
+NOT_JUDGED = -1  # retrieved, absent from the qrels
+POOL_UNJUDGED = -2  # retrieved, present in the qrels with a negative value
+
+
+@dataclass(frozen=True)
+class JudgedRanking:
+    """Every retrieved document of every evaluated query, ranked and judged.
+
+    Attributes
+    ----------
+    query_ids : numpy.ndarray
+        The evaluated query ids, sorted; query ``i`` below means ``query_ids[i]``.
+    query : numpy.ndarray
+        Query index of each retrieved document, grouped by query, in rank order.
+    rank : numpy.ndarray
+        1-based rank of each retrieved document within its query.
+    rel : numpy.ndarray
+        Relevance of each retrieved document: the judgment (>= 0),
+        ``-1`` if not judged, ``-2`` if judged negative (in the pool, unjudged).
+    judged_query, judged_rel : numpy.ndarray
+        Query index and relevance of every judgment of the evaluated queries.
+    """
+
+    query_ids: np.ndarray
+    query: np.ndarray
+    rank: np.ndarray
+    rel: np.ndarray
+    judged_query: np.ndarray
+    judged_rel: np.ndarray
+
+    @property
+    def n_queries(self) -> int:
+        return len(self.query_ids)
+
+    def per_query(self, weights) -> np.ndarray:
+        """Sum ``weights`` (one per retrieved document) within each query."""
+        return np.bincount(self.query, weights=weights, minlength=self.n_queries)
+
+    def num_rel(self, level: int) -> np.ndarray:
+        return np.bincount(
+            self.judged_query, weights=self.judged_rel >= level, minlength=self.n_queries
+        )
+
+
+def _trec_order(query: np.ndarray, score: np.ndarray, doc: np.ndarray) -> np.ndarray:
+    """Permutation ordering rows by query, score descending, doc id descending."""
+    order = np.lexsort((-score, query))
+    q, s = query[order], score[order]
+    tied = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    if not tied.any():
+        return order
+    # Re-order each block of tied rows by doc id, descending.
+    in_block = np.zeros(len(order), dtype=bool)
+    in_block[:-1] |= tied
+    in_block[1:] |= tied
+    block_start = np.ones(len(order), dtype=bool)
+    block_start[1:] = ~tied
+    block = np.cumsum(block_start)
+    positions = np.flatnonzero(in_block)
+    blocks = block[positions]
+    docs = np.asarray(doc[order[positions]], dtype=str)
+    ascending = np.lexsort((docs, blocks))
+    # Reverse each block: position p of block [lo, hi) takes element lo + hi - 1 - p.
+    _, lo, sizes = np.unique(blocks, return_index=True, return_counts=True)
+    lo = np.repeat(lo, sizes)
+    hi = lo + np.repeat(sizes, sizes)
+    descending = ascending[lo + hi - 1 - np.arange(len(positions))]
+    order[positions] = order[positions][descending]
+    return order
+
+
+def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedRanking:
+    """Rank the run and attach judgments, for the queries in ``query_ids``.
+
+    Parameters
+    ----------
+    qrels : pandas.DataFrame
+        Columns ``query_id``, ``doc_id``, ``relevance`` (as from
+        :func:`reteval.io.as_qrels`).
+    run : pandas.DataFrame
+        Columns ``query_id``, ``doc_id``, ``score`` (as from
+        :func:`reteval.io.as_run`), with no duplicate (query, doc) pair.
+    query_ids : sequence of str
+        The queries to evaluate. Run rows of other queries are ignored; a
+        query without rows in the run has an empty ranking.
+
+    Returns
+    -------
+    JudgedRanking
+    """
+    query_ids = np.asarray(sorted(set(query_ids)), dtype=object)
+    index = pd.Index(query_ids)
+
+    judged_query = index.get_indexer(qrels["query_id"])
+    keep = judged_query >= 0
+    judged_query = judged_query[keep]
+    judged_doc = qrels["doc_id"].to_numpy()[keep]
+    judged_rel = qrels["relevance"].to_numpy(dtype=np.int64)[keep]
+
+    run_codes, run_uniques = pd.factorize(run["query_id"], sort=False)
+    query = index.get_indexer(run_uniques)[run_codes] if len(run_uniques) else run_codes
+    keep = query >= 0
+    query = query[keep].astype(np.int64)
+    doc = run["doc_id"].to_numpy()[keep]
+    score = run["score"].to_numpy(dtype=np.float64)[keep]
+
+    order = _trec_order(query, score, doc)
+    query, doc = query[order], doc[order]
+
+    counts = np.bincount(query, minlength=len(query_ids))
+    starts = np.concatenate(([0], np.cumsum(counts)))
+    rank = np.arange(1, len(query) + 1) - starts[query]
+
+    # Relevance of each retrieved document: join on (query, doc) through integer keys.
+    doc_codes, _ = pd.factorize(np.concatenate((judged_doc, doc)), sort=False)
+    n_docs = int(doc_codes.max()) + 1 if len(doc_codes) else 1
+    judged_key = judged_query * n_docs + doc_codes[: len(judged_doc)]
+    run_key = query * n_docs + doc_codes[len(judged_doc):]
+    rel = np.full(len(query), NOT_JUDGED, dtype=np.int64)
+    if len(judged_key):
+        by_key = np.argsort(judged_key)
+        sorted_keys = judged_key[by_key]
+        found = np.searchsorted(sorted_keys, run_key).clip(max=len(sorted_keys) - 1)
+        hit = sorted_keys[found] == run_key
+        matched = judged_rel[by_key[found[hit]]]
+        rel[hit] = np.where(matched < 0, POOL_UNJUDGED, matched)
+
+    return JudgedRanking(
+        query_ids=query_ids,
+        query=query,
+        rank=rank.astype(np.int64),
+        rel=rel,
+        judged_query=judged_query.astype(np.int64),
+        judged_rel=judged_rel,
+    )
+
+
+# ---------------------------------------------------------------- measures
+
+
+def _safe_divide(numerator, denominator):
+    denominator = np.asarray(denominator, dtype=np.float64)
+    out = np.zeros(np.broadcast(numerator, denominator).shape)
+    np.divide(numerator, denominator, out=out, where=denominator > 0)
+    return out
+
+
+def _within_cutoff(r: JudgedRanking, cutoff):
+    return np.ones(len(r.rank), dtype=bool) if cutoff is None else r.rank <= cutoff
+
+
+def precision(r: JudgedRanking, cutoff: int, level: int) -> np.ndarray:
+    """P@k: relevant documents in the top k, divided by k."""
+    return r.per_query((r.rel >= level) & (r.rank <= cutoff)) / cutoff
+
+
+def recall(r: JudgedRanking, cutoff: int, level: int) -> np.ndarray:
+    """R@k: relevant documents in the top k, divided by all relevant documents."""
+    return _safe_divide(r.per_query((r.rel >= level) & (r.rank <= cutoff)), r.num_rel(level))
+
+
+def success(r: JudgedRanking, cutoff: int, level: int) -> np.ndarray:
+    """Success@k: 1 when a relevant document is in the top k."""
+    return (r.per_query((r.rel >= level) & (r.rank <= cutoff)) > 0).astype(np.float64)
+
+
+def reciprocal_rank(r: JudgedRanking, cutoff: int | None, level: int) -> np.ndarray:
+    """RR(@k): 1 / rank of the first relevant document (in the top k), else 0."""
+    relevant = np.flatnonzero((r.rel >= level) & _within_cutoff(r, cutoff))
+    out = np.zeros(r.n_queries)
+    queries, first = np.unique(r.query[relevant], return_index=True)
+    out[queries] = 1.0 / r.rank[relevant[first]]
+    return out
+
+
+def _relevant_so_far(r: JudgedRanking, relevant: np.ndarray) -> np.ndarray:
+    """Number of relevant documents at or above each rank, within its query."""
+    total = np.cumsum(relevant)
+    before_query = (total - relevant)[np.flatnonzero(r.rank == 1)]
+    counts = np.bincount(r.query, minlength=r.n_queries)
+    return total - np.repeat(before_query, counts[counts > 0])
+
+
+def average_precision(r: JudgedRanking, cutoff: int | None, level: int) -> np.ndarray:
+    """AP(@k): mean over all relevant documents of the precision at their rank (0 if unretrieved)."""
+    relevant = (r.rel >= level).astype(np.int64)
+    precision_at_rank = _relevant_so_far(r, relevant) / r.rank
+    weights = np.where(relevant.astype(bool) & _within_cutoff(r, cutoff), precision_at_rank, 0.0)
+    return _safe_divide(r.per_query(weights), r.num_rel(level))
+
+
+def r_precision(r: JudgedRanking, level: int) -> np.ndarray:
+    """Rprec: precision at rank R, R the number of relevant documents."""
+    num_rel = r.num_rel(level)
+    hits = (r.rel >= level) & (r.rank <= num_rel[r.query])
+    return _safe_divide(r.per_query(hits), num_rel)
+
+
+def bpref(r: JudgedRanking, level: int) -> np.ndarray:
+    """Bpref as trec_eval computes it (Buckley & Voorhees 2004)."""
+    judged_nonrel = (r.rel >= 0) & (r.rel < level)
+    relevant = r.rel >= level
+    nonrel_above = _relevant_so_far(r, judged_nonrel.astype(np.int64))
+    num_rel = r.num_rel(level)
+    num_nonrel = np.bincount(
+        r.judged_query,
+        weights=(r.judged_rel >= 0) & (r.judged_rel < level),
+        minlength=r.n_queries,
+    )
+    R = num_rel[r.query]
+    denominator = np.minimum(num_nonrel[r.query], R)
+    penalty = _safe_divide(np.minimum(nonrel_above, R), denominator)
+    return _safe_divide(r.per_query(np.where(relevant, 1.0 - penalty, 0.0)), num_rel)
+
+
+def _gain(rel: np.ndarray, exponential: bool) -> np.ndarray:
+    positive = np.maximum(rel, 0).astype(np.float64)
+    return np.exp2(positive) - 1.0 if exponential else positive
+
+
+def ndcg(r: JudgedRanking, cutoff: int | None, exponential: bool = False) -> np.ndarray:
+    """nDCG(@k) with linear gain (trec_eval) or the exponential gain ``2**rel - 1``."""
+    gains = np.where(_within_cutoff(r, cutoff), _gain(r.rel, exponential), 0.0)
+    dcg = r.per_query(gains / np.log2(r.rank + 1.0))
+
+    ideal_gain = _gain(r.judged_rel, exponential)
+    order = np.lexsort((-ideal_gain, r.judged_query))
+    ideal_query, ideal_gain = r.judged_query[order], ideal_gain[order]
+    counts = np.bincount(ideal_query, minlength=r.n_queries)
+    starts = np.concatenate(([0], np.cumsum(counts)))
+    position = np.arange(1, len(ideal_query) + 1) - starts[ideal_query]
+    if cutoff is not None:
+        ideal_gain = np.where(position <= cutoff, ideal_gain, 0.0)
+    idcg = np.bincount(
+        ideal_query, weights=ideal_gain / np.log2(position + 1.0), minlength=r.n_queries
+    )
+    return _safe_divide(dcg, idcg)
+
+
+def judged(r: JudgedRanking, cutoff: int) -> np.ndarray:
+    """Judged@k: share of the top min(k, retrieved) documents that appear in the qrels."""
+    top = r.rank <= cutoff
+    return _safe_divide(r.per_query(top & (r.rel != NOT_JUDGED)), r.per_query(top))
+
+
+def compute(r: JudgedRanking, measure: Measure, *, relevance_level: int = 1) -> np.ndarray:
+    """Value of ``measure`` for every query of ``r`` (float64, in ``r.query_ids`` order)."""
+    family, k, level = measure.family, measure.cutoff, relevance_level
+    if family == "P":
+        return precision(r, k, level)
+    if family == "R":
+        return recall(r, k, level)
+    if family == "Success":
+        return success(r, k, level)
+    if family == "RR":
+        return reciprocal_rank(r, k, level)
+    if family == "AP":
+        return average_precision(r, k, level)
+    if family == "Rprec":
+        return r_precision(r, level)
+    if family == "Bpref":
+        return bpref(r, level)
+    if family in ("nDCG", "nDCG_exp"):
+        return ndcg(r, k, exponential=family == "nDCG_exp")
+    if family == "Judged":
+        return judged(r, k)
+    if family == "NumRet":
+        return np.bincount(r.query, minlength=r.n_queries).astype(np.float64)
+    if family == "NumRel":
+        return r.num_rel(level)
+    if family == "NumRelRet":
+        return r.per_query(r.rel >= level)
+    raise AssertionError(f"no kernel for {measure}")  # every family is handled above
