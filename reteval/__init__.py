@@ -1,1 +1,33 @@
-"""reteval: evaluation of retrieval systems."""
+"""reteval: literate, trec_eval-exact evaluation of retrieval systems.
+
+>>> import reteval
+>>> reteval.evaluate({"q1": {"d1": 1}}, {"q1": ["d2", "d1"]}, ["RR"])["RR"].tolist()
+[0.5]
+"""
+
+from importlib.metadata import PackageNotFoundError, version
+
+from reteval.errors import InputError, RetevalError, UnknownMeasureError
+from reteval.evaluate import aggregate, evaluate
+from reteval.io import read_qrels, read_run, write_qrels, write_run
+from reteval.measures import Measure, parse_measure
+
+try:
+    __version__ = version("reteval")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree
+    __version__ = "0+unknown"
+
+__all__ = [
+    "InputError",
+    "Measure",
+    "RetevalError",
+    "UnknownMeasureError",
+    "__version__",
+    "aggregate",
+    "evaluate",
+    "parse_measure",
+    "read_qrels",
+    "read_run",
+    "write_qrels",
+    "write_run",
+]

@@ -12,7 +12,7 @@ from reteval.io import as_qrels, as_run
 from reteval.measures import parse_measures
 from reteval.metrics import compute, rank_judgments
 
-__all__ = ["evaluate", "MissingQueriesWarning", "MISSING_POLICIES"]
+__all__ = ["MISSING_POLICIES", "MissingQueriesWarning", "aggregate", "evaluate"]
 
 MISSING_POLICIES = ("zero", "skip", "error")
 
@@ -54,7 +54,8 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "
     pandas.DataFrame
         Index ``query_id`` (sorted), one float64 column per measure, named as
         given and in the order given. ``.mean()`` is the aggregate trec_eval
-        reports.
+        reports, except for the counts (``NumRet``, ``NumRel``,
+        ``NumRelRet``), which trec_eval sums: :func:`aggregate` does both.
 
     Raises
     ------
@@ -92,7 +93,7 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "
     if absent and missing == "error":
         raise InputError(
             f"{len(absent)} judged queries have no results in the run: {_describe(absent)} "
-            "(use missing='zero' to score them 0, or missing='skip' to leave them out)"
+            "(missing 'zero' scores them 0, 'skip' leaves them out)"
         )
     if absent and missing == "zero":
         warnings.warn(
@@ -112,3 +113,34 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "
     }
     frame = pd.DataFrame(values, index=pd.Index(ranking.query_ids.astype(str), name="query_id"))
     return frame.astype(np.float64)
+
+
+_SUMMED_FAMILIES = ("NumRet", "NumRel", "NumRelRet")
+
+
+def aggregate(per_query: pd.DataFrame) -> pd.Series:
+    """The values trec_eval reports for ``all``: the mean, or the sum for counts.
+
+    Parameters
+    ----------
+    per_query : pandas.DataFrame
+        A result of :func:`evaluate`.
+
+    Returns
+    -------
+    pandas.Series
+        One value per measure column.
+
+    Examples
+    --------
+    >>> per_query = evaluate({"q1": {"d1": 1}, "q2": {"d2": 1}},
+    ...                      {"q1": ["d1", "d9"], "q2": ["d2"]}, ["P@1", "NumRet"])
+    >>> aggregate(per_query)
+    P@1       1.0
+    NumRet    3.0
+    dtype: float64
+    """
+    summed = [c for c in per_query.columns if parse_measures([c])[0].family in _SUMMED_FAMILIES]
+    values = per_query.mean()
+    values[summed] = per_query[summed].sum()
+    return values

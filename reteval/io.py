@@ -40,14 +40,14 @@ import pandas as pd
 from reteval.errors import InputError
 
 __all__ = [
+    "QRELS_COLUMNS",
+    "RUN_COLUMNS",
+    "as_qrels",
+    "as_run",
     "read_qrels",
     "read_run",
     "write_qrels",
     "write_run",
-    "as_qrels",
-    "as_run",
-    "QRELS_COLUMNS",
-    "RUN_COLUMNS",
 ]
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
@@ -416,8 +416,10 @@ def _check_values(frame: pd.DataFrame, column: str, what: str, integer: bool) ->
         label = frame.index[position]
         where = "line" if frame.index.name == "line" else "row"
         kind = "an integer" if integer else "a finite number"
+        value = frame[column].iloc[position]
+        shown = repr(value) if isinstance(value, str) else str(value)
         raise InputError(
-            f"{what} {column} must be {kind}; got {frame[column].iloc[position]!r} "
+            f"{what} {column} must be {kind}; got {shown} "
             f"on {where} {label}",
             path=frame.attrs.get("source"),
         )

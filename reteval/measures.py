@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from reteval.errors import UnknownMeasureError
 
-__all__ = ["Measure", "parse_measure", "parse_measures", "MEASURE_FAMILIES", "DEFAULT_MEASURES"]
+__all__ = ["DEFAULT_MEASURES", "MEASURE_FAMILIES", "Measure", "parse_measure", "parse_measures"]
 
 # family -> (cutoff rule, one-line description)
 MEASURE_FAMILIES: dict[str, tuple[str, str]] = {

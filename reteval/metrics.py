@@ -34,7 +34,7 @@ import pandas as pd
 
 from reteval.measures import Measure
 
-__all__ = ["JudgedRanking", "rank_judgments", "compute"]
+__all__ = ["JudgedRanking", "compute", "rank_judgments"]
 
 NOT_JUDGED = -1  # retrieved, absent from the qrels
 POOL_UNJUDGED = -2  # retrieved, present in the qrels with a negative value

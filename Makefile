@@ -1,0 +1,35 @@
+# Two commands do all the set-up: `make run` (the main job) and `make test` (the whole suite).
+# Both create .venv when it is missing and install the project with everything it needs.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+PARAMS ?= params/default.yml
+OUTPUT ?= outputs
+
+.PHONY: setup run test test-fast bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "reteval needs Python >= 3.10")'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: setup
+	$(BIN)/reteval run --params $(PARAMS) --output $(OUTPUT)
+
+test: setup
+	$(BIN)/python -m pytest
+
+test-fast: setup
+	$(BIN)/python -m pytest -m "not slow and not browser"
+
+bench: setup
+	$(BIN)/python bench/bench_evaluate.py
+	@test ! -f bench/bench_stats.py || $(BIN)/python bench/bench_stats.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,126 @@
+"""The ``reteval`` command line.
+
+Subcommands: ``evaluate`` (trec_eval-style evaluation of a run), ``run`` (the
+notebook pipeline), ``monitor`` and ``history`` (continuous evaluation). Expected
+problems with the user's input print one line on stderr and exit with status 2;
+no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import warnings
+
+from reteval.errors import RetevalError
+
+__all__ = ["build_parser", "main"]
+
+
+def _add_evaluate(subparsers) -> None:
+    from reteval.measures import DEFAULT_MEASURES
+
+    p = subparsers.add_parser(
+        "evaluate",
+        help="evaluate a run against relevance judgments (trec_eval-exact)",
+        description="Evaluate RUN against QRELS and print the mean of each measure "
+        "(counts are summed, as trec_eval does).",
+    )
+    p.add_argument("qrels", help="qrels file: TREC 'qid iter docno rel' or BEIR .tsv")
+    p.add_argument("run", help="run file: TREC 'qid Q0 docno rank score tag'")
+    p.add_argument(
+        "-m", "--measure", action="append", dest="measures", metavar="MEASURE",
+        help="measure name, repeatable, e.g. -m nDCG@10 -m AP "
+        f"(default: {' '.join(DEFAULT_MEASURES)})",
+    )
+    p.add_argument("-l", "--relevance-level", type=int, default=1, metavar="N",
+                   help="minimum relevance that counts as relevant (default: 1)")
+    p.add_argument("--missing", choices=("zero", "skip", "error"), default="zero",
+                   help="judged queries absent from the run: score 0 and warn (default), "
+                   "leave out, or fail")
+    p.add_argument("--per-query", action="store_true", help="also print every query's values")
+    p.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    p.set_defaults(handler=_cmd_evaluate)
+
+
+def _cmd_evaluate(args) -> int:
+    from reteval.evaluate import aggregate, evaluate
+    from reteval.measures import DEFAULT_MEASURES
+
+    measures = args.measures or list(DEFAULT_MEASURES)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        per_query = evaluate(args.qrels, args.run, measures,
+                             relevance_level=args.relevance_level, missing=args.missing)
+    for warning in caught:
+        print(f"reteval: warning: {warning.message}", file=sys.stderr)
+    means = aggregate(per_query)
+    out = sys.stdout
+    if args.format == "json":
+        doc = {"measures": {k: float(v) for k, v in means.items()},
+               "num_queries": len(per_query)}
+        if args.per_query:
+            doc["per_query"] = {q: {k: float(v) for k, v in row.items()}
+                                for q, row in per_query.iterrows()}
+        json.dump(doc, out, indent=2)
+        out.write("\n")
+    elif args.format == "csv":
+        if args.per_query:
+            per_query.to_csv(out, float_format="%.6g")
+        else:
+            means.rename_axis("measure").rename("value").to_csv(out, float_format="%.6g")
+    else:
+        width = max(len(str(c)) for c in per_query.columns)
+        if args.per_query:
+            for query, row in per_query.iterrows():
+                for name, value in row.items():
+                    out.write(f"{name:<{width}}  {query}  {_fmt(name, value)}\n")
+        for name, value in means.items():
+            out.write(f"{name:<{width}}  all  {_fmt(name, value)}\n")
+        out.write(f"{'num_q':<{width}}  all  {len(per_query)}\n")
+    return 0
+
+
+def _fmt(name, value) -> str:
+    return f"{value:.0f}" if str(name).startswith("Num") else f"{value:.4f}"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from reteval import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="reteval", description="Evaluate retrieval systems: metrics, statistics, notebooks."
+    )
+    parser.add_argument("--version", action="version", version=f"reteval {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _add_evaluate(subparsers)
+    for module_name in ("reteval.pipeline", "reteval.monitor"):
+        try:
+            module = __import__(module_name, fromlist=["add_subcommands"])
+        except ImportError:
+            continue
+        module.add_subcommands(subparsers)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(args.handler(args) or 0)
+    except RetevalError as exc:
+        print(f"reteval: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("reteval: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

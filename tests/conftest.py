@@ -1,0 +1,23 @@
+"""Shared test fixtures: where the read-only shared data lives, if it is there."""
+
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+CONFORMANCE = SHARED / "conformance" / "trec_eval"
+DATA = SHARED / "data"
+
+
+@pytest.fixture
+def conformance_dir():
+    if not CONFORMANCE.is_dir():
+        pytest.skip(f"trec_eval conformance data not found at {CONFORMANCE}")
+    return CONFORMANCE
+
+
+@pytest.fixture
+def shared_data():
+    if not DATA.is_dir():
+        pytest.skip(f"shared datasets not found at {DATA}")
+    return DATA

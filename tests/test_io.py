@@ -1,0 +1,156 @@
+"""Readers and input conversion: every accepted form, and clear errors for bad input."""
+
+import gzip
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reteval import InputError, evaluate, read_qrels, read_run, write_run
+from reteval.io import as_qrels, as_run
+from reteval.teaching import EvaluationQuery
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_run_comments_hash_in_ids_extra_fields_and_blank_lines(tmp_path):
+    path = write(tmp_path, "run.txt", "# a comment\n\n  # indented comment\n"
+                 "q1 Q0 doc#1 1 2.0 tag extra junk\nq1\tQ0\td2\t2\t  1.5\ttag\n")
+    run = read_run(path)
+    assert run["doc_id"].tolist() == ["doc#1", "d2"]
+    assert run["score"].tolist() == [2.0, 1.5]
+    assert run.index.tolist() == [4, 5]  # line numbers
+
+
+def test_gzip_files(tmp_path):
+    path = tmp_path / "qrels.txt.gz"
+    path.write_bytes(gzip.compress(b"q1 0 d1 1\n"))
+    assert read_qrels(path)["relevance"].tolist() == [1]
+
+
+def test_beir_qrels(tmp_path):
+    path = write(tmp_path, "test.tsv", "query-id\tcorpus-id\tscore\nq1\td1\t2\nq1\td2\t0\n")
+    qrels = read_qrels(path)
+    assert qrels[["query_id", "doc_id", "relevance"]].values.tolist() == [["q1", "d1", 2], ["q1", "d2", 0]]
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("q1 Q0 d1 1 0.5\n", r"run.txt:1: expected 6 whitespace-separated fields .* got 5: 'q1 Q0 d1 1 0.5'"),
+        ("q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 abc t\n", r"run.txt:2: score is not a number: 'abc'"),
+        ("q1 Q0 d1 1 nan t\n", r"run.txt:1: score must be finite; got 'nan'"),
+        ("q1 Q0 d1 1 -inf t\n", r"run.txt:1: score must be finite; got '-inf'"),
+        ("", r"run.txt: empty run file"),
+        ("# only a comment\n\n", r"run.txt: empty run file"),
+        ("q1 Q0 d1 1 1 t\nq2 Q0 d1 1 1 t\nq1 Q0 d1 3 0 t\n",
+         r"run.txt: document 'd1' appears twice for query 'q1' in the run, on lines 1 and 3"),
+    ],
+)
+def test_bad_run_files(tmp_path, text, message):
+    path = write(tmp_path, "run.txt", text)
+    with pytest.raises(InputError, match=message):
+        read_run(path)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("q1 0 d1\n", r"qrels.txt:1: expected 4 whitespace-separated fields .* got 3"),
+        ("q1 0 d1 1 extra\n", r"qrels.txt:1: expected 4 .* got 5"),
+        ("q1 0 d1 1\nq1 0 d2 high\n", r"qrels.txt:2: relevance is not an integer: 'high'"),
+        ("q1 0 d1 1.5\n", r"qrels.txt:1: relevance is not an integer: '1.5'"),
+        ("q1 0 d1 1\nq1 0 d1 0\n", r"document 'd1' appears twice for query 'q1' in the qrels, on lines 1 and 2"),
+        ("\n", r"qrels.txt: empty qrels file"),
+    ],
+)
+def test_bad_qrels_files(tmp_path, text, message):
+    path = write(tmp_path, "qrels.txt", text)
+    with pytest.raises(InputError, match=message):
+        read_qrels(path)
+
+
+def test_missing_file_and_bad_encoding(tmp_path):
+    with pytest.raises(InputError, match="nope.txt: no such file"):
+        read_run(tmp_path / "nope.txt")
+    path = tmp_path / "latin1.txt"
+    path.write_bytes(b"q1 Q0 d1 1 1 t\nq1 Q0 d\xe9 2 0 t\n")
+    with pytest.raises(InputError, match="latin1.txt:2: not UTF-8"):
+        read_run(path)
+
+
+def test_large_file_errors_still_name_the_line(tmp_path):
+    # Large enough for the fast reader; a bad score deep inside must still be located.
+    lines = [f"q{i // 100} Q0 d{i} {i % 100 + 1} {i * 0.5} t" for i in range(60000)]
+    lines[45678] = "q456 Q0 dX 79 inf t"
+    path = write(tmp_path, "big.txt", "\n".join(lines) + "\n")
+    with pytest.raises(InputError, match=r"big.txt:45679: score must be finite; got 'inf'"):
+        read_run(path)
+    lines[45678] = "q456 Q0 d45600 79 1.0 t"  # duplicate of line 45601
+    write(tmp_path, "big.txt", "\n".join(lines) + "\n")
+    with pytest.raises(InputError, match=r"'d45600' appears twice for query 'q456' .* lines 45601 and 45679"):
+        read_run(path)
+
+
+def test_fast_and_careful_readers_agree(tmp_path):
+    rng = np.random.default_rng(1)
+    lines = [f"q{rng.integers(50)} Q0 doc{i} 0 {rng.normal():.6f} t" for i in range(40000)]
+    path = write(tmp_path, "run.txt", "\n".join(lines) + "\n")
+    fast = read_run(path)
+    careful = read_run(write(tmp_path, "run2.txt", "# force the careful reader\n" + "\n".join(lines)))
+    assert fast["doc_id"].tolist() == careful["doc_id"].tolist()
+    assert np.array_equal(fast["score"].to_numpy(), careful["score"].to_numpy())
+    assert fast.index.tolist() == [i - 1 for i in careful.index.tolist()]
+
+
+def test_dataframe_inputs_are_validated():
+    with pytest.raises(InputError, match="missing \\['relevance'\\]"):
+        as_qrels(pd.DataFrame({"query_id": ["q"], "doc_id": ["d"]}))
+    with pytest.raises(InputError, match="run score must be a finite number; got nan on row 1"):
+        as_run(pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["a", "b"], "score": [1.0, np.nan]}))
+    with pytest.raises(InputError, match="appears twice .* on rows 0 and 1"):
+        as_run(pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["a", "a"], "score": [1.0, 2.0]}))
+    with pytest.raises(InputError, match="qrels relevance must be an integer; got 'x' on row 0"):
+        as_qrels({"q": {"d": "x"}})
+    with pytest.raises(InputError, match="qrels must be a file path"):
+        as_qrels(42)
+
+
+def test_all_input_forms_give_the_same_result(tmp_path):
+    # The chapter's dataset records, dicts, DataFrames and files.
+    records = [
+        EvaluationQuery("q1", "Python 编程入门", ["doc1", "doc2", "doc5"], {"doc1": 3, "doc2": 2, "doc5": 1}),
+        EvaluationQuery("q2", "机器学习算法", ["doc3", "doc4"], {"doc3": 3, "doc4": 2}),
+    ]
+    qrels_dict = {"q1": {"doc1": 3, "doc2": 2, "doc5": 1}, "q2": {"doc3": 3, "doc4": 2}}
+    ranked = {"q1": ["doc2", "doc9", "doc1"], "q2": ["doc4", "doc3"]}
+    scored = {"q1": {"doc2": 3.0, "doc9": 2.0, "doc1": 1.0}, "q2": {"doc4": 2.0, "doc3": 1.0}}
+    run_path = tmp_path / "run.txt"
+    write_run(scored, run_path)
+    qrels_frame = pd.DataFrame(
+        [(q, d, r) for q, docs in qrels_dict.items() for d, r in docs.items()],
+        columns=["query_id", "doc_id", "relevance"],
+    )
+    measures = ["nDCG@3", "AP", "RR"]
+    reference = evaluate(qrels_dict, scored, measures)
+    for qrels in (records, qrels_frame):
+        for run in (ranked, str(run_path), read_run(run_path)):
+            pd.testing.assert_frame_equal(evaluate(qrels, run, measures), reference)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.dictionaries(
+    st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp")), min_size=1,
+            max_size=5).filter(lambda s: not s.startswith("#") and s.split() == [s]),
+    st.floats(allow_nan=False, allow_infinity=False, width=64), min_size=1, max_size=20))
+def test_write_then_read_round_trips(tmp_path_factory, docs):
+    path = tmp_path_factory.mktemp("rt") / "run.txt"
+    write_run({"q": docs}, path)
+    back = read_run(path)
+    assert dict(zip(back["doc_id"], back["score"])) == docs

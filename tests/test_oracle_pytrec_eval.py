@@ -1,0 +1,67 @@
+"""Differential tests against pytrec_eval (trec_eval's C code), on random runs.
+
+Runs have heavy score ties, graded and negative judgments, unjudged documents,
+judged queries missing from the run and run queries without judgments. pytrec_eval
+compares scores in float32, so every generated score is exactly representable in
+float32 (multiples of 1/8).
+
+trec_eval (and so pytrec_eval) crashes on a query whose judgments are all negative
+(it sizes an array by the largest relevance value), so every generated query has at
+least one judgment >= 0; reteval's answer for that case (0 on every measure) is
+checked in test_metrics.py.
+"""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from reteval import evaluate
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+# pytrec_eval measure -> reteval measure
+MEASURES = {
+    "map": "AP", "map_cut_5": "AP@5", "P_5": "P@5", "P_10": "P@10", "recall_5": "R@5",
+    "recall_100": "R@100", "recip_rank": "RR", "ndcg": "nDCG", "ndcg_cut_3": "nDCG@3",
+    "ndcg_cut_10": "nDCG@10", "Rprec": "Rprec", "bpref": "Bpref", "success_1": "Success@1",
+    "success_5": "Success@5", "num_ret": "NumRet", "num_rel": "NumRel", "num_rel_ret": "NumRelRet",
+}
+# Short ids with shared prefixes so that string order differs from numeric order.
+DOC_IDS = [f"d{i}" for i in range(25)] + ["D", "d", "d01", "é"]
+
+judgments = st.dictionaries(st.sampled_from(DOC_IDS), st.integers(-2, 4), min_size=1, max_size=15)
+scores = st.dictionaries(
+    st.sampled_from(DOC_IDS), st.integers(-8, 16).map(lambda x: x / 8), max_size=20
+)
+
+
+@st.composite
+def cases(draw):
+    query_ids = [f"q{i}" for i in range(draw(st.integers(1, 6)))]
+    qrels = {q: draw(judgments) for q in query_ids}
+    for docs in qrels.values():
+        if max(docs.values()) < 0:
+            docs[draw(st.sampled_from(DOC_IDS))] = draw(st.integers(0, 4))
+    run = {q: draw(scores) for q in query_ids if draw(st.booleans()) or q == "q0"}
+    if draw(st.booleans()):
+        run["unjudged"] = draw(scores)
+    return qrels, run
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=cases(), level=st.integers(1, 3))
+def test_matches_pytrec_eval(case, level):
+    qrels, run = case
+    run = {q: docs for q, docs in run.items() if docs}
+    if not run:
+        return
+    oracle = pytrec_eval.RelevanceEvaluator(qrels, set(MEASURES), relevance_level=level)
+    expected = oracle.evaluate(run)
+    # pytrec_eval evaluates the queries that are both judged and retrieved.
+    result = evaluate(qrels, run, list(MEASURES.values()), relevance_level=level, missing="skip")
+    assert set(result.index) == set(expected)
+    for query, values in expected.items():
+        for trec_name, name in MEASURES.items():
+            assert result.loc[query, name] == pytest.approx(values[trec_name], abs=1e-9), (
+                f"{name} on {query}"
+            )
