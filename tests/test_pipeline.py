@@ -1,0 +1,56 @@
+"""`reteval run`: parameters file, outputs per notebook, failures named by notebook and cell."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from reteval.cli import main
+from reteval.errors import InputError
+from reteval.pipeline import load_params
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_params_file_errors(tmp_path):
+    bad = tmp_path / "p.yml"
+    bad.write_text("common: [unclosed\n")
+    with pytest.raises(InputError, match="p.yml:.*not valid YAML"):
+        load_params(bad)
+    bad.write_text("others: {}\n")
+    with pytest.raises(InputError, match="expected top-level keys"):
+        load_params(bad)
+    with pytest.raises(InputError, match="no such parameters file"):
+        load_params(tmp_path / "missing.yml")
+
+
+def test_run_one_notebook_with_params(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(ROOT)
+    params = tmp_path / "params.yml"
+    params.write_text("common:\n  dataset: teaching\nnotebooks:\n  01_metrics_walkthrough:\n    k: 2\n    depth: 10\n")
+    out = tmp_path / "out"
+    assert main(["run", "--params", str(params), "--output", str(out), "--only", "01_metrics_walkthrough"]) == 0
+    folder = out / "01_metrics_walkthrough"
+    assert (folder / "01_metrics_walkthrough.ipynb").exists()
+    assert json.loads((folder / "results.json").read_text())["k"] == 2
+    assert "1 notebooks ran" in capsys.readouterr().out
+
+
+def test_failure_names_notebook_and_cell_and_keeps_partial_output(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(ROOT)
+    params = tmp_path / "params.yml"
+    params.write_text("notebooks:\n  01_metrics_walkthrough:\n    retriever: nosuch\n")
+    out = tmp_path / "out"
+    assert main(["run", "--params", str(params), "--output", str(out), "--only", "01_metrics_walkthrough"]) == 2
+    err = capsys.readouterr().err
+    assert "notebook 01_metrics_walkthrough.ipynb failed in cell" in err
+    assert "InputError: unknown retriever 'nosuch'" in err
+    assert (out / "01_metrics_walkthrough" / "01_metrics_walkthrough.ipynb").exists()
+
+
+def test_undeclared_parameter_is_an_error(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(ROOT)
+    params = tmp_path / "params.yml"
+    params.write_text("notebooks:\n  01_metrics_walkthrough:\n    colour: blue\n")
+    assert main(["run", "--params", str(params), "--output", str(tmp_path), "--only", "01_metrics_walkthrough"]) == 2
+    assert "parameters ['colour'] are not declared" in capsys.readouterr().err
