@@ -1,0 +1,41 @@
+"""Reference retrievers that produce runs to evaluate.
+
+Every retriever is built from a corpus, is callable as
+``retriever(query, k=100) -> [(doc_id, score), ...]`` and answers a whole
+query set with ``retriever.run(queries, k=100) -> DataFrame``:
+
+* ``bm25``: lexical BM25 (bm25s) over :class:`Tokenizer` terms;
+* ``vector``: dense retrieval, LSA by default; ``neural`` with the MiniLM
+  model of the optional extra;
+* ``hybrid``: fusion of bm25 and vector (RRF by default, :mod:`reteval.fusion`);
+* ``reranked``: bm25's top 100 re-scored by a second model;
+* :func:`from_invoke`: any object with ``.invoke(query)`` (LangChain style).
+
+Build them by name with :func:`make_retriever`.
+"""
+
+from reteval.retrievers.adapter import InvokeRetriever, from_invoke
+from reteval.retrievers.base import Retriever
+from reteval.retrievers.bm25 import BM25Retriever
+from reteval.retrievers.hybrid import HybridRetriever
+from reteval.retrievers.registry import available_retrievers, make_retriever
+from reteval.retrievers.rerank import RerankedRetriever
+from reteval.retrievers.tokenize import ENGLISH_STOP_WORDS, Tokenizer, tokenize
+from reteval.retrievers.vector import LsaEncoder, NeuralEncoder, VectorRetriever
+
+__all__ = [
+    "ENGLISH_STOP_WORDS",
+    "BM25Retriever",
+    "HybridRetriever",
+    "InvokeRetriever",
+    "LsaEncoder",
+    "NeuralEncoder",
+    "RerankedRetriever",
+    "Retriever",
+    "Tokenizer",
+    "VectorRetriever",
+    "available_retrievers",
+    "from_invoke",
+    "make_retriever",
+    "tokenize",
+]

