@@ -9,6 +9,7 @@ no traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 import warnings
@@ -41,6 +42,13 @@ def _add_evaluate(subparsers) -> None:
                    "leave out, or fail")
     p.add_argument("--per-query", action="store_true", help="also print every query's values")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    p.add_argument("--engine", choices=("memory", "dask"), default="memory",
+                   help="'dask' evaluates a run larger than memory on a Dask cluster; RUN may "
+                   "then be a parquet dataset (folder) or a quoted glob of TREC files "
+                   "(default: memory)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with --engine dask: address of a running Dask scheduler "
+                   "(default: start a local cluster of 2 worker processes)")
     p.set_defaults(handler=_cmd_evaluate)
 
 
@@ -51,8 +59,18 @@ def _cmd_evaluate(args) -> int:
     measures = args.measures or list(DEFAULT_MEASURES)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        per_query = evaluate(args.qrels, args.run, measures,
-                             relevance_level=args.relevance_level, missing=args.missing)
+        if args.engine == "dask":
+            from reteval.distributed import evaluate_on_cluster
+
+            per_query = evaluate_on_cluster(args.qrels, args.run, measures,
+                                            scheduler=args.scheduler,
+                                            relevance_level=args.relevance_level,
+                                            missing=args.missing)
+        elif args.scheduler:
+            raise RetevalError("--scheduler needs --engine dask")
+        else:
+            per_query = evaluate(args.qrels, args.run, measures,
+                                 relevance_level=args.relevance_level, missing=args.missing)
     for warning in caught:
         print(f"reteval: warning: {warning.message}", file=sys.stderr)
     means = aggregate(per_query)
@@ -86,7 +104,14 @@ def _fmt(name, value) -> str:
     return f"{value:.0f}" if str(name).startswith("Num") else f"{value:.4f}"
 
 
-def build_parser() -> argparse.ArgumentParser:
+# Subcommands that live in their own modules, imported only when needed so that
+# `reteval evaluate` starts fast.
+_SUBCOMMAND_MODULES = {"run": "reteval.pipeline", "monitor": "reteval.monitor",
+                       "history": "reteval.monitor"}
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser; with ``command="evaluate"`` other subcommands are not loaded."""
     from reteval import __version__
 
     parser = argparse.ArgumentParser(
@@ -95,17 +120,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"reteval {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_evaluate(subparsers)
-    for module_name in ("reteval.pipeline", "reteval.monitor"):
-        try:
-            module = __import__(module_name, fromlist=["add_subcommands"])
-        except ImportError:
-            continue
-        module.add_subcommands(subparsers)
+    if command != "evaluate":
+        for module_name in dict.fromkeys(_SUBCOMMAND_MODULES.values()):
+            module = importlib.import_module(module_name)
+            module.add_subcommands(subparsers)
     return parser
 
 
 def main(argv=None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
         parser.print_help(sys.stderr)

@@ -35,7 +35,10 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "
     qrels : path, DataFrame, dict or EvaluationQuery records
         Relevance judgments, in any form :func:`reteval.io.as_qrels` takes.
     run : path, DataFrame or dict
-        Retrieval results, in any form :func:`reteval.io.as_run` takes.
+        Retrieval results, in any form :func:`reteval.io.as_run` takes, or a
+        Dask DataFrame too large for memory: it is evaluated partition by
+        partition with the same kernels and the same result
+        (:func:`reteval.distributed.evaluate_dask`).
     measures : str or sequence of str
         Measure names such as ``"nDCG@10"``, ``"AP"``, ``"MRR"``
         (see :mod:`reteval.measures`).
@@ -78,6 +81,11 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "
     AP     0.666667
     dtype: float64
     """
+    if any(type(x).__module__.partition(".")[0] == "dask" for x in (run, qrels)):
+        from reteval.distributed import evaluate_dask  # same kernels, partition by partition
+
+        return evaluate_dask(qrels, run, measures, relevance_level=relevance_level,
+                             missing=missing)
     if missing not in MISSING_POLICIES:
         raise InputError(f"missing must be one of {MISSING_POLICIES}; got {missing!r}")
     if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)):
@@ -85,7 +93,7 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "
     names = [measures] if isinstance(measures, str) else list(measures)
     specs = parse_measures(names)
     qrels = as_qrels(qrels)
-    run = as_run(run)
+    run = as_run(run, check_duplicates=False)  # checked while ranking, on integer keys
 
     judged = set(qrels["query_id"].unique())
     retrieved = set(run["query_id"].unique())

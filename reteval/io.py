@@ -116,11 +116,18 @@ def _empty_error(path, what):
     return InputError(f"empty {what} file: no judgments or results found", path=path)
 
 
+ID_DTYPE = pd.StringDtype("pyarrow")  # ids are Arrow strings: compact, and hashed in C++
+
+
+def _ids(values) -> pd.api.extensions.ExtensionArray:
+    return pd.array(values, dtype=ID_DTYPE)
+
+
 def _run_table(query_ids, doc_ids, scores, lines) -> pd.DataFrame:
     frame = pd.DataFrame(
         {
-            "query_id": pd.array(query_ids, dtype=object),
-            "doc_id": pd.array(doc_ids, dtype=object),
+            "query_id": _ids(query_ids),
+            "doc_id": _ids(doc_ids),
             "score": np.asarray(scores, dtype=np.float64),
         }
     )
@@ -160,10 +167,15 @@ def _parse_run_fast(data: bytes) -> pd.DataFrame | None:
         import pyarrow.csv as pacsv
     except ImportError:  # pragma: no cover - pyarrow is a dependency
         return None
-    if len(data) < (1 << 20) or _COMMENT_LINE.search(data):
+    if len(data) < (1 << 20) or (b"#" in data and _COMMENT_LINE.search(data)):
         return None
     head = data[: data.find(b"\n")] if b"\n" in data else data
     delimiter = "\t" if b"\t" in head else " "
+    # Any other white space inside the lines (a tab in a space-separated file, vertical tabs,
+    # form feeds) is a shape for the careful reader, which splits on all white space.
+    other = (b" " if delimiter == "\t" else b"\t", b"\x0b", b"\x0c")
+    if any(ch in data for ch in other):
+        return None
     names = ["qid", "iter", "docno", "rank", "score", "tag"]
     try:
         table = pacsv.read_csv(
@@ -189,20 +201,21 @@ def _parse_run_fast(data: bytes) -> pd.DataFrame | None:
     newlines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
     if newlines != table.num_rows:
         return None
-    qids = table.column("qid").to_numpy(zero_copy_only=False)
-    docs = table.column("docno").to_numpy(zero_copy_only=False)
-    if any(" " in d or "\t" in d or "\r" in d for d in (qids[0], docs[0], qids[-1], docs[-1])):
-        return None
+    qids = table.column("qid").combine_chunks()
+    docs = table.column("docno").combine_chunks()
     return _run_table(qids, docs, scores, np.arange(1, table.num_rows + 1))
 
 
-def read_run(path: str | os.PathLike) -> pd.DataFrame:
+def read_run(path: str | os.PathLike, *, check_duplicates: bool = True) -> pd.DataFrame:
     """Read a TREC run file (``qid Q0 docno rank score tag``).
 
     Parameters
     ----------
     path : str or path-like
         The file; ``.gz`` compressed files are read too.
+    check_duplicates : bool, default True
+        Check that no document is listed twice for a query. :func:`reteval.evaluate`
+        turns this off and makes the same check on integer keys while ranking.
 
     Returns
     -------
@@ -234,7 +247,8 @@ def read_run(path: str | os.PathLike) -> pd.DataFrame:
     if frame is None:
         frame = _parse_run_text(data, path)
     frame.attrs["source"] = str(path)
-    check_unique(frame, "run")
+    if check_duplicates:
+        check_unique(frame, "run")
     return frame
 
 
@@ -297,8 +311,8 @@ def read_qrels(path: str | os.PathLike) -> pd.DataFrame:
         raise _empty_error(path, "qrels")
     frame = pd.DataFrame(
         {
-            "query_id": pd.array(qids, dtype=object),
-            "doc_id": pd.array(docs, dtype=object),
+            "query_id": _ids(qids),
+            "doc_id": _ids(docs),
             "relevance": np.asarray(rels, dtype=np.int64),
         }
     )
@@ -375,11 +389,25 @@ def check_unique(frame: pd.DataFrame, what: str) -> None:
     same = rows[(rows["query_id"] == first["query_id"]) & (rows["doc_id"] == first["doc_id"])]
     source = frame.attrs.get("source")
     where = "lines" if frame.index.name == "line" else "rows"
-    raise InputError(
-        f"document {first['doc_id']!r} appears twice for query {first['query_id']!r} "
-        f"in the {what}, on {where} {same.index[0]} and {same.index[1]}",
+    raise duplicate_error(what, str(first["query_id"]), str(first["doc_id"]),
+                          f"{where} {same.index[0]} and {same.index[1]}", source)
+
+
+def duplicate_error(what, query_id, doc_id, where, source) -> InputError:
+    """The error for a document listed twice for one query."""
+    return InputError(
+        f"document {doc_id!r} appears twice for query {query_id!r} in the {what}, on {where}",
         path=source,
     )
+
+
+def _id_column(column: pd.Series) -> pd.api.extensions.ExtensionArray:
+    if column.dtype == ID_DTYPE:
+        return column.array
+    if column.isna().any():
+        position = int(np.flatnonzero(column.isna().to_numpy())[0])
+        raise InputError(f"{column.name} is missing on row {position}")
+    return _ids(column.astype(str))
 
 
 def _from_frame(frame: pd.DataFrame, value_column: str, what: str) -> pd.DataFrame:
@@ -391,8 +419,8 @@ def _from_frame(frame: pd.DataFrame, value_column: str, what: str) -> pd.DataFra
         )
     out = pd.DataFrame(
         {
-            "query_id": frame["query_id"].astype(str).astype(object),
-            "doc_id": frame["doc_id"].astype(str).astype(object),
+            "query_id": _id_column(frame["query_id"]),
+            "doc_id": _id_column(frame["doc_id"]),
             value_column: frame[value_column],
         }
     )
@@ -449,8 +477,7 @@ def _from_nested(data: Mapping, value_column: str, what: str) -> pd.DataFrame:
             docs.append(str(doc))
             values.append(value)
     return pd.DataFrame(
-        {"query_id": pd.array(qids, dtype=object), "doc_id": pd.array(docs, dtype=object),
-         value_column: pd.array(values, dtype=object)}
+        {"query_id": _ids(qids), "doc_id": _ids(docs), value_column: pd.array(values, dtype=object)}
     )
 
 
@@ -461,7 +488,10 @@ def _from_evaluation_queries(records) -> pd.DataFrame:
         for doc in getattr(record, "relevant_docs", None) or []:
             scores.setdefault(doc, 1)
         rows.extend((str(record.query_id), str(doc), rel) for doc, rel in scores.items())
-    return pd.DataFrame(rows, columns=list(QRELS_COLUMNS), dtype=object)
+    frame = pd.DataFrame(rows, columns=list(QRELS_COLUMNS), dtype=object)
+    frame["query_id"] = _ids(frame["query_id"])
+    frame["doc_id"] = _ids(frame["doc_id"])
+    return frame
 
 
 def _is_evaluation_query(obj) -> bool:
@@ -516,7 +546,7 @@ def as_qrels(qrels) -> pd.DataFrame:
     return frame
 
 
-def as_run(run) -> pd.DataFrame:
+def as_run(run, *, check_duplicates: bool = True) -> pd.DataFrame:
     """Turn any accepted form of retrieval results into a run table.
 
     Parameters
@@ -527,6 +557,8 @@ def as_run(run) -> pd.DataFrame:
         * ``{query_id: {doc_id: score}}`` as pytrec_eval takes;
         * ``{query_id: [doc ids in rank order]}``, as the chapter's functions
           take: the first gets the highest score.
+    check_duplicates : bool, default True
+        Raise if a document is listed twice for one query.
 
     Returns
     -------
@@ -541,7 +573,7 @@ def as_run(run) -> pd.DataFrame:
     1       q1     d1    1.0
     """
     if isinstance(run, (str, os.PathLike)):
-        return read_run(run)
+        return read_run(run, check_duplicates=check_duplicates)
     if isinstance(run, pd.DataFrame):
         frame = _from_frame(run, "score", "run")
     elif isinstance(run, Mapping):
@@ -552,5 +584,6 @@ def as_run(run) -> pd.DataFrame:
             f"{{query_id: {{doc_id: score}}}} or {{query_id: [doc ids]}}; got {type(run).__name__}"
         )
     frame = _check_values(frame, "score", "run", integer=False)
-    check_unique(frame, "run")
+    if check_duplicates:
+        check_unique(frame, "run")
     return frame

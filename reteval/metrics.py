@@ -31,7 +31,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
+from reteval.io import duplicate_error
 from reteval.measures import Measure
 
 __all__ = ["JudgedRanking", "compute", "rank_judgments"]
@@ -80,9 +83,26 @@ class JudgedRanking:
         )
 
 
-def _trec_order(query: np.ndarray, score: np.ndarray, doc: np.ndarray) -> np.ndarray:
-    """Permutation ordering rows by query, score descending, doc id descending."""
-    order = np.lexsort((-score, query))
+def _arrow_ids(column: pd.Series):
+    """A string column as one contiguous Arrow array (large_string)."""
+    return pa.array(column, type=pa.large_string(), from_pandas=True)
+
+
+def _trec_order(query: np.ndarray, score: np.ndarray, doc) -> np.ndarray:
+    """Permutation ordering rows by query, score descending, doc id descending.
+
+    ``doc`` is an Arrow string array; only the doc ids of tied rows are read.
+    Runs usually come grouped by query and sorted by score: that case costs one
+    linear check and a stable (radix) sort of the query index.
+    """
+    same_query = query[1:] == query[:-1]
+    groups = len(query) - int(same_query.sum()) if len(query) else 0
+    contiguous = groups == np.count_nonzero(np.bincount(query)) if len(query) else True
+    if contiguous and np.all(score[1:][same_query] <= score[:-1][same_query]):
+        small = query.astype(np.uint16) if query.max(initial=0) < 2**16 else query
+        order = np.argsort(small, kind="stable")
+    else:
+        order = np.lexsort((-score, query))
     q, s = query[order], score[order]
     tied = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
     if not tied.any():
@@ -96,7 +116,7 @@ def _trec_order(query: np.ndarray, score: np.ndarray, doc: np.ndarray) -> np.nda
     block = np.cumsum(block_start)
     positions = np.flatnonzero(in_block)
     blocks = block[positions]
-    docs = np.asarray(doc[order[positions]], dtype=str)
+    docs = np.asarray(doc.take(pa.array(order[positions])).to_numpy(zero_copy_only=False), dtype=str)
     ascending = np.lexsort((docs, blocks))
     # Reverse each block: position p of block [lo, hi) takes element lo + hi - 1 - p.
     _, lo, sizes = np.unique(blocks, return_index=True, return_counts=True)
@@ -105,6 +125,16 @@ def _trec_order(query: np.ndarray, score: np.ndarray, doc: np.ndarray) -> np.nda
     descending = ascending[lo + hi - 1 - np.arange(len(positions))]
     order[positions] = order[positions][descending]
     return order
+
+
+def _first_duplicate(keys: np.ndarray) -> tuple[int, int] | None:
+    """Positions of the first two equal keys, or None when all keys differ."""
+    if pd.Index(keys).is_unique:
+        return None
+    order = np.argsort(keys, kind="stable")
+    same = np.flatnonzero(keys[order][1:] == keys[order][:-1])[0]
+    first, second = sorted((int(order[same]), int(order[same + 1])))
+    return first, second
 
 
 def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedRanking:
@@ -117,7 +147,7 @@ def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedR
         :func:`reteval.io.as_qrels`).
     run : pandas.DataFrame
         Columns ``query_id``, ``doc_id``, ``score`` (as from
-        :func:`reteval.io.as_run`), with no duplicate (query, doc) pair.
+        :func:`reteval.io.as_run`).
     query_ids : sequence of str
         The queries to evaluate. Run rows of other queries are ignored; a
         query without rows in the run has an empty ranking.
@@ -125,35 +155,58 @@ def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedR
     Returns
     -------
     JudgedRanking
+
+    Raises
+    ------
+    InputError
+        A document listed twice for one query of the run (named by the run's
+        index: line numbers for files).
     """
     query_ids = np.asarray(sorted(set(query_ids)), dtype=object)
-    index = pd.Index(query_ids)
+    query_set = pa.array(list(query_ids), type=pa.large_string())
 
-    judged_query = index.get_indexer(qrels["query_id"])
+    def query_index(column):
+        index = pc.index_in(_arrow_ids(column), value_set=query_set)
+        return index.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+
+    judged_query = query_index(qrels["query_id"])
     keep = judged_query >= 0
     judged_query = judged_query[keep]
-    judged_doc = qrels["doc_id"].to_numpy()[keep]
+    judged_doc = _arrow_ids(qrels["doc_id"]).filter(pa.array(keep))
     judged_rel = qrels["relevance"].to_numpy(dtype=np.int64)[keep]
 
-    run_codes, run_uniques = pd.factorize(run["query_id"], sort=False)
-    query = index.get_indexer(run_uniques)[run_codes] if len(run_uniques) else run_codes
+    query = query_index(run["query_id"])
     keep = query >= 0
-    query = query[keep].astype(np.int64)
-    doc = run["doc_id"].to_numpy()[keep]
+    rows = np.flatnonzero(keep)
+    query = query[keep]
+    doc = _arrow_ids(run["doc_id"])
+    if len(rows) < len(keep):
+        doc = doc.take(pa.array(rows))
     score = run["score"].to_numpy(dtype=np.float64)[keep]
 
+    # Integer codes for doc ids, shared by the judgments and the run (one hash pass).
+    codes = pa.concat_arrays([judged_doc, doc]).dictionary_encode()
+    doc_codes = codes.indices.to_numpy().astype(np.int64)
+    n_docs = max(len(codes.dictionary), 1)
+    judged_key = judged_query * n_docs + doc_codes[: len(judged_doc)]
+    run_key = query * n_docs + doc_codes[len(judged_doc):]
+
+    duplicate = _first_duplicate(run_key)
+    if duplicate is not None:
+        labels = run.index[rows[list(duplicate)]]
+        where = "lines" if run.index.name == "line" else "rows"
+        raise duplicate_error("run", str(query_ids[query[duplicate[0]]]),
+                              str(doc[duplicate[0]]), f"{where} {labels[0]} and {labels[1]}",
+                              run.attrs.get("source"))
+
     order = _trec_order(query, score, doc)
-    query, doc = query[order], doc[order]
+    query, run_key = query[order], run_key[order]
 
     counts = np.bincount(query, minlength=len(query_ids))
     starts = np.concatenate(([0], np.cumsum(counts)))
     rank = np.arange(1, len(query) + 1) - starts[query]
 
-    # Relevance of each retrieved document: join on (query, doc) through integer keys.
-    doc_codes, _ = pd.factorize(np.concatenate((judged_doc, doc)), sort=False)
-    n_docs = int(doc_codes.max()) + 1 if len(doc_codes) else 1
-    judged_key = judged_query * n_docs + doc_codes[: len(judged_doc)]
-    run_key = query * n_docs + doc_codes[len(judged_doc):]
+    # Relevance of each retrieved document: look its (query, doc) key up in the judgments.
     rel = np.full(len(query), NOT_JUDGED, dtype=np.int64)
     if len(judged_key):
         by_key = np.argsort(judged_key)
@@ -168,7 +221,7 @@ def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedR
         query=query,
         rank=rank.astype(np.int64),
         rel=rel,
-        judged_query=judged_query.astype(np.int64),
+        judged_query=judged_query,
         judged_rel=judged_rel,
     )
 

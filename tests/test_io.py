@@ -154,3 +154,12 @@ def test_write_then_read_round_trips(tmp_path_factory, docs):
     write_run({"q": docs}, path)
     back = read_run(path)
     assert dict(zip(back["doc_id"], back["score"])) == docs
+
+
+def test_evaluate_names_duplicate_lines_and_rows(tmp_path):
+    path = write(tmp_path, "run.txt", "q1 Q0 a 1 3 t\nq1 Q0 b 2 2 t\nq2 Q0 a 1 1 t\nq1 Q0 a 3 1 t\n")
+    with pytest.raises(InputError, match=r"run.txt: document 'a' appears twice for query 'q1' in the run, on lines 1 and 4"):
+        evaluate({"q1": {"a": 1}}, path, ["AP"])
+    frame = pd.DataFrame({"query_id": ["q1", "q2", "q2"], "doc_id": ["a", "b", "b"], "score": [1.0, 2.0, 3.0]})
+    with pytest.raises(InputError, match=r"document 'b' appears twice for query 'q2' in the run, on rows 1 and 2"):
+        evaluate({"q2": {"b": 1}}, frame, ["AP"])
