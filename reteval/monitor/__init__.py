@@ -1,0 +1,85 @@
+"""Continuous evaluation: an evaluation history, regression alerts, scheduling.
+
+The chapter's continuous evaluation is a ``while True`` loop that keeps its
+history in a list and prints a warning when Recall@5 falls under 0.7. This
+package makes it something a team can run in production:
+
+=====================  ==========================================================
+module                 idea
+=====================  ==========================================================
+``fingerprint``        which dataset (qrels + queries) an evaluation ran on
+``history``            the SQLite history file: one transaction per entry
+``alerts``             threshold and regression rules (a paired test, not a mean)
+``channels``           delivering an alert: a shell command, an HTTP POST
+``runner``             one evaluation: evaluate, check, record
+``schedule``           repeating in the foreground, stopping cleanly on signals
+``trend``              the history as a DataFrame and a plot
+``commands``           ``reteval monitor`` and ``reteval history``
+=====================  ==========================================================
+
+Examples
+--------
+>>> import tempfile, pathlib
+>>> from reteval.monitor import monitor_once, history_frame
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "history.sqlite"
+>>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}}
+>>> result = monitor_once(path, run={"q1": ["d1"], "q2": ["d2"], "q3": ["x", "d3"]},
+...                       qrels=qrels, measures=["R@1"], thresholds=["R@1=0.7"])
+>>> result.alerted, result.entry.aggregates
+(True, {'R@1': 0.6666666666666666})
+>>> history_frame(path)["R@1"].round(4).tolist()
+[0.6667]
+"""
+
+from reteval.monitor.alerts import (
+    Alert,
+    MeasureComparison,
+    RegressionReport,
+    Threshold,
+    check_regression,
+    check_thresholds,
+    parse_threshold,
+)
+from reteval.monitor.channels import Delivery, post_json, run_command
+from reteval.monitor.commands import ALERT_EXIT_STATUS, add_subcommands
+from reteval.monitor.fingerprint import DatasetFingerprint, fingerprint
+from reteval.monitor.history import (
+    Entry,
+    HistoryError,
+    HistoryLockedError,
+    HistoryStore,
+    open_history,
+)
+from reteval.monitor.runner import MonitorResult, RetrieverError, load_retriever, monitor_once
+from reteval.monitor.schedule import parse_interval, repeat
+from reteval.monitor.trend import history_frame, plot_history
+
+__all__ = [
+    "ALERT_EXIT_STATUS",
+    "Alert",
+    "DatasetFingerprint",
+    "Delivery",
+    "Entry",
+    "HistoryError",
+    "HistoryLockedError",
+    "HistoryStore",
+    "MeasureComparison",
+    "MonitorResult",
+    "RegressionReport",
+    "RetrieverError",
+    "Threshold",
+    "add_subcommands",
+    "check_regression",
+    "check_thresholds",
+    "fingerprint",
+    "history_frame",
+    "load_retriever",
+    "monitor_once",
+    "open_history",
+    "parse_interval",
+    "parse_threshold",
+    "plot_history",
+    "post_json",
+    "repeat",
+    "run_command",
+]

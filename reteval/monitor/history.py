@@ -1,0 +1,681 @@
+"""The evaluation history: one SQLite file that many processes can share.
+
+Every evaluation the monitor runs becomes one *entry*: who was evaluated
+(the retriever's name), on what (a :class:`~reteval.monitor.fingerprint.DatasetFingerprint`),
+how (the parameters, the reteval version), when (a UTC timestamp), with which
+result (per-query and aggregate values of every measure) and which alerts it
+raised.
+
+Storage decisions
+-----------------
+* One SQLite file, in WAL mode: readers (``reteval history``, a notebook) never
+  block the writer and the writer never blocks them. Writers take turns:
+  a second writer waits up to ``lock_timeout`` seconds (SQLite's
+  ``busy_timeout``) and then fails with :class:`HistoryLockedError`.
+* Each entry is written in **one transaction** (``BEGIN IMMEDIATE`` ...
+  ``COMMIT``): the entry row, its per-query rows, its aggregate rows and its
+  alert rows appear together or not at all. A process killed in the middle
+  (even with SIGKILL) leaves the file as it was before the entry.
+  ``synchronous=FULL`` makes a committed entry survive a power cut too.
+* The schema is versioned with ``PRAGMA user_version`` (currently
+  :data:`SCHEMA_VERSION`) and the file is marked with
+  ``PRAGMA application_id`` (:data:`APPLICATION_ID`, ASCII "RETV"), so that a
+  file from a newer reteval, or an SQLite file that is not a history, is
+  refused with a clear message instead of being misread.
+* Entry ids increase in commit order; "latest" means the highest id.
+
+Tables (schema version 1)::
+
+    entries(id, created_utc, retriever, dataset_name, fingerprint, qrels_sha256,
+            queries_sha256, reteval_version, parameters JSON, measures JSON,
+            num_queries, notices JSON)
+    query_scores(entry_id, query_id, measure, value)
+    aggregates(entry_id, measure, value)
+    alerts(entry_id, position, kind, measure, message, value, reference,
+           pvalue, baseline_id)
+
+Errors name the file: :class:`HistoryError` (missing, corrupt, not a history,
+too new) and :class:`HistoryLockedError` (another process holds the write
+lock beyond the timeout).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sqlite3
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from reteval.errors import InputError, RetevalError
+from reteval.monitor.alerts import Alert
+from reteval.monitor.fingerprint import DatasetFingerprint
+
+__all__ = [
+    "APPLICATION_ID",
+    "SCHEMA_VERSION",
+    "Entry",
+    "HistoryError",
+    "HistoryLockedError",
+    "HistoryStore",
+    "open_history",
+]
+
+#: Version of the table layout, stored as ``PRAGMA user_version``.
+SCHEMA_VERSION = 1
+
+#: ``PRAGMA application_id`` of a reteval history: the ASCII bytes "RETV".
+APPLICATION_ID = 0x52455456
+
+#: Environment variable read by the test suite only: seconds to sleep inside the
+#: write transaction, after the rows are inserted and before COMMIT, so that a
+#: test can kill the process while an entry is half-written.
+_PAUSE_ENV = "_RETEVAL_TEST_PAUSE_IN_WRITE"
+
+_SCHEMA = (
+    """CREATE TABLE entries (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        created_utc TEXT NOT NULL,
+        retriever TEXT NOT NULL,
+        dataset_name TEXT,
+        fingerprint TEXT NOT NULL,
+        qrels_sha256 TEXT NOT NULL,
+        queries_sha256 TEXT,
+        reteval_version TEXT NOT NULL,
+        parameters TEXT NOT NULL,
+        measures TEXT NOT NULL,
+        num_queries INTEGER NOT NULL,
+        notices TEXT NOT NULL
+    )""",
+    "CREATE INDEX entries_by_retriever ON entries (retriever, id)",
+    """CREATE TABLE query_scores (
+        entry_id INTEGER NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
+        query_id TEXT NOT NULL,
+        measure TEXT NOT NULL,
+        value REAL,
+        PRIMARY KEY (entry_id, measure, query_id)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE aggregates (
+        entry_id INTEGER NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
+        measure TEXT NOT NULL,
+        value REAL,
+        PRIMARY KEY (entry_id, measure)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE alerts (
+        entry_id INTEGER NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        measure TEXT,
+        message TEXT NOT NULL,
+        value REAL,
+        reference REAL,
+        pvalue REAL,
+        baseline_id INTEGER,
+        PRIMARY KEY (entry_id, position)
+    ) WITHOUT ROWID""",
+)
+
+
+class HistoryError(RetevalError):
+    """A history file that cannot be used: missing, corrupt, not a history, too new.
+
+    The message starts with the path; :attr:`path` holds it.
+    """
+
+    def __init__(self, message: str, *, path):
+        self.path = str(path)
+        super().__init__(f"{self.path}: {message}")
+
+
+class HistoryLockedError(HistoryError):
+    """Another process held the history's write lock for longer than the timeout."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One recorded evaluation (without its per-query values; see
+    :meth:`HistoryStore.per_query`).
+
+    Attributes
+    ----------
+    id : int
+    created_utc : datetime.datetime
+        When the entry was recorded, timezone-aware UTC.
+    retriever : str
+        The evaluated system's name; "latest" baselines are chosen per name.
+    dataset_name : str or None
+    fingerprint : DatasetFingerprint
+    reteval_version : str
+    parameters : dict
+        The evaluation's parameters as recorded (JSON-compatible).
+    measures : tuple of str
+        Canonical measure names, in evaluation order.
+    num_queries : int
+    aggregates : dict of str to float
+        Aggregate value per measure.
+    alerts : tuple of Alert
+    notices : tuple of str
+        Things the run reported without alerting (e.g. a skipped comparison).
+    """
+
+    id: int
+    created_utc: datetime
+    retriever: str
+    dataset_name: str | None
+    fingerprint: DatasetFingerprint
+    reteval_version: str
+    parameters: dict = field(hash=False)
+    measures: tuple[str, ...]
+    num_queries: int
+    aggregates: dict = field(hash=False)
+    alerts: tuple[Alert, ...] = ()
+    notices: tuple[str, ...] = ()
+
+
+def _utc_text(moment: datetime) -> str:
+    if moment.tzinfo is None:
+        raise InputError(f"created_utc must be timezone-aware; got naive {moment!r}")
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _parse_utc(text: str) -> datetime:
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+
+
+def _real(value) -> float | None:
+    if value is None:
+        return None
+    value = float(value)
+    return None if math.isnan(value) else value
+
+
+def _check_timeout(lock_timeout) -> float:
+    try:
+        value = float(lock_timeout)
+    except (TypeError, ValueError):
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise InputError(f"lock_timeout must be a number of seconds >= 0; got {lock_timeout!r}")
+    return value
+
+
+class HistoryStore:
+    """An open history file. Use :func:`open_history` to get one.
+
+    The store is a context manager that closes the connection. It is meant to
+    be used from one thread; open one store per thread or process.
+    """
+
+    def __init__(self, path, *, create: bool = False, lock_timeout: float = 5.0):
+        self.path = Path(path)
+        self.lock_timeout = _check_timeout(lock_timeout)
+        if not create and not self.path.is_file():
+            if self.path.is_dir():
+                raise HistoryError("is a directory, not a history file", path=self.path)
+            raise HistoryError(
+                "no such history file (reteval monitor creates it on its first evaluation)",
+                path=self.path,
+            )
+        if create and not self.path.parent.is_dir():
+            raise HistoryError(
+                f"cannot create the history: the folder {str(self.path.parent)!r} does not exist",
+                path=self.path,
+            )
+        try:
+            self._con = sqlite3.connect(
+                self.path, timeout=self.lock_timeout, isolation_level=None
+            )
+        except sqlite3.Error as exc:
+            raise HistoryError(f"cannot open the history: {exc}", path=self.path) from None
+        try:
+            with self._errors("open"):
+                self._con.execute(f"PRAGMA busy_timeout = {int(self.lock_timeout * 1000)}")
+                self._open(create)
+        except BaseException:
+            self._con.close()
+            raise
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _errors(self, doing: str):
+        return _Translate(self, doing)
+
+    def _open(self, create: bool) -> None:
+        con = self._con
+        version = con.execute("PRAGMA user_version").fetchone()[0]
+        if version == 0:
+            if not create:
+                raise HistoryError(
+                    "not a reteval history (an SQLite database without the reteval schema)",
+                    path=self.path,
+                )
+            self._create_schema()
+            version = con.execute("PRAGMA user_version").fetchone()[0]
+        application = con.execute("PRAGMA application_id").fetchone()[0]
+        if application != APPLICATION_ID:
+            raise HistoryError(
+                f"not a reteval history (SQLite application_id {application:#x}, "
+                f"expected {APPLICATION_ID:#x})",
+                path=self.path,
+            )
+        if version > SCHEMA_VERSION:
+            raise HistoryError(
+                f"written by a newer reteval (history schema version {version}; this reteval "
+                f"reads up to version {SCHEMA_VERSION}): upgrade reteval",
+                path=self.path,
+            )
+        mode = con.execute("PRAGMA journal_mode").fetchone()[0]
+        if mode.lower() != "wal":
+            con.execute("PRAGMA journal_mode = WAL")
+        con.execute("PRAGMA synchronous = FULL")
+        con.execute("PRAGMA foreign_keys = ON")
+
+    def _create_schema(self) -> None:
+        con = self._con
+        con.execute("PRAGMA journal_mode = WAL")
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have created it between our check and our lock.
+            if con.execute("PRAGMA user_version").fetchone()[0] == 0:
+                tables = con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+                if tables:
+                    raise HistoryError(
+                        f"not a reteval history (an SQLite database with {tables} other "
+                        "tables); choose another file name",
+                        path=self.path,
+                    )
+                for statement in _SCHEMA:
+                    con.execute(statement)
+                con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            con.execute("COMMIT")
+        except BaseException:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            raise
+
+    def close(self) -> None:
+        """Close the connection (idempotent)."""
+        self._con.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<HistoryStore {str(self.path)!r}>"
+
+    # ------------------------------------------------------------------ writing
+
+    def append(
+        self,
+        *,
+        retriever: str,
+        per_query: pd.DataFrame,
+        fingerprint: DatasetFingerprint,
+        parameters: Mapping | None = None,
+        dataset_name: str | None = None,
+        alerts: Sequence[Alert] = (),
+        notices: Sequence[str] = (),
+        aggregates: Mapping[str, float] | None = None,
+        created_utc: datetime | None = None,
+        reteval_version: str | None = None,
+    ) -> Entry:
+        """Record one evaluation, atomically.
+
+        Parameters
+        ----------
+        retriever : str
+            Name of the evaluated system.
+        per_query : pandas.DataFrame
+            Index ``query_id``, one column per measure (canonical names), as
+            :func:`reteval.evaluate` returns.
+        fingerprint : DatasetFingerprint
+        parameters : mapping, optional
+            JSON-serialisable parameters of the evaluation.
+        dataset_name : str, optional
+        alerts : sequence of Alert
+        notices : sequence of str
+        aggregates : mapping of str to float, optional
+            Default: :func:`reteval.aggregate` of ``per_query``.
+        created_utc : datetime, optional
+            Timezone-aware; default: now.
+        reteval_version : str, optional
+            Default: the running reteval's version.
+
+        Returns
+        -------
+        Entry
+            The entry as stored, with its new id.
+
+        Raises
+        ------
+        InputError
+            An empty name, an empty table, or parameters that are not JSON.
+        HistoryLockedError
+            The write lock was not obtained within ``lock_timeout`` seconds.
+        """
+        if not isinstance(retriever, str) or not retriever.strip():
+            raise InputError(f"retriever must be a non-empty str; got {retriever!r}")
+        if not isinstance(per_query, pd.DataFrame) or per_query.empty:
+            raise InputError("per_query must be a non-empty DataFrame of per-query values")
+        measures = [str(c) for c in per_query.columns]
+        if len(set(measures)) != len(measures):
+            raise InputError(f"per_query has duplicate measure columns: {measures}")
+        if aggregates is None:
+            from reteval.evaluate import aggregate
+
+            aggregates = aggregate(per_query).to_dict()
+        missing = [m for m in measures if m not in aggregates]
+        if missing:
+            raise InputError(f"aggregates lack the measures {missing}")
+        try:
+            parameters_json = json.dumps(dict(parameters or {}), sort_keys=True, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"parameters must be JSON-serialisable: {exc}") from None
+        if reteval_version is None:
+            from reteval import __version__ as reteval_version
+        created = datetime.now(timezone.utc) if created_utc is None else created_utc
+        created_text = _utc_text(created)
+        query_ids = [str(q) for q in per_query.index]
+        values = per_query.to_numpy(dtype=np.float64)
+        score_rows = [
+            (measure, query_ids[i], _real(values[i, j]))
+            for j, measure in enumerate(measures)
+            for i in range(len(query_ids))
+        ]
+        alerts = tuple(alerts)
+        notices = tuple(str(n) for n in notices)
+
+        con = self._con
+        with self._errors("write an entry to"):
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = con.execute(
+                    "INSERT INTO entries (created_utc, retriever, dataset_name, fingerprint, "
+                    "qrels_sha256, queries_sha256, reteval_version, parameters, measures, "
+                    "num_queries, notices) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        created_text, retriever, dataset_name, fingerprint.digest,
+                        fingerprint.qrels_sha256, fingerprint.queries_sha256,
+                        str(reteval_version), parameters_json, json.dumps(measures),
+                        len(query_ids), json.dumps(list(notices), ensure_ascii=False),
+                    ),
+                )
+                entry_id = cursor.lastrowid
+                con.executemany(
+                    "INSERT INTO query_scores (entry_id, measure, query_id, value) "
+                    "VALUES (?, ?, ?, ?)",
+                    ((entry_id, *row) for row in score_rows),
+                )
+                con.executemany(
+                    "INSERT INTO aggregates (entry_id, measure, value) VALUES (?, ?, ?)",
+                    ((entry_id, m, _real(aggregates[m])) for m in measures),
+                )
+                con.executemany(
+                    "INSERT INTO alerts (entry_id, position, kind, measure, message, value, "
+                    "reference, pvalue, baseline_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        (entry_id, i, a.kind, a.measure, a.message, _real(a.value),
+                         _real(a.reference), _real(a.pvalue), a.baseline_id)
+                        for i, a in enumerate(alerts)
+                    ),
+                )
+                _test_pause()
+                con.execute("COMMIT")
+            except BaseException:
+                if con.in_transaction:
+                    con.execute("ROLLBACK")
+                raise
+        return self.entry(entry_id)
+
+    # ------------------------------------------------------------------ reading
+
+    def _rows_to_entries(self, rows) -> list[Entry]:
+        if not rows:
+            return []
+        ids = [r[0] for r in rows]
+        marks = ",".join("?" * len(ids))
+        aggregates: dict[int, dict[str, float]] = {i: {} for i in ids}
+        for entry_id, measure, value in self._con.execute(
+            f"SELECT entry_id, measure, value FROM aggregates WHERE entry_id IN ({marks})", ids
+        ):
+            aggregates[entry_id][measure] = math.nan if value is None else value
+        alerts: dict[int, list[Alert]] = {i: [] for i in ids}
+        for entry_id, *fields in self._con.execute(
+            "SELECT entry_id, kind, message, measure, value, reference, pvalue, baseline_id "
+            f"FROM alerts WHERE entry_id IN ({marks}) ORDER BY entry_id, position",
+            ids,
+        ):
+            alerts[entry_id].append(Alert(*fields))
+        entries = []
+        for (entry_id, created, retriever, dataset_name, _digest, qrels_sha, queries_sha,
+             version, parameters, measures, num_queries, notices) in rows:
+            measures = tuple(json.loads(measures))
+            entries.append(
+                Entry(
+                    id=entry_id,
+                    created_utc=_parse_utc(created),
+                    retriever=retriever,
+                    dataset_name=dataset_name,
+                    fingerprint=DatasetFingerprint(qrels_sha, queries_sha),
+                    reteval_version=version,
+                    parameters=json.loads(parameters),
+                    measures=measures,
+                    num_queries=num_queries,
+                    aggregates={m: aggregates[entry_id].get(m, math.nan) for m in measures},
+                    alerts=tuple(alerts[entry_id]),
+                    notices=tuple(json.loads(notices)),
+                )
+            )
+        return entries
+
+    _ENTRY_COLUMNS = (
+        "id, created_utc, retriever, dataset_name, fingerprint, qrels_sha256, queries_sha256, "
+        "reteval_version, parameters, measures, num_queries, notices"
+    )
+
+    def entries(self, *, retriever: str | None = None) -> list[Entry]:
+        """All entries in id order, optionally only those of one retriever."""
+        with self._errors("read"):
+            sql = f"SELECT {self._ENTRY_COLUMNS} FROM entries"
+            args: tuple = ()
+            if retriever is not None:
+                sql += " WHERE retriever = ?"
+                args = (retriever,)
+            rows = self._con.execute(sql + " ORDER BY id", args).fetchall()
+            return self._rows_to_entries(rows)
+
+    def entry(self, entry_id: int) -> Entry:
+        """The entry with this id.
+
+        Raises
+        ------
+        InputError
+            No entry has this id.
+        """
+        with self._errors("read"):
+            rows = self._con.execute(
+                f"SELECT {self._ENTRY_COLUMNS} FROM entries WHERE id = ?", (int(entry_id),)
+            ).fetchall()
+            if not rows:
+                last = self._con.execute("SELECT max(id) FROM entries").fetchone()[0]
+                raise InputError(
+                    f"no entry {entry_id} in the history "
+                    + ("(it is empty)" if last is None else f"(ids go up to {last})"),
+                    path=self.path,
+                )
+            return self._rows_to_entries(rows)[0]
+
+    def find(self, which: str | int, *, retriever: str | None = None) -> Entry | None:
+        """Resolve a baseline name: ``"latest"``, ``"first"`` or an entry id.
+
+        ``"latest"`` and ``"first"`` look only at entries of ``retriever``
+        when it is given, and return ``None`` when there are none. An id must
+        exist (whatever its retriever).
+        """
+        if isinstance(which, (int, np.integer)) and not isinstance(which, bool):
+            return self.entry(int(which))
+        text = str(which).strip().lower()
+        if text.isdigit():
+            return self.entry(int(text))
+        if text not in ("latest", "first"):
+            raise InputError(f"baseline must be 'latest', 'first' or an entry id; got {which!r}")
+        order = "DESC" if text == "latest" else "ASC"
+        with self._errors("read"):
+            sql = "SELECT id FROM entries"
+            args: tuple = ()
+            if retriever is not None:
+                sql += " WHERE retriever = ?"
+                args = (retriever,)
+            row = self._con.execute(f"{sql} ORDER BY id {order} LIMIT 1", args).fetchone()
+        return None if row is None else self.entry(row[0])
+
+    def per_query(self, entry_id: int) -> pd.DataFrame:
+        """Per-query values of an entry: index ``query_id`` (sorted), one column per measure."""
+        entry = self.entry(entry_id)
+        with self._errors("read"):
+            rows = self._con.execute(
+                "SELECT query_id, measure, value FROM query_scores WHERE entry_id = ?",
+                (entry.id,),
+            ).fetchall()
+        frame = pd.DataFrame(rows, columns=["query_id", "measure", "value"])
+        frame["value"] = frame["value"].astype(np.float64)
+        table = frame.pivot(index="query_id", columns="measure", values="value")
+        table = table.reindex(columns=list(entry.measures)).sort_index()
+        table.index = pd.Index([str(q) for q in table.index], name="query_id")
+        table.columns.name = None
+        return table.astype(np.float64)
+
+    def __len__(self) -> int:
+        with self._errors("read"):
+            return int(self._con.execute("SELECT count(*) FROM entries").fetchone()[0])
+
+    def verify(self) -> list[str]:
+        """Check the file and every entry; return the problems found (empty if none).
+
+        Runs SQLite's ``integrity_check`` and ``foreign_key_check`` and checks
+        that every entry has exactly ``num_queries`` values per measure and
+        one aggregate per measure.
+        """
+        problems = []
+        with self._errors("check"):
+            result = [r[0] for r in self._con.execute("PRAGMA integrity_check")]
+            if result != ["ok"]:
+                problems.extend(f"integrity: {r}" for r in result)
+            for table, rowid, parent, _ in self._con.execute("PRAGMA foreign_key_check"):
+                problems.append(f"{table} row {rowid} refers to a missing {parent} row")
+            rows = self._con.execute(
+                "SELECT e.id, e.measures, e.num_queries, "
+                "(SELECT count(*) FROM query_scores q WHERE q.entry_id = e.id), "
+                "(SELECT count(*) FROM aggregates a WHERE a.entry_id = e.id) FROM entries e"
+            ).fetchall()
+        for entry_id, measures, num_queries, n_scores, n_aggregates in rows:
+            k = len(json.loads(measures))
+            if n_scores != k * num_queries:
+                problems.append(
+                    f"entry {entry_id}: {n_scores} per-query values, expected "
+                    f"{k} measures x {num_queries} queries = {k * num_queries}"
+                )
+            if n_aggregates != k:
+                problems.append(f"entry {entry_id}: {n_aggregates} aggregates, expected {k}")
+        return problems
+
+
+class _Translate:
+    """Turn sqlite3 errors into HistoryError / HistoryLockedError naming the file."""
+
+    def __init__(self, store: HistoryStore, doing: str):
+        self.store = store
+        self.doing = doing
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc is None or not isinstance(exc, sqlite3.Error):
+            return False
+        text = str(exc)
+        path = self.store.path
+        if "locked" in text or "busy" in text:
+            raise HistoryLockedError(
+                f"the history is locked by another process (waited {self.store.lock_timeout:g} s "
+                f"to {self.doing} it); try again later or give a longer lock timeout",
+                path=path,
+            ) from None
+        if isinstance(exc, sqlite3.DatabaseError) and (
+            "not a database" in text or "malformed" in text or "corrupt" in text
+        ):
+            raise HistoryError(
+                f"not a readable reteval history: {text} (the file is corrupt or not an "
+                "SQLite database; restore it from a backup or start a new history)",
+                path=path,
+            ) from None
+        raise HistoryError(f"cannot {self.doing} the history: {text}", path=path) from None
+
+
+def _test_pause() -> None:
+    seconds = os.environ.get(_PAUSE_ENV)
+    if seconds:
+        print("reteval: test hook: pausing inside the write transaction", file=sys.stderr,
+              flush=True)
+        time.sleep(float(seconds))
+
+
+def open_history(path, *, create: bool = False, lock_timeout: float = 5.0) -> HistoryStore:
+    """Open a history file.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The SQLite file.
+    create : bool, default False
+        Create the file (and its schema) if it does not exist. Without it a
+        missing file is an error.
+    lock_timeout : float, default 5.0
+        Seconds to wait for another process's write lock before
+        :class:`HistoryLockedError`.
+
+    Returns
+    -------
+    HistoryStore
+
+    Raises
+    ------
+    HistoryError
+        Missing (without ``create``), corrupt or foreign file, or a newer schema.
+    HistoryLockedError
+        The file stayed locked for longer than ``lock_timeout``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from reteval import evaluate
+    >>> from reteval.monitor.fingerprint import fingerprint
+    >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
+    >>> per_query = evaluate(qrels, {"q1": ["d1"], "q2": ["d9", "d2"]}, ["RR"])
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "history.sqlite"
+    >>> with open_history(path, create=True) as store:
+    ...     entry = store.append(retriever="bm25", per_query=per_query,
+    ...                          fingerprint=fingerprint(qrels))
+    ...     print(entry.id, entry.aggregates, len(store))
+    1 {'RR': 0.75} 1
+    >>> with open_history(path) as store:
+    ...     store.per_query(1)
+              RR
+    query_id
+    q1        1.0
+    q2        0.5
+    """
+    return HistoryStore(path, create=create, lock_timeout=lock_timeout)
+

@@ -1,0 +1,564 @@
+"""One monitored evaluation: evaluate, compare, record.
+
+:func:`monitor_once` is what ``reteval monitor`` runs once per invocation (or
+once per interval with ``--every``):
+
+1. get a run -- read a run file, or ask a retriever for the judged queries;
+2. evaluate it against the qrels (:func:`reteval.evaluate`);
+3. check the thresholds and, against a baseline entry of the history, check
+   for a significant regression (:mod:`reteval.monitor.alerts`);
+4. record everything in the history, in one transaction
+   (:mod:`reteval.monitor.history`).
+
+Delivering alerts (stderr, a command, a URL) is left to the caller, after the
+entry is safely committed.
+
+Baseline on another dataset
+---------------------------
+When the baseline's dataset fingerprint differs from the current one (the
+qrels or the query texts changed), per-query scores are not comparable: the
+regression check is **skipped** and a notice says so ("baseline entry 3 was
+evaluated on another dataset (qrels differ); regression check skipped"). The
+notice is printed on stderr, stored with the entry and sent in the payload.
+With ``on_dataset_change="alert"`` it is raised as an alert of kind
+``"dataset"`` instead. The same applies to a baseline evaluated with another
+``relevance_level``. Choosing ``--baseline`` explicitly does not bypass the
+check. The next evaluation then has a baseline on the new dataset.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import os
+import sys
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from reteval.errors import InputError, RetevalError
+from reteval.monitor.alerts import (
+    Alert,
+    RegressionReport,
+    check_regression,
+    check_thresholds,
+    parse_threshold,
+)
+from reteval.monitor.fingerprint import fingerprint
+from reteval.monitor.history import Entry, HistoryStore, open_history
+
+__all__ = [
+    "BASELINE_CHOICES",
+    "MonitorResult",
+    "RetrieverError",
+    "load_retriever",
+    "monitor_once",
+]
+
+#: Named baselines; an entry id is accepted too.
+BASELINE_CHOICES = ("latest", "first", "none")
+
+_DATASET_CHANGE = ("warn", "alert")
+
+
+class RetrieverError(RetevalError):
+    """The retriever under evaluation failed or returned something that is not a run."""
+
+
+@dataclass(frozen=True)
+class MonitorResult:
+    """Outcome of :func:`monitor_once`.
+
+    Attributes
+    ----------
+    entry : Entry
+        The recorded entry (its ``alerts`` and ``notices`` included).
+    history : str
+        Path of the history file.
+    baseline : Entry or None
+        The entry compared with, if any.
+    regression : RegressionReport or None
+        Details of the regression check, when it ran.
+    """
+
+    entry: Entry
+    history: str
+    baseline: Entry | None = None
+    regression: RegressionReport | None = None
+
+    @property
+    def alerts(self) -> tuple[Alert, ...]:
+        """The alerts this evaluation raised."""
+        return self.entry.alerts
+
+    @property
+    def notices(self) -> tuple[str, ...]:
+        """Things reported without alerting."""
+        return self.entry.notices
+
+    @property
+    def alerted(self) -> bool:
+        """Whether any alert fired."""
+        return bool(self.entry.alerts)
+
+    def payload(self) -> dict:
+        """The JSON document sent to alert channels and printed by ``--format json``.
+
+        Keys: ``reteval_version``, ``history``, ``entry_id``, ``created_utc``,
+        ``retriever``, ``dataset`` (``name``, ``fingerprint``), ``num_queries``,
+        ``measures`` (aggregate values), ``alert`` (bool), ``alerts`` (list of
+        :meth:`Alert.to_dict`), ``notices``, ``baseline_id`` and
+        ``comparisons`` (per measure: baseline and current means, difference,
+        p-values; empty without a regression check).
+        """
+        e = self.entry
+        return {
+            "reteval_version": e.reteval_version,
+            "history": self.history,
+            "entry_id": e.id,
+            "created_utc": e.created_utc.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "retriever": e.retriever,
+            "dataset": {"name": e.dataset_name, "fingerprint": e.fingerprint.digest},
+            "num_queries": e.num_queries,
+            "measures": {m: _json_float(v) for m, v in e.aggregates.items()},
+            "alert": bool(e.alerts),
+            "alerts": [a.to_dict() for a in e.alerts],
+            "notices": list(e.notices),
+            "baseline_id": None if self.baseline is None else self.baseline.id,
+            "comparisons": [
+                {k: _json_float(v) for k, v in vars(c).items()}
+                for c in (self.regression.comparisons if self.regression else ())
+            ],
+        }
+
+
+def _json_float(value):
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def load_retriever(spec: str, *, corpus=None):
+    """Resolve a retriever specification to an object.
+
+    Parameters
+    ----------
+    spec : str
+        ``"module:attribute"`` (``"package.module:obj.attr"`` works too): the
+        object is imported, with the current directory on ``sys.path`` so that
+        a module next to the crontab's working directory is found. Otherwise
+        the name of a reference retriever (:func:`reteval.retrievers.make_retriever`,
+        e.g. ``"bm25"``), built over ``corpus``.
+    corpus : mapping, optional
+        Documents for a reference retriever (a dataset's corpus).
+
+    Returns
+    -------
+    object
+        Something with a ``.run(queries)`` method, or a callable
+        ``f(queries) -> run``.
+
+    Raises
+    ------
+    InputError
+        A module that cannot be imported, a missing attribute, an object that
+        is neither callable nor has ``.run``, or a reference retriever without
+        a corpus.
+
+    Examples
+    --------
+    >>> load_retriever("json:dumps")({"q1": "text"})
+    '{"q1": "text"}'
+    >>> load_retriever("bm25")
+    Traceback (most recent call last):
+    ...
+    reteval.errors.InputError: retriever 'bm25' is a reference retriever: it needs a corpus \
+(give a dataset with --dataset); or give an importable 'module:callable'
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise InputError(f"retriever must be 'module:callable' or a retriever name; got {spec!r}")
+    if ":" not in spec:
+        if corpus is None:
+            raise InputError(
+                f"retriever {spec!r} is a reference retriever: it needs a corpus (give a "
+                "dataset with --dataset); or give an importable 'module:callable'"
+            )
+        from reteval.retrievers import make_retriever
+
+        return make_retriever(spec, corpus)
+    module_name, _, attribute = spec.partition(":")
+    if not module_name or not attribute:
+        raise InputError(f"retriever spec must look like 'module:callable'; got {spec!r}")
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.insert(0, cwd)
+    try:
+        obj = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise InputError(
+            f"retriever {spec!r}: cannot import module {module_name!r}: {exc}"
+        ) from None
+    for part in attribute.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise InputError(
+                f"retriever {spec!r}: module {module_name!r} has no attribute {attribute!r}"
+            ) from None
+    if not (callable(getattr(obj, "run", None)) or callable(obj)):
+        raise InputError(
+            f"retriever {spec!r} must name an object with a .run(queries) method or a callable "
+            f"f(queries) -> run; got {type(obj).__name__}"
+        )
+    return obj
+
+
+def _call_retriever(retriever, queries: dict[str, str], label: str) -> pd.DataFrame:
+    from reteval.io import as_run
+
+    method = getattr(retriever, "run", None)
+    target = method if callable(method) else retriever
+    try:
+        run = target(dict(queries))
+    except RetevalError:
+        raise
+    except Exception as exc:
+        raise RetrieverError(
+            f"retriever {label!r} raised {type(exc).__name__}: {exc}"
+        ) from exc
+    try:
+        return as_run(run)
+    except InputError as exc:
+        raise RetrieverError(f"retriever {label!r} did not return a run: {exc}") from None
+
+
+def _retriever_label(retriever, spec) -> str:
+    if isinstance(spec, str):
+        return spec
+    name = getattr(retriever, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    return getattr(retriever, "__qualname__", type(retriever).__name__)
+
+
+def _read_queries(path) -> dict[str, str]:
+    from reteval.datasets import _read_queries as read_beir_queries
+
+    path = Path(path)
+    if not path.is_file():
+        raise InputError("no such queries file", path=path)
+    return read_beir_queries(path)
+
+
+def _canonical_measures(measures) -> list[str]:
+    from reteval.measures import DEFAULT_MEASURES, parse_measure
+
+    names = list(DEFAULT_MEASURES) if measures is None else (
+        [measures] if isinstance(measures, str) else list(measures)
+    )
+    if not names:
+        raise InputError("measures must name at least one measure")
+    canonical = []
+    for name in names:
+        text = str(parse_measure(name))
+        if text not in canonical:
+            canonical.append(text)
+    return canonical
+
+
+def _describe_path(value):
+    """The absolute path of a file argument, for the record; None for in-memory data."""
+    return os.path.abspath(os.fspath(value)) if isinstance(value, (str, os.PathLike)) else None
+
+
+# --------------------------------------------------------------------------- main
+
+
+def monitor_once(
+    history,
+    *,
+    run=None,
+    retriever=None,
+    qrels=None,
+    queries=None,
+    dataset=None,
+    split: str = "test",
+    measures: Sequence[str] | None = None,
+    relevance_level: int = 1,
+    name: str | None = None,
+    parameters: Mapping | None = None,
+    thresholds: Sequence = (),
+    baseline: str | int | None = "latest",
+    alpha: float = 0.05,
+    test: str = "t",
+    correction: str = "holm",
+    min_drop: float = 0.0,
+    on_dataset_change: str = "warn",
+    n_resamples: int = 10_000,
+    rng=0,
+    lock_timeout: float = 5.0,
+) -> MonitorResult:
+    """Evaluate a retriever or a run once, check alerts, record the entry.
+
+    Parameters
+    ----------
+    history : str, path-like or HistoryStore
+        The history file (created if missing) or an open store.
+    run : path, DataFrame or mapping, optional
+        A run to evaluate (a TREC run file, or any form
+        :func:`reteval.io.as_run` takes). Give exactly one of ``run`` and
+        ``retriever``.
+    retriever : str or object, optional
+        ``"module:callable"``, a reference retriever name (``"bm25"``, needs
+        ``dataset``), an object with ``.run(queries)``, or a callable
+        ``f(queries) -> run``; ``queries`` is ``{query_id: text}`` of the judged
+        queries. See :func:`load_retriever`.
+    qrels : path, DataFrame or mapping, optional
+        Relevance judgments; default: the dataset's.
+    queries : path or mapping, optional
+        BEIR ``queries.jsonl`` or ``{query_id: text}``; default: the dataset's.
+        Needed for a retriever; optional with a run (it then joins the
+        fingerprint).
+    dataset : str, path-like or reteval.datasets.Dataset, optional
+        Anything :func:`reteval.datasets.load` takes (``"teaching"``, a BEIR
+        folder, a BEIR name).
+    split : str, default "test"
+        The dataset's qrels split.
+    measures : sequence of str, optional
+        Default :data:`reteval.measures.DEFAULT_MEASURES`. Measures named in
+        ``thresholds`` are added.
+    relevance_level : int, default 1
+    name : str, optional
+        The retriever's name in the history; default: the spec, the object's
+        ``name``, or the run file's stem. "latest"/"first" baselines are
+        chosen among entries with this name.
+    parameters : mapping, optional
+        Extra JSON-serialisable parameters to record (e.g. a model version).
+    thresholds : sequence of str or Threshold
+        ``"R@5=0.7"``: alert when the aggregate R@5 is below 0.7.
+    baseline : "latest", "first", "none", int or None, default "latest"
+        Entry to test for a regression against; ``None``/``"none"`` disables
+        the regression check.
+    alpha, test, correction, min_drop, n_resamples, rng
+        Options of :func:`reteval.monitor.alerts.check_regression`.
+    on_dataset_change : {"warn", "alert"}, default "warn"
+        What to do when the baseline ran on another dataset (or relevance
+        level): skip the regression check with a notice, or also raise a
+        ``"dataset"`` alert.
+    lock_timeout : float, default 5
+        Seconds to wait for another writer (see :func:`open_history`).
+
+    Returns
+    -------
+    MonitorResult
+
+    Raises
+    ------
+    InputError
+        Bad inputs or options (checked before anything is evaluated).
+    RetrieverError
+        The retriever raised or returned something that is not a run.
+    HistoryError, HistoryLockedError
+        The history cannot be used.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "history.sqlite"
+    >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
+    >>> first = monitor_once(path, run={"q1": ["d1"], "q2": ["d2"]}, qrels=qrels,
+    ...                      measures=["RR"], name="bm25")
+    >>> first.entry.id, first.entry.aggregates, first.alerted
+    (1, {'RR': 1.0}, False)
+    >>> second = monitor_once(path, run={"q1": ["d1"], "q2": ["d9", "d2"]}, qrels=qrels,
+    ...                       measures=["RR"], name="bm25", thresholds=["RR=0.8"])
+    >>> [a.message for a in second.alerts]
+    ['RR = 0.7500 is below the threshold 0.8']
+    """
+    # ---- check options before any work
+    if (run is None) == (retriever is None):
+        raise InputError("give exactly one of run (a run file) and retriever (what to evaluate)")
+    rules = [parse_threshold(t) for t in ([thresholds] if isinstance(thresholds, str)
+                                           else thresholds)]
+    names = _canonical_measures(measures)
+    for rule in rules:
+        if rule.measure not in names:
+            names.append(rule.measure)
+    if on_dataset_change not in _DATASET_CHANGE:
+        raise InputError(
+            f"on_dataset_change must be one of {_DATASET_CHANGE}; got {on_dataset_change!r}"
+        )
+    baseline_spec = None if baseline is None or str(baseline).lower() == "none" else baseline
+    if isinstance(baseline_spec, str):
+        text = baseline_spec.strip().lower()
+        if text not in ("latest", "first") and not text.isdigit():
+            raise InputError(
+                f"baseline must be 'latest', 'first', 'none' or an entry id; got {baseline!r}"
+            )
+    try:
+        json.dumps(dict(parameters or {}), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"parameters must be JSON-serialisable: {exc}") from None
+    if baseline_spec is not None:  # validate the regression options now, not after evaluating
+        check_regression(pd.DataFrame({"x": [0.0, 0.0]}), pd.DataFrame({"x": [0.0, 0.0]}),
+                         alpha=alpha, test=test, correction=correction, min_drop=min_drop)
+
+    # ---- the history first: a locked or corrupt file fails before any work
+    store = history if isinstance(history, HistoryStore) else open_history(
+        history, create=True, lock_timeout=lock_timeout
+    )
+    try:
+        return _evaluate_and_record(
+            store, run=run, retriever=retriever, qrels=qrels, queries=queries,
+            dataset=dataset, split=split, names=names, rules=rules,
+            relevance_level=relevance_level, name=name, parameters=parameters,
+            baseline_spec=baseline_spec, alpha=alpha, test=test, correction=correction,
+            min_drop=min_drop, on_dataset_change=on_dataset_change,
+            n_resamples=n_resamples, rng=rng,
+        )
+    finally:
+        if store is not history:
+            store.close()
+
+
+def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset, split, names,
+                         rules, relevance_level, name, parameters, baseline_spec, alpha,
+                         test, correction, min_drop, on_dataset_change, n_resamples,
+                         rng) -> MonitorResult:
+    # ---- the dataset
+    data = None
+    if dataset is not None:
+        from reteval.datasets import Dataset, load
+
+        data = dataset if isinstance(dataset, Dataset) else load(dataset, split=split)
+    if qrels is None:
+        if data is None:
+            raise InputError("no relevance judgments: give qrels or a dataset")
+        qrels_table = data.qrels
+    else:
+        from reteval.io import as_qrels
+
+        qrels_table = as_qrels(qrels)
+    if queries is None:
+        query_texts = None if data is None else dict(data.queries)
+    elif isinstance(queries, (str, os.PathLike)):
+        query_texts = _read_queries(queries)
+    elif isinstance(queries, Mapping):
+        query_texts = {str(k): v for k, v in queries.items()}
+    else:
+        raise InputError(
+            f"queries must be a queries.jsonl path or a mapping; got {type(queries).__name__}"
+        )
+    judged = set(qrels_table["query_id"].astype(str))
+    if query_texts is not None:
+        query_texts = {q: t for q, t in query_texts.items() if q in judged}
+
+    # ---- the run
+    if retriever is not None:
+        if query_texts is None:
+            raise InputError("a retriever needs query texts: give queries or a dataset")
+        if not query_texts:
+            raise InputError("none of the queries has a judgment in the qrels")
+        obj = retriever
+        if isinstance(retriever, str):
+            obj = load_retriever(retriever, corpus=None if data is None else data.corpus)
+        elif not (callable(getattr(retriever, "run", None)) or callable(retriever)):
+            raise InputError(
+                "retriever must be 'module:callable', a retriever name, an object with "
+                f".run(queries) or a callable; got {type(retriever).__name__}"
+            )
+        label = name or _retriever_label(obj, retriever)
+        run_table = _call_retriever(obj, query_texts, label)
+        source = {"retriever": retriever if isinstance(retriever, str) else label}
+    else:
+        from reteval.io import as_run
+
+        run_table = as_run(run)
+        run_path = _describe_path(run)
+        label = name or (Path(run_path).stem if run_path else "run")
+        source = {"run": run_path}
+    if not isinstance(label, str) or not label.strip():
+        raise InputError(f"name must be a non-empty str; got {label!r}")
+
+    # ---- evaluate
+    from reteval.evaluate import aggregate, evaluate
+
+    notices: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        per_query = evaluate(qrels_table, run_table, names, relevance_level=relevance_level)
+    notices.extend(str(w.message) for w in caught)
+    aggregates = aggregate(per_query).to_dict()
+    fp = fingerprint(qrels_table, query_texts)
+
+    recorded = {
+        **source,
+        "qrels": _describe_path(qrels),
+        "queries": _describe_path(queries),
+        "dataset": None if data is None else (_describe_path(dataset) or data.name),
+        "split": split if data is not None else None,
+        "measures": names,
+        "relevance_level": int(relevance_level),
+        "thresholds": {r.measure: r.minimum for r in rules},
+        "baseline": None if baseline_spec is None else str(baseline_spec),
+        "alpha": float(alpha),
+        "test": str(test),
+        "correction": str(correction),
+        "min_drop": float(min_drop),
+        "user": dict(parameters or {}),
+    }
+
+    # ---- alerts and record
+    alerts = check_thresholds(aggregates, rules)
+    base, report = None, None
+    if baseline_spec is not None:
+        base = store.find(baseline_spec, retriever=label)
+        if base is None:
+            notices.append(
+                f"no baseline yet for {label!r} in the history: regression check skipped"
+            )
+        else:
+            reason = _incomparable(base, fp, int(relevance_level))
+            if reason:
+                text = (f"baseline entry {base.id} was evaluated on {reason}; "
+                        "regression check skipped")
+                if on_dataset_change == "alert":
+                    alerts.append(Alert("dataset", text, baseline_id=base.id))
+                else:
+                    notices.append(text)
+            else:
+                report = check_regression(
+                    per_query, store.per_query(base.id), alpha=alpha, test=test,
+                    correction=correction, min_drop=min_drop, baseline_id=base.id,
+                    n_resamples=n_resamples, rng=rng,
+                )
+                alerts.extend(report.alerts)
+                notices.extend(report.notes)
+    entry = store.append(
+        retriever=label,
+        per_query=per_query,
+        fingerprint=fp,
+        parameters=recorded,
+        dataset_name=None if data is None else data.name,
+        alerts=alerts,
+        notices=notices,
+        aggregates=aggregates,
+    )
+    return MonitorResult(entry, str(store.path), base, report)
+
+
+def _incomparable(base: Entry, fp, relevance_level: int) -> str | None:
+    differences = fp.differences(base.fingerprint)
+    if differences:
+        return f"another dataset ({' and '.join(differences)} differ)"
+    level = base.parameters.get("relevance_level")
+    if level is not None and level != relevance_level:
+        return f"another relevance level ({level}, now {relevance_level})"
+    return None
