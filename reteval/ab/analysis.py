@@ -1,0 +1,433 @@
+"""Analysis of an A/B experiment: per-variant summary, tests, CIs, SRM, verdict.
+
+:func:`analyze` reads only a reduced table of sufficient statistics (see
+:mod:`reteval.ab.sufficient`), one row per variant, so the same call serves a
+log held in pandas (``analyze(reduce_log(log))``) and a log reduced elsewhere.
+
+For each treatment against the control and each metric it reports both
+values, the absolute difference with a confidence interval, the relative
+lift with a delta-method interval, a test, and the minimum detectable effect
+at the experiment's size. The test depends on the metric's kind:
+
+* ratio metrics per query (satisfaction, click-through, clicks per query):
+  a z-test with the delta-method variance of each variant's ratio, because
+  the user, not the query, is the randomised unit;
+* per-user means: Welch's t-test (interval from the t distribution with the
+  Welch-Satterthwaite degrees of freedom);
+* per-user 0/1 proportions: the two-proportion z-test with pooled variance
+  (interval: the unpooled normal interval).
+
+Primary metrics are corrected for multiplicity with Holm's method over all
+(treatment, primary metric) pairs. Guardrail metrics are not corrected (an
+uncorrected test blocks more easily, which is the safe side): a guardrail
+whose change is significant at ``alpha`` in its bad direction blocks a
+"ship" decision. A sample ratio mismatch (p below ``srm_threshold``) makes
+the whole experiment "invalid".
+
+Decision rule, per treatment: *ship* when at least one primary metric
+improved significantly, none got significantly worse and no guardrail
+degraded; *do not ship* when a primary metric got worse or a guardrail
+degraded; otherwise *inconclusive*. With several treatments the shippable one
+with the largest relative lift on the first primary metric is recommended.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pandas as pd
+from scipy.stats import norm
+from scipy.stats import t as t_dist
+
+from reteval.ab.assignment import Experiment
+from reteval.ab.metrics import Metric, estimate, get_metric
+from reteval.ab.stats import (
+    SRMResult,
+    holm,
+    relative_lift,
+    srm_test,
+    two_proportion_ztest,
+    welch_test,
+    z_test,
+)
+from reteval.errors import InputError
+
+__all__ = ["ABResult", "MetricResult", "analyze", "summarize_variants"]
+
+
+@dataclass(frozen=True)
+class MetricResult:
+    """One metric, one treatment against the control.
+
+    Attributes
+    ----------
+    metric, role : str
+        Metric name; ``"primary"`` or ``"guardrail"``.
+    control, treatment : str
+    control_value, treatment_value : float
+    difference, ci_low, ci_high : float
+        Treatment minus control and its confidence interval (unadjusted).
+    relative_lift, lift_ci_low, lift_ci_high : float
+        ``treatment / control - 1`` with a delta-method interval.
+    test : str
+        ``"delta-method z"``, ``"Welch t"`` or ``"two-proportion z"``.
+    statistic, df, pvalue : float
+        ``df`` is ``inf`` for z-tests.
+    pvalue_adjusted : float
+        Holm-adjusted for primary metrics; equal to ``pvalue`` for guardrails.
+    mde : float
+        Absolute difference this experiment detects with the analysis'
+        power (normal approximation ``(z_{1-alpha/2} + z_power) * se``).
+    significant : bool
+        ``pvalue_adjusted < alpha``.
+    outcome : str
+        ``"better"``, ``"worse"`` (significant, in the metric's good or bad
+        direction) or ``"no detectable change"``.
+    """
+
+    metric: str
+    role: str
+    control: str
+    treatment: str
+    control_value: float
+    treatment_value: float
+    difference: float
+    ci_low: float
+    ci_high: float
+    relative_lift: float
+    lift_ci_low: float
+    lift_ci_high: float
+    test: str
+    statistic: float
+    df: float
+    pvalue: float
+    pvalue_adjusted: float
+    mde: float
+    significant: bool
+    outcome: str
+
+
+@dataclass(frozen=True, eq=False)
+class ABResult:
+    """The analysis of an experiment.
+
+    Attributes
+    ----------
+    control : str
+    alpha : float
+    variants : pandas.DataFrame
+        Per-variant summary (:func:`summarize_variants`).
+    srm : SRMResult
+    comparisons : tuple of MetricResult
+    decision : str
+        ``"ship"``, ``"do not ship"``, ``"inconclusive"`` or ``"invalid"``.
+    recommended : str or None
+        The variant to ship, when the decision is "ship".
+    verdict : str
+        One paragraph in plain language.
+    experiment : str or None
+    """
+
+    control: str
+    alpha: float
+    variants: pd.DataFrame
+    srm: SRMResult
+    comparisons: tuple[MetricResult, ...]
+    decision: str
+    recommended: str | None
+    verdict: str
+    experiment: str | None = None
+
+    def to_frame(self) -> pd.DataFrame:
+        """The comparisons as a DataFrame, one row per (treatment, metric)."""
+        rows = [asdict(c) for c in self.comparisons]
+        return pd.DataFrame(rows).set_index(["treatment", "metric"])
+
+    def comparison(self, metric: str, treatment: str | None = None) -> MetricResult:
+        """The comparison of one metric (for the only treatment unless named)."""
+        found = [c for c in self.comparisons if c.metric == metric
+                 and (treatment is None or c.treatment == treatment)]
+        if len(found) != 1:
+            raise InputError(f"no single comparison for metric {metric!r} and treatment "
+                             f"{treatment!r}; there are {len(found)}")
+        return found[0]
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict (NaN and infinities become None)."""
+        def clean(x):
+            if isinstance(x, float) and not math.isfinite(x):
+                return None
+            if isinstance(x, (np.floating, np.integer)):
+                return clean(x.item())
+            if isinstance(x, dict):
+                return {k: clean(v) for k, v in x.items()}
+            if isinstance(x, (list, tuple)):
+                return [clean(v) for v in x]
+            return x
+        srm = asdict(self.srm) | {"flagged": self.srm.flagged}
+        variants = {v: row for v, row in self.variants.to_dict(orient="index").items()}
+        return clean({"experiment": self.experiment, "control": self.control,
+                      "alpha": self.alpha, "decision": self.decision,
+                      "recommended": self.recommended, "verdict": self.verdict, "srm": srm,
+                      "variants": variants,
+                      "comparisons": [asdict(c) for c in self.comparisons]})
+
+
+def summarize_variants(stats: pd.DataFrame, *, shares=None) -> pd.DataFrame:
+    """The chapter's per-variant table, from a reduced table.
+
+    Columns: ``users``, ``queries``, ``satisfaction_rate`` (satisfied among
+    queries with feedback), ``ctr`` (queries with a click), ``clicks_per_query``,
+    ``avg_retrieved``, and ``share`` (observed share of users) plus
+    ``expected_share`` when ``shares`` is given.
+
+    Examples
+    --------
+    >>> from reteval.ab.sufficient import reduce_log
+    >>> log = pd.DataFrame({"variant": ["A", "A", "B"], "user_id": ["u1", "u2", "u3"],
+    ...                     "feedback": [1, 0, 1], "n_clicks": [1, 0, 2],
+    ...                     "n_retrieved": [10, 10, 8]})
+    >>> summarize_variants(reduce_log(log))[["users", "satisfaction_rate", "ctr", "avg_retrieved"]]
+             users  satisfaction_rate  ctr  avg_retrieved
+    variant
+    A            2                0.5  0.5           10.0
+    B            1                1.0  1.0            8.0
+    """
+    out = pd.DataFrame({"users": stats["users"].astype("int64"),
+                        "queries": stats["queries"].astype("int64")}, index=stats.index)
+    for col, metric in (("satisfaction_rate", "satisfaction"), ("ctr", "ctr"),
+                        ("clicks_per_query", "clicks_per_query"),
+                        ("avg_retrieved", "avg_retrieved")):
+        out[col] = estimate(stats, metric)["value"]
+    out["share"] = out["users"] / out["users"].sum()
+    if shares is not None:
+        out["expected_share"] = list(shares)
+    return out
+
+
+def _fmt_diff(m: Metric, x: float) -> str:
+    if not math.isfinite(x):
+        return "n/a"
+    return f"{100 * x:+.2f} points" if m.percent else f"{x:+.4g}"
+
+
+def _join(words) -> str:
+    words = list(words)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" and {words[-1]}"
+
+
+def _fmt_p(p: float) -> str:
+    """'= 0.031', '< 0.0001' or '= n/a', to follow a 'p'."""
+    if not math.isfinite(p):
+        return "= n/a"
+    return "< 0.0001" if p < 1e-4 else f"= {p:.2g}" if p < 0.01 else f"= {p:.3f}"
+
+
+def _compare(m: Metric, role: str, est: pd.DataFrame, stats: pd.DataFrame, control: str,
+             treatment: str, alpha: float, power: float) -> dict:
+    c, t = est.loc[control], est.loc[treatment]
+    vc, vt = float(c["value"]), float(t["value"])
+    varc, vart = float(c["variance"]), float(t["variance"])
+    nc, nt = int(c["users"]), int(t["users"])
+    diff = vt - vc
+    se = math.sqrt(vart + varc) if math.isfinite(vart + varc) else math.nan
+    zcrit = norm.ppf(1 - alpha / 2)
+    if m.kind == "mean" and nc >= 2 and nt >= 2:
+        res = welch_test(vt, vart * nt, nt, vc, varc * nc, nc)
+        half = t_dist.ppf(1 - alpha / 2, res.df) * se if math.isfinite(res.df) else math.nan
+        test = "Welch t"
+    elif m.kind == "proportion" and nc > 0 and nt > 0:
+        res = two_proportion_ztest(int(stats.loc[treatment, m.numerator]), nt,
+                                   int(stats.loc[control, m.numerator]), nc)
+        half, test = zcrit * se, "two-proportion z"
+    else:
+        res = z_test(diff, se) if math.isfinite(se) else None
+        half, test = zcrit * se, "delta-method z" if m.kind == "ratio" else "z"
+    lift, llo, lhi = relative_lift(vt, vart, vc, varc, confidence_level=1 - alpha)
+    return {"metric": m.name, "role": role, "control": control, "treatment": treatment,
+                "control_value": vc, "treatment_value": vt, "difference": diff,
+                "ci_low": diff - half, "ci_high": diff + half, "relative_lift": lift,
+                "lift_ci_low": llo, "lift_ci_high": lhi, "test": test,
+                "statistic": math.nan if res is None else res.statistic,
+                "df": math.inf if res is None else res.df,
+                "pvalue": math.nan if res is None else res.pvalue,
+                "mde": (zcrit + norm.ppf(power)) * se}
+
+
+def analyze(stats: pd.DataFrame, *, experiment: Experiment | None = None,
+            metrics=("satisfaction", "ctr"), guardrails=(), alpha: float = 0.05,
+            srm_threshold: float = 0.001, power: float = 0.8) -> ABResult:
+    """Analyse an experiment from its reduced table.
+
+    Parameters
+    ----------
+    stats : pandas.DataFrame
+        Sufficient statistics, one row per variant
+        (:func:`reteval.ab.sufficient.reduce_log`).
+    experiment : Experiment, optional
+        The design: control (first variant) and traffic shares for the SRM
+        check. Without it the first variant of ``stats`` is the control and
+        the shares are equal.
+    metrics : sequence of str or Metric, default ("satisfaction", "ctr")
+        Primary metrics (see :data:`reteval.ab.metrics.METRICS`).
+    guardrails : sequence of str or Metric, default ()
+        Metrics that must not degrade.
+    alpha : float, default 0.05
+        Family-wise level for the primary metrics; level of each guardrail
+        test; intervals have confidence ``1 - alpha``.
+    srm_threshold : float, default 0.001
+    power : float, default 0.8
+        For the minimum detectable effects.
+
+    Returns
+    -------
+    ABResult
+
+    Examples
+    --------
+    >>> from reteval.ab.sufficient import reduce_log
+    >>> rng = np.random.default_rng(0)
+    >>> n = 4000
+    >>> variant = np.where(np.arange(n) % 2 == 0, "A", "B")
+    >>> log = pd.DataFrame({"variant": variant, "user_id": [f"u{i}" for i in range(n)],
+    ...                     "feedback": rng.binomial(1, np.where(variant == "A", 0.60, 0.66)),
+    ...                     "n_clicks": rng.poisson(1.0, n), "n_retrieved": 10})
+    >>> result = analyze(reduce_log(log), metrics=["satisfaction"])
+    >>> result.decision, result.recommended
+    ('ship', 'B')
+    >>> c = result.comparison("satisfaction")
+    >>> round(c.difference, 4), c.test, c.pvalue < 0.01
+    (0.0485, 'delta-method z', True)
+    """
+    if not 0 < alpha < 1:
+        raise InputError(f"alpha must be in (0, 1); got {alpha!r}")
+    if not 0 < srm_threshold < 1:
+        raise InputError(f"srm_threshold must be in (0, 1); got {srm_threshold!r}")
+    if not isinstance(stats, pd.DataFrame) or "users" not in stats.columns:
+        raise InputError("stats must be a reduced table (a DataFrame with a 'users' column, "
+                         "one row per variant); build it with reteval.ab.sufficient.reduce_log")
+    if isinstance(metrics, (str, Metric)) or isinstance(guardrails, (str, Metric)):
+        raise InputError("metrics and guardrails must be sequences of metric names")
+    primary = [get_metric(m) for m in metrics]
+    guards = [get_metric(m) for m in guardrails]
+    if not primary:
+        raise InputError("metrics must name at least one primary metric")
+    names = [m.name for m in primary + guards]
+    if len(set(names)) != len(names):
+        raise InputError(f"a metric is listed twice among metrics and guardrails: {names!r}")
+
+    present = [str(v) for v in stats.index]
+    if experiment is not None:
+        unknown = sorted(set(present) - set(experiment.variants))
+        if unknown:
+            raise InputError(f"stats hold variant(s) {unknown!r} that experiment "
+                             f"{experiment.name!r} does not define ({experiment.variants!r})")
+        variants, shares = list(experiment.variants), list(experiment.shares)
+        stats = stats.reindex(variants, fill_value=0)
+    else:
+        variants, shares = present, [1 / len(present)] * len(present)
+    if len(variants) < 2:
+        raise InputError(f"an A/B analysis needs at least 2 variants; got {variants!r}")
+    stats.index.name = "variant"
+    control, treatments = variants[0], variants[1:]
+    srm = srm_test(stats["users"].to_numpy(), shares, variants=variants,
+                   threshold=srm_threshold)
+
+    rows = []
+    for m in primary + guards:
+        est = estimate(stats, m)
+        role = "primary" if m in primary else "guardrail"
+        for t in treatments:
+            rows.append((m, _compare(m, role, est, stats, control, t, alpha, power)))
+    prim_idx = [i for i, (m, r) in enumerate(rows) if r["role"] == "primary"]
+    adjusted = holm([rows[i][1]["pvalue"] for i in prim_idx])
+    for i, p in zip(prim_idx, adjusted):
+        rows[i][1]["pvalue_adjusted"] = float(p)
+    comparisons = []
+    for m, r in rows:
+        r.setdefault("pvalue_adjusted", r["pvalue"])
+        sig = bool(r["pvalue_adjusted"] < alpha)
+        good = (r["difference"] > 0) == m.higher_is_better
+        r["significant"] = sig
+        r["outcome"] = ("better" if good else "worse") if sig else "no detectable change"
+        comparisons.append(MetricResult(**r))
+
+    decision, recommended, per_t = _decide(comparisons, treatments, primary, srm)
+    table = summarize_variants(stats, shares=shares)
+    verdict = _verdict(table, comparisons, primary + guards, control, treatments, srm,
+                       decision, recommended, per_t, alpha, experiment)
+    return ABResult(control, float(alpha), table, srm, tuple(comparisons), decision,
+                    recommended, verdict, None if experiment is None else experiment.name)
+
+
+def _decide(comparisons, treatments, primary, srm):
+    per_t = {}
+    for t in treatments:
+        mine = [c for c in comparisons if c.treatment == t]
+        better = any(c.role == "primary" and c.outcome == "better" for c in mine)
+        harm = [c for c in mine if c.outcome == "worse"]
+        per_t[t] = "ship" if better and not harm else "do not ship" if harm else "inconclusive"
+    if srm.flagged:
+        return "invalid", None, per_t
+    ship = [t for t in treatments if per_t[t] == "ship"]
+    if ship:
+        first = primary[0].name
+        lifts = {t: next(c.relative_lift for c in comparisons
+                         if c.treatment == t and c.metric == first) for t in ship}
+        best = max(ship, key=lambda t: (np.nan_to_num(lifts[t], nan=-np.inf), -ship.index(t)))
+        return "ship", best, per_t
+    if all(per_t[t] == "do not ship" for t in treatments):
+        return "do not ship", None, per_t
+    return "inconclusive", None, per_t
+
+
+def _verdict(table, comparisons, metrics, control, treatments, srm, decision, recommended,
+             per_t, alpha, experiment) -> str:
+    level = f"{1 - alpha:.0%}"
+    counts = [f"{table.loc[v, 'users']:,} in {v}" for v in table.index]
+    users = _join([counts[0].replace(" in ", " users in ", 1), *counts[1:]])
+    design = "/".join(f"{s:.0%}" for s in table["expected_share"])
+    name = f"Experiment {experiment.name!r}" if experiment is not None else "The experiment"
+    parts = [(f"{name} compared {_join(treatments)} against the control {control} "
+             f"with {users} (designed split {design}).")]
+    if srm.flagged:
+        parts.append(f"The users did not split as designed (sample ratio mismatch, chi-square "
+                     f"p {_fmt_p(srm.pvalue)}, threshold {srm.threshold:g}): assignment or "
+                     "logging is broken somewhere, so none of the metric differences can be "
+                     "trusted; find the cause before reading them.")
+    else:
+        parts.append(f"The split matches the design (sample ratio check p "
+                     f"{_fmt_p(srm.pvalue)}).")
+    by_metric = {m.name: m for m in metrics}
+    for c in comparisons:
+        m = by_metric[c.metric]
+        label = f"guardrail {m.label}" if c.role == "guardrail" else m.label
+        head = (f"{label[0].upper() + label[1:]}: {m.format(c.control_value)} in "
+                f"{c.control}, {m.format(c.treatment_value)} in {c.treatment}")
+        p_text = ("Holm-adjusted p " if c.role == "primary" else "p ") + _fmt_p(
+            c.pvalue_adjusted)
+        if c.outcome == "no detectable change":
+            parts.append(f"{head}, no detectable change ({p_text}; this experiment could only "
+                         f"detect changes of about {_fmt_diff(m, c.mde).lstrip('+')}).")
+            continue
+        lift = f", {c.relative_lift:+.1%} relative" if math.isfinite(c.relative_lift) else ""
+        low = _fmt_diff(m, c.ci_low).removesuffix(" points")
+        blocks = " and this blocks shipping" if c.role == "guardrail" else ""
+        parts.append(f"{head}: {_fmt_diff(m, c.difference)} ({level} CI {low} to "
+                     f"{_fmt_diff(m, c.ci_high)}{lift}; {p_text}), so {c.treatment} is "
+                     f"{c.outcome}{blocks}.")
+    if decision == "invalid":
+        parts.append("Verdict: invalid experiment; do not decide on it.")
+    elif decision == "ship":
+        parts.append(f"Verdict: ship {recommended}.")
+    elif decision == "do not ship":
+        parts.append("Verdict: do not ship; keep the control.")
+    else:
+        parts.append("Verdict: inconclusive; no treatment improved a primary metric beyond "
+                     "chance without harming another. Keep the control, or run longer if the "
+                     "detectable effects are larger than the effects worth having.")
+    if len(treatments) > 1 and decision != "invalid":
+        parts.append("Per treatment: " + "; ".join(f"{t}: {d}" for t, d in per_t.items()) + ".")
+    return " ".join(parts)

@@ -1,0 +1,617 @@
+"""Simulated users: click models over judged data, A/B logs, and A/B vs interleaving.
+
+Click models
+------------
+A user looks at a result list of ``depth`` documents. A document's
+*attractiveness* (the probability of a click once it is looked at) comes
+from its relevance label through a mapping, by default
+:data:`DEFAULT_CLICK_PROBABILITIES`::
+
+    label:        0     1     2     3 (and above)
+    P(click):  0.05  0.50  0.70  0.90
+
+Unjudged documents count as label 0, negative labels as 0, labels above the
+largest key take the largest key's probability.
+
+:class:`CascadeModel` (Craswell et al. 2008)
+    The user reads from the top. At each document read, they click with its
+    attractiveness; after a click they stop with ``stop_probability``
+    (default 1: the classic cascade, at most one click); after a non-click
+    they read on with ``persistence`` (default 0.8).
+:class:`PositionBasedModel`
+    Position ``i`` (1-based) is looked at with probability ``examination[i-1]``
+    (default ``1 / i``), independently of the rest; a document looked at is
+    clicked with its attractiveness.
+
+Both models give the probability of every click pattern in closed form, so
+the expected click-through of a ranker and the expected interleaving outcome
+are computed exactly (:func:`expected_outcomes`), not estimated.
+
+Comparing A/B with interleaving
+-------------------------------
+:func:`compare_methods` runs many simulated experiments with ``n``
+impressions each: the A/B test shows half of them ranker A and half ranker B
+and compares click-through with the two-proportion z-test; interleaving
+shows every impression an interleaved list and applies the sign test to the
+credited wins and losses. The power of each at each ``n`` is the share of
+experiments that find the true difference (``p < alpha`` in the right
+direction).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from itertools import product
+
+import numpy as np
+import pandas as pd
+from scipy.stats import norm
+
+from reteval.ab.assignment import Experiment
+from reteval.ab.interleaving import _balanced, _team_draft, sign_test_pvalue
+from reteval.errors import InputError
+
+__all__ = [
+    "DEFAULT_CLICK_PROBABILITIES",
+    "CascadeModel",
+    "MethodComparison",
+    "PositionBasedModel",
+    "attractiveness",
+    "compare_methods",
+    "expected_outcomes",
+    "simulate_log",
+    "synthetic_collection",
+]
+
+#: Relevance label -> click probability once looked at (see the module docstring).
+DEFAULT_CLICK_PROBABILITIES = {0: 0.05, 1: 0.5, 2: 0.7, 3: 0.9}
+
+_MAX_EXACT_DEPTH = 12
+
+
+def _rng(rng) -> np.random.Generator:
+    return rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+
+
+def _check_probability(name, p) -> float:
+    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
+        raise InputError(f"{name} must be a probability in [0, 1]; got {p!r}")
+    return float(p)
+
+
+def attractiveness(labels, mapping: Mapping[int, float] | None = None) -> np.ndarray:
+    """Map relevance labels to click probabilities (see the module docstring).
+
+    Examples
+    --------
+    >>> attractiveness([0, 1, 2, 5, -1]).tolist()
+    [0.05, 0.5, 0.7, 0.9, 0.05]
+    """
+    mapping = DEFAULT_CLICK_PROBABILITIES if mapping is None else mapping
+    if not mapping:
+        raise InputError("the relevance -> click probability mapping is empty")
+    keys = np.array(sorted(int(k) for k in mapping))
+    probs = np.array([_check_probability(f"click probability of label {k}", mapping[k])
+                      for k in keys])
+    lab = np.asarray(labels, dtype=float)
+    idx = np.searchsorted(keys, np.floor(lab), side="right") - 1
+    return probs[np.clip(idx, 0, len(keys) - 1)]
+
+
+@dataclass(frozen=True)
+class CascadeModel:
+    """Cascade click model (see the module docstring).
+
+    Parameters
+    ----------
+    click_probabilities : mapping of int to float, optional
+    persistence : float, default 0.8
+        Probability of reading on after a document not clicked (1.0 with
+        ``stop_probability=1.0`` is the classic cascade, where almost every
+        list of ten gets a click).
+    stop_probability : float, default 1.0
+        Probability of stopping after a click.
+    """
+
+    click_probabilities: Mapping[int, float] = field(
+        default_factory=lambda: dict(DEFAULT_CLICK_PROBABILITIES))
+    persistence: float = 0.8
+    stop_probability: float = 1.0
+
+    def __post_init__(self):
+        _check_probability("persistence", self.persistence)
+        _check_probability("stop_probability", self.stop_probability)
+        attractiveness([0], self.click_probabilities)
+
+    def simulate(self, attract: np.ndarray, rng=None) -> np.ndarray:
+        """Clicks (bool, same shape) for rows of attractiveness, one row per impression."""
+        gen = _rng(rng)
+        r = np.asarray(attract, dtype=float)
+        clicks = np.zeros(r.shape, dtype=bool)
+        active = np.ones(r.shape[0], dtype=bool)
+        u = gen.random((2, *r.shape))
+        for i in range(r.shape[1]):
+            c = active & (u[0, :, i] < r[:, i])
+            clicks[:, i] = c
+            # one uniform decides what happens next: stop after a click, read on after none
+            active &= np.where(c, u[1, :, i] >= self.stop_probability,
+                               u[1, :, i] < self.persistence)
+        return clicks
+
+    def pattern_probabilities(self, attract: np.ndarray, patterns: np.ndarray) -> np.ndarray:
+        """P(click pattern) for each row of ``attract`` (K, L) and pattern (P, L) -> (K, P)."""
+        r = np.asarray(attract, dtype=float)[:, None, :]
+        pat = np.asarray(patterns, dtype=bool)[None, :, :]
+        s, g = self.stop_probability, self.persistence
+        active = np.ones(r.shape[0:1] + pat.shape[1:2])
+        stopped = np.zeros_like(active)
+        for i in range(r.shape[2]):
+            ri, ci = r[:, :, i], pat[:, :, i]
+            clicked = active * ri
+            read_on = active * (1 - ri)
+            active = np.where(ci, clicked * (1 - s), read_on * g)
+            stopped = np.where(ci, clicked * s, stopped + read_on * (1 - g))
+        return active + stopped
+
+
+@dataclass(frozen=True)
+class PositionBasedModel:
+    """Position-based click model (see the module docstring).
+
+    Parameters
+    ----------
+    click_probabilities : mapping of int to float, optional
+    examination : sequence of float, optional
+        Probability of looking at each position; ``1 / rank`` by default.
+    """
+
+    click_probabilities: Mapping[int, float] = field(
+        default_factory=lambda: dict(DEFAULT_CLICK_PROBABILITIES))
+    examination: tuple[float, ...] | None = None
+
+    def __post_init__(self):
+        if self.examination is not None:
+            ex = tuple(_check_probability("examination probability", p) for p in self.examination)
+            object.__setattr__(self, "examination", ex)
+        attractiveness([0], self.click_probabilities)
+
+    def _theta(self, depth: int) -> np.ndarray:
+        if self.examination is None:
+            return 1.0 / np.arange(1, depth + 1)
+        if len(self.examination) < depth:
+            raise InputError(f"examination has {len(self.examination)} probabilities for a "
+                             f"list of depth {depth}")
+        return np.asarray(self.examination[:depth], dtype=float)
+
+    def simulate(self, attract: np.ndarray, rng=None) -> np.ndarray:
+        """Clicks (bool, same shape) for rows of attractiveness, one row per impression."""
+        r = np.asarray(attract, dtype=float)
+        return _rng(rng).random(r.shape) < r * self._theta(r.shape[1])
+
+    def pattern_probabilities(self, attract: np.ndarray, patterns: np.ndarray) -> np.ndarray:
+        """P(click pattern) for each row of ``attract`` (K, L) and pattern (P, L) -> (K, P)."""
+        q = np.asarray(attract, dtype=float) * self._theta(np.shape(attract)[1])
+        pat = np.asarray(patterns, dtype=bool)
+        return np.prod(np.where(pat[None], q[:, None, :], 1 - q[:, None, :]), axis=2)
+
+
+def _model(click_model):
+    if isinstance(click_model, (CascadeModel, PositionBasedModel)):
+        return click_model
+    if click_model == "cascade":
+        return CascadeModel()
+    if click_model in ("pbm", "position"):
+        return PositionBasedModel()
+    raise InputError(f"click_model must be 'cascade', 'pbm' or a click model object; "
+                     f"got {click_model!r}")
+
+
+# ---------------------------------------------------------------------------
+# judged data
+
+
+def _qrels_dict(qrels) -> dict[str, dict[str, int]]:
+    if isinstance(qrels, pd.DataFrame):
+        missing = {"query_id", "doc_id", "relevance"} - set(qrels.columns)
+        if missing:
+            raise InputError(f"qrels is missing column(s) {sorted(missing)!r}")
+        out: dict[str, dict[str, int]] = {}
+        for q, d, r in zip(qrels["query_id"].astype(str), qrels["doc_id"].astype(str),
+                           qrels["relevance"]):
+            out.setdefault(q, {})[d] = int(r)
+        return out
+    if isinstance(qrels, Mapping):
+        return {str(q): {str(d): int(r) for d, r in docs.items()} for q, docs in qrels.items()}
+    raise InputError(f"qrels must be a DataFrame or a dict; got {type(qrels).__name__}")
+
+
+def _rankings(run, depth: int, name: str) -> dict[str, list[str]]:
+    """Top ``depth`` doc ids per query: score descending, then doc id descending."""
+    if not isinstance(run, pd.DataFrame):
+        raise InputError(f"{name} must be a DataFrame with columns query_id, doc_id, score; "
+                         f"got {type(run).__name__}")
+    missing = {"query_id", "doc_id", "score"} - set(run.columns)
+    if missing:
+        raise InputError(f"{name} is missing column(s) {sorted(missing)!r}")
+    df = pd.DataFrame({"q": run["query_id"].astype(str).to_numpy(),
+                       "d": run["doc_id"].astype(str).to_numpy(),
+                       "s": run["score"].astype(float).to_numpy()})
+    df = df.sort_values(["q", "s", "d"], ascending=[True, False, False], kind="stable")
+    return {q: g["d"].tolist()[:depth] for q, g in df.groupby("q", sort=True)}
+
+
+def synthetic_collection(*, n_queries: int = 40, docs_per_query: int = 50,
+                         signal: tuple[float, float] = (1.0, 1.3),
+                         label_shares=(0.85, 0.08, 0.05, 0.02), rng=None):
+    """Generate judged data and two rankers of known, different quality.
+
+    Each query has ``docs_per_query`` candidate documents with graded labels
+    0, 1, 2, 3 drawn with ``label_shares`` (at least one relevant per query).
+    A ranker scores a document ``signal * label + N(0, 1)``: ranker B (the
+    second signal) sorts relevant documents up more reliably than ranker A.
+
+    Returns
+    -------
+    qrels, run_a, run_b : pandas.DataFrame
+        ``qrels`` (query_id, doc_id, relevance) and two runs (query_id,
+        doc_id, score) over the same candidates.
+
+    Examples
+    --------
+    >>> qrels, run_a, run_b = synthetic_collection(n_queries=3, docs_per_query=5, rng=0)
+    >>> len(qrels), len(run_a), list(run_b.columns)
+    (15, 15, ['query_id', 'doc_id', 'score'])
+    """
+    for name, v in (("n_queries", n_queries), ("docs_per_query", docs_per_query)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise InputError(f"{name} must be a positive integer; got {v!r}")
+    gen = _rng(rng)
+    labels = gen.choice(len(label_shares), size=(n_queries, docs_per_query), p=label_shares)
+    none = labels.max(axis=1) == 0
+    labels[none, gen.integers(docs_per_query, size=none.sum())] = 1
+    qids = np.repeat([f"q{i:03d}" for i in range(n_queries)], docs_per_query)
+    dids = np.array([f"d{i:03d}-{j:02d}" for i in range(n_queries) for j in range(docs_per_query)])
+    flat = labels.ravel()
+    qrels = pd.DataFrame({"query_id": qids, "doc_id": dids, "relevance": flat.astype("int64")})
+    runs = [pd.DataFrame({"query_id": qids, "doc_id": dids,
+                          "score": s * flat + gen.standard_normal(flat.size)})
+            for s in signal]
+    return qrels, runs[0], runs[1]
+
+
+# ---------------------------------------------------------------------------
+# preparing the two rankers
+
+
+@dataclass(frozen=True, eq=False)
+class _Pair:
+    query_ids: tuple[str, ...]
+    docs: dict            # variant -> (Q, L) object array of doc ids ("" = empty slot)
+    attract: dict         # variant -> (Q, L) attractiveness
+    labels: dict          # variant -> (Q, L) relevance labels
+    il_attract: np.ndarray  # (Q, M, L)
+    credit_a: np.ndarray    # (Q, M, L, L): [q, m, lowest click, position] counts for A
+    credit_b: np.ndarray
+
+
+def _prepare(qrels, run_a, run_b, *, depth, method, mapping) -> _Pair:
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise InputError(f"depth must be a positive integer; got {depth!r}")
+    if method not in ("team_draft", "balanced"):
+        raise InputError(f"method must be 'team_draft' or 'balanced'; got {method!r}")
+    judged = _qrels_dict(qrels)
+    ra, rb = _rankings(run_a, depth, "run_a"), _rankings(run_b, depth, "run_b")
+    qids = tuple(sorted(set(ra) & set(rb)))
+    if not qids:
+        raise InputError("run_a and run_b have no query in common")
+    n_il = 2 ** ((depth + 1) // 2) if method == "team_draft" else 2
+    Q, L = len(qids), depth
+    docs = {v: np.full((Q, L), "", dtype=object) for v in ("A", "B")}
+    labels = {v: np.zeros((Q, L)) for v in ("A", "B")}
+    il_labels = np.zeros((Q, n_il, L))
+    il_len = np.zeros((Q, n_il), dtype=int)
+    credit_a = np.zeros((Q, n_il, L, L), dtype=np.int8)
+    credit_b = np.zeros((Q, n_il, L, L), dtype=np.int8)
+    for qi, q in enumerate(qids):
+        rel = judged.get(q, {})
+        for v, ranking in (("A", ra[q]), ("B", rb[q])):
+            docs[v][qi, :len(ranking)] = ranking
+            labels[v][qi, :len(ranking)] = [rel.get(d, 0) for d in ranking]
+        a, b = ra[q], rb[q]
+        pos_a = {d: i for i, d in enumerate(a)}
+        pos_b = {d: i for i, d in enumerate(b)}
+        coin_seqs = (list(product((True, False), repeat=(depth + 1) // 2))
+                     if method == "team_draft" else [(True,), (False,)])
+        for m, coins in enumerate(coin_seqs):
+            if method == "team_draft":
+                shown, teams = _team_draft(a, b, coins, depth)
+            else:
+                shown, teams = _balanced(a, b, coins[0], depth), None
+            il_labels[qi, m, :len(shown)] = [rel.get(d, 0) for d in shown]
+            il_len[qi, m] = len(shown)
+            for p, d in enumerate(shown):
+                if teams is not None:  # team-draft: credit does not depend on the lowest click
+                    credit_a[qi, m, :, p] = teams[p] == "A"
+                    credit_b[qi, m, :, p] = teams[p] == "B"
+                    continue
+                for low, dl in enumerate(shown):  # balanced: top-k of each ranking
+                    k = min(pos_a.get(dl, math.inf), pos_b.get(dl, math.inf))
+                    credit_a[qi, m, low, p] = pos_a.get(d, math.inf) <= k
+                    credit_b[qi, m, low, p] = pos_b.get(d, math.inf) <= k
+    filled = {v: docs[v] != "" for v in docs}
+    attract = {v: np.where(filled[v], attractiveness(labels[v], mapping), 0.0) for v in docs}
+    slot = np.arange(L)[None, None, :] < il_len[:, :, None]
+    il_attract = np.where(slot, attractiveness(il_labels, mapping), 0.0)
+    return _Pair(qids, docs, attract, labels, il_attract, credit_a, credit_b)
+
+
+def _credit(clicks: np.ndarray, ca: np.ndarray, cb: np.ndarray):
+    """Credit for A and B of click rows given per-row credit tables (n, L, L)."""
+    any_click = clicks.any(axis=1)
+    lowest = clicks.shape[1] - 1 - np.argmax(clicks[:, ::-1], axis=1)
+    rows = np.arange(len(clicks))
+    a = (clicks * ca[rows, lowest]).sum(axis=1)
+    b = (clicks * cb[rows, lowest]).sum(axis=1)
+    return np.where(any_click, a, 0), np.where(any_click, b, 0)
+
+
+def expected_outcomes(qrels, run_a, run_b, *, click_model="cascade", depth: int = 10,
+                      method: str = "team_draft", click_probabilities=None) -> dict[str, float]:
+    """Exact expected click-through and interleaving outcome under a click model.
+
+    Queries are equally likely. Sums over all ``2 ** depth`` click patterns
+    (``depth`` at most 12).
+
+    Returns
+    -------
+    dict
+        ``ctr_a``, ``ctr_b`` (probability of at least one click on each
+        ranker's own list), ``p_win``, ``p_loss``, ``p_tie``, ``p_none`` (per
+        interleaved impression, wins counted for A) and ``preference``, the
+        limit of ``(wins + ties/2) / n - 0.5`` (``n`` excluding no-click
+        impressions).
+    """
+    if depth > _MAX_EXACT_DEPTH:
+        raise InputError(f"exact expectations enumerate 2**depth click patterns; depth must "
+                         f"be at most {_MAX_EXACT_DEPTH}, got {depth}")
+    model = _model(click_model)
+    mapping = click_probabilities if click_probabilities is not None else model.click_probabilities
+    pair = _prepare(qrels, run_a, run_b, depth=depth, method=method, mapping=mapping)
+    patterns = np.array(list(product((False, True), repeat=depth)), dtype=bool)
+    p_none_list = ~patterns.any(axis=1)
+    out = {}
+    for v in ("A", "B"):
+        probs = model.pattern_probabilities(pair.attract[v], patterns)
+        out[f"ctr_{v.lower()}"] = float(1 - probs[:, p_none_list].mean(axis=0).sum())
+    Q, M, _L = pair.il_attract.shape
+    lowest = np.where(p_none_list, 0, depth - 1 - np.argmax(patterns[:, ::-1], axis=1))
+    win = loss = tie = none = 0.0
+    for qi in range(Q):
+        probs = model.pattern_probabilities(pair.il_attract[qi], patterns)  # (M, P)
+        ca = (pair.credit_a[qi][:, lowest, :] * patterns[None]).sum(axis=2)  # (M, P)
+        cb = (pair.credit_b[qi][:, lowest, :] * patterns[None]).sum(axis=2)
+        win += (probs * (ca > cb)).sum() / M
+        loss += (probs * (ca < cb)).sum() / M
+        tie += (probs * ((ca == cb) & (ca > 0))).sum() / M
+        none += (probs * ((ca == cb) & (ca == 0))).sum() / M
+    win, loss, tie, none = (x / Q for x in (win, loss, tie, none))
+    n = win + loss + tie
+    out.update(p_win=float(win), p_loss=float(loss), p_tie=float(tie), p_none=float(none),
+               preference=float((win + tie / 2) / n - 0.5) if n > 0 else math.nan)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# an A/B log
+
+
+def simulate_log(experiment: Experiment, qrels, run_a, run_b, *, n_users: int = 2000,
+                 queries_per_user: float = 3.0, click_model="cascade", depth: int = 10,
+                 start="2024-05-01T00:00:00Z", days: float = 14.0,
+                 feedback_rate: float = 0.5, rng=None) -> pd.DataFrame:
+    """Simulate the interaction log of an A/B experiment between two rankers.
+
+    Users ``u000000``, ``u000001``, ... are assigned by ``experiment`` (the
+    first variant sees ``run_a``, every other variant ``run_b``). Each user
+    arrives at a uniform time over ``days`` and issues ``1 + Poisson(
+    queries_per_user - 1)`` queries a few minutes apart, each a uniformly
+    drawn query of the runs. The click model produces the clicks; with
+    probability ``feedback_rate`` the user leaves explicit feedback, 1
+    (satisfied) when they clicked a relevant document, else 0.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The columns :meth:`reteval.ab.log.InteractionLog.extend` takes:
+        ``experiment``, ``variant``, ``user_id``, ``query``, ``timestamp``,
+        ``retrieved``, ``clicks``, ``feedback`` (None when none given).
+    """
+    if not isinstance(experiment, Experiment):
+        raise InputError(f"experiment must be an Experiment; got {type(experiment).__name__}")
+    if isinstance(n_users, bool) or not isinstance(n_users, int) or n_users < 1:
+        raise InputError(f"n_users must be a positive integer; got {n_users!r}")
+    if not queries_per_user >= 1:
+        raise InputError(f"queries_per_user must be at least 1; got {queries_per_user!r}")
+    _check_probability("feedback_rate", feedback_rate)
+    if not days > 0:
+        raise InputError(f"days must be positive; got {days!r}")
+    model = _model(click_model)
+    gen = _rng(rng)
+    pair = _prepare(qrels, run_a, run_b, depth=depth, method="balanced",
+                    mapping=model.click_probabilities)
+    users = [f"u{i:06d}" for i in range(n_users)]
+    variants = np.array([experiment.assign(u) for u in users], dtype=object)
+    per_user = 1 + gen.poisson(queries_per_user - 1, size=n_users)
+    arrival = gen.random(n_users) * days * 86400.0
+    user_idx = np.repeat(np.arange(n_users), per_user)
+    within = np.concatenate([np.arange(k) for k in per_user]) * 120.0 + gen.random(
+        len(user_idx)) * 60.0
+    seconds = arrival[user_idx] + within
+    qidx = gen.integers(len(pair.query_ids), size=len(user_idx))
+    side = np.where(variants[user_idx] == experiment.control, "A", "B")
+    attract = np.where((side == "A")[:, None], pair.attract["A"][qidx], pair.attract["B"][qidx])
+    docs = np.where((side == "A")[:, None], pair.docs["A"][qidx], pair.docs["B"][qidx])
+    labels = np.where((side == "A")[:, None], pair.labels["A"][qidx], pair.labels["B"][qidx])
+    clicks = model.simulate(attract, gen)
+    satisfied = (clicks & (labels > 0)).any(axis=1)
+    gives = gen.random(len(user_idx)) < feedback_rate
+    t0 = pd.Timestamp(start)
+    if t0.tzinfo is None:
+        raise InputError(f"start must carry a UTC offset; got {start!r}")
+    log = pd.DataFrame({
+        "experiment": experiment.name,
+        "variant": variants[user_idx].astype(str),
+        "user_id": np.array(users, dtype=object)[user_idx].astype(str),
+        "query": np.array(pair.query_ids, dtype=object)[qidx].astype(str),
+        "timestamp": t0.tz_convert("UTC") + pd.to_timedelta(
+            np.round(seconds * 1e6).astype(np.int64), unit="us"),
+        "retrieved": [[d for d in row if d] for row in docs],
+        "clicks": [list(row[c]) for row, c in zip(docs, clicks)],
+        "feedback": pd.array([int(s) if g else None for s, g in zip(satisfied, gives)],
+                             dtype="Int64"),
+    })
+    return log.sort_values("timestamp", kind="stable").reset_index(drop=True)
+
+
+# ---------------------------------------------------------------------------
+# A/B against interleaving
+
+
+@dataclass(frozen=True, eq=False)
+class MethodComparison:
+    """Power of A/B testing and interleaving at each number of impressions.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        Indexed by ``impressions``; columns ``ab_power`` and
+        ``interleaving_power`` (share of simulated experiments detecting the
+        true difference in the right direction at ``alpha``).
+    needed : dict
+        ``{"ab": n, "interleaving": n}``: the smallest ``impressions`` whose
+        power reaches ``target_power`` (None when none does).
+    expected : dict
+        Exact expectations from :func:`expected_outcomes`.
+    alpha, target_power : float
+    n_experiments : int
+    method : str
+    verdict : str
+    """
+
+    table: pd.DataFrame
+    needed: dict
+    expected: dict
+    alpha: float
+    target_power: float
+    n_experiments: int
+    method: str
+    verdict: str
+
+
+def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 2000, 5000, 10000),
+                    n_experiments: int = 100, click_model="cascade", depth: int = 10,
+                    method: str = "team_draft", alpha: float = 0.05, target_power: float = 0.8,
+                    rng=None) -> MethodComparison:
+    """Simulate A/B tests and interleaving experiments between two rankers.
+
+    Parameters
+    ----------
+    qrels : DataFrame or dict
+        Judgments (query_id, doc_id, relevance).
+    run_a, run_b : pandas.DataFrame
+        The two rankers' runs (query_id, doc_id, score); A is the control.
+    impressions : sequence of int
+        Experiment sizes (total impressions; an A/B test gives half to each
+        ranker). Each simulated experiment is one stream whose prefixes give
+        the smaller sizes.
+    n_experiments : int, default 100
+        Simulated experiments per method.
+    click_model : "cascade", "pbm" or a click model object
+    depth : int, default 10
+        Documents per list (at most 12, for the exact expectations).
+    method : {"team_draft", "balanced"}
+    alpha : float, default 0.05
+    target_power : float, default 0.8
+    rng : numpy.random.Generator, int or None
+
+    Returns
+    -------
+    MethodComparison
+    """
+    sizes = sorted({int(n) for n in impressions})
+    if not sizes or sizes[0] < 2:
+        raise InputError(f"impressions must hold sizes of at least 2; got {impressions!r}")
+    if isinstance(n_experiments, bool) or not isinstance(n_experiments, int) or n_experiments < 1:
+        raise InputError(f"n_experiments must be a positive integer; got {n_experiments!r}")
+    if not 0 < alpha < 1 or not 0 < target_power < 1:
+        raise InputError(f"alpha and target_power must be in (0, 1); got {alpha!r}, "
+                         f"{target_power!r}")
+    model = _model(click_model)
+    expected = expected_outcomes(qrels, run_a, run_b, click_model=model, depth=depth,
+                                 method=method)
+    pair = _prepare(qrels, run_a, run_b, depth=depth, method=method,
+                    mapping=model.click_probabilities)
+    gen = _rng(rng)
+    n_max = sizes[-1]
+    at = np.array(sizes) - 1
+    Q, M, _ = pair.il_attract.shape
+    true_ab = np.sign(expected["ctr_b"] - expected["ctr_a"])
+    true_il = np.sign(expected["p_win"] - expected["p_loss"])
+    ab_hits = np.zeros(len(sizes))
+    il_hits = np.zeros(len(sizes))
+    arm_b = np.arange(n_max) % 2 == 1
+    for _ in range(n_experiments):
+        # A/B: impression i goes to B when i is odd
+        q = gen.integers(Q, size=n_max)
+        attract = np.where(arm_b[:, None], pair.attract["B"][q], pair.attract["A"][q])
+        clicked = model.simulate(attract, gen).any(axis=1)
+        ca = np.cumsum(clicked & ~arm_b)[at]
+        cb = np.cumsum(clicked & arm_b)[at]
+        na = np.cumsum(~arm_b)[at]
+        nb = np.cumsum(arm_b)[at]
+        pooled = (ca + cb) / (na + nb)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            z = (cb / nb - ca / na) / np.sqrt(pooled * (1 - pooled) * (1 / na + 1 / nb))
+        p = 2 * norm.sf(np.abs(z))
+        ab_hits += (p < alpha) & (np.sign(z) == true_ab)
+        # interleaving: every impression sees both rankers
+        q = gen.integers(Q, size=n_max)
+        m = gen.integers(M, size=n_max)
+        clicks = model.simulate(pair.il_attract[q, m], gen)
+        a, b = _credit(clicks, pair.credit_a[q, m], pair.credit_b[q, m])
+        wins = np.cumsum(a > b)[at]
+        losses = np.cumsum(a < b)[at]
+        p = sign_test_pvalue(wins, losses)
+        il_hits += (p < alpha) & (np.sign(wins - losses) == true_il)
+    table = pd.DataFrame({"ab_power": ab_hits / n_experiments,
+                          "interleaving_power": il_hits / n_experiments},
+                         index=pd.Index(sizes, name="impressions"))
+
+    def first(col):
+        ok = table.index[table[col] >= target_power]
+        return int(ok[0]) if len(ok) else None
+
+    needed = {"ab": first("ab_power"), "interleaving": first("interleaving_power")}
+    verdict = _comparison_verdict(needed, expected, target_power, alpha, sizes, method)
+    return MethodComparison(table, needed, expected, float(alpha), float(target_power),
+                            n_experiments, method, verdict)
+
+
+def _comparison_verdict(needed, expected, target_power, alpha, sizes, method) -> str:
+    name = method.replace("_", "-")
+
+    def say(n):
+        return f"about {n:,} impressions" if n is not None else f"more than {sizes[-1]:,}"
+
+    text = (f"The click model expects a click-through of {expected['ctr_a']:.1%} for A and "
+            f"{expected['ctr_b']:.1%} for B, and an interleaving preference of "
+            f"{expected['preference']:+.3f} (positive favours A). To find the difference with "
+            f"{target_power:.0%} power at alpha = {alpha:g}, an A/B test on click-through "
+            f"needs {say(needed['ab'])} and {name} interleaving {say(needed['interleaving'])}.")
+    if needed["ab"] and needed["interleaving"]:
+        text += (f" Interleaving is about {needed['ab'] / needed['interleaving']:.0f} times "
+                 "as sensitive here, because each impression compares both rankers on the "
+                 "same user and query.")
+    return text
