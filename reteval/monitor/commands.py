@@ -67,14 +67,16 @@ def add_subcommands(subparsers) -> None:
     p.add_argument("--split", default="test", help="qrels split of --dataset (default: test)")
     p.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
                    help=f"repeatable (default: {' '.join(DEFAULT_MEASURES)})")
-    p.add_argument("-l", "--relevance-level", type=int, default=1, metavar="N")
+    p.add_argument("-l", "--relevance-level", type=int, default=1, metavar="N",
+                   help="minimum relevance that counts as relevant (default: 1)")
     p.add_argument("--name", help="retriever name in the history (default: the spec or the "
                    "run file's stem); baselines are chosen per name")
     p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                    help="extra parameter to record, repeatable (VALUE parsed as JSON if it can be)")
     alerts = p.add_argument_group("alerts")
     alerts.add_argument("--threshold", action="append", default=[], metavar="MEASURE=VALUE",
-                        help="alert when MEASURE is below VALUE, repeatable, e.g. R@5=0.7")
+                        help="alert when MEASURE is below VALUE, repeatable, e.g. R@5=0.7 "
+                        "(MEASURE is evaluated even if no -m names it)")
     alerts.add_argument("--baseline", default="latest", metavar="latest|first|ID|none",
                         help="entry to test for a regression against (default: latest entry "
                         "of the same retriever)")

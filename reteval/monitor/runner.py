@@ -78,7 +78,7 @@ class MonitorResult:
     entry : Entry
         The recorded entry (its ``alerts`` and ``notices`` included).
     history : str
-        Path of the history file.
+        Absolute path of the history file.
     baseline : Entry or None
         The entry compared with, if any.
     regression : RegressionReport or None
@@ -152,8 +152,9 @@ def load_retriever(spec: str, *, corpus=None):
     ----------
     spec : str
         ``"module:attribute"`` (``"package.module:obj.attr"`` works too): the
-        object is imported, with the current directory on ``sys.path`` so that
-        a module next to the crontab's working directory is found. Otherwise
+        object is imported, with the current directory added to ``sys.path``
+        for the import, so that a module in the job's working directory is
+        found. Otherwise
         the name of a reference retriever (:func:`reteval.retrievers.make_retriever`,
         e.g. ``"bm25"``), built over ``corpus``.
     corpus : mapping, optional
@@ -197,7 +198,8 @@ def load_retriever(spec: str, *, corpus=None):
     if not module_name or not attribute:
         raise InputError(f"retriever spec must look like 'module:callable'; got {spec!r}")
     cwd = os.getcwd()
-    if cwd not in sys.path and "" not in sys.path:
+    added = cwd not in sys.path and "" not in sys.path
+    if added:  # for the import only: sys.path is left as it was
         sys.path.insert(0, cwd)
     try:
         obj = importlib.import_module(module_name)
@@ -205,6 +207,9 @@ def load_retriever(spec: str, *, corpus=None):
         raise InputError(
             f"retriever {spec!r}: cannot import module {module_name!r}: {exc}"
         ) from None
+    finally:
+        if added and cwd in sys.path:
+            sys.path.remove(cwd)
     for part in attribute.split("."):
         try:
             obj = getattr(obj, part)
@@ -551,7 +556,7 @@ def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset, spli
         notices=notices,
         aggregates=aggregates,
     )
-    return MonitorResult(entry, str(store.path), base, report)
+    return MonitorResult(entry, os.path.abspath(store.path), base, report)
 
 
 def _incomparable(base: Entry, fp, relevance_level: int) -> str | None:
