@@ -14,7 +14,6 @@ from reteval.ab.power import (
     sample_size,
 )
 from reteval.ab.stats import (
-    holm,
     relative_lift,
     srm_test,
     two_proportion_ztest,
@@ -96,21 +95,6 @@ def test_srm_flags_a_broken_split():
     assert not srm_test([5120, 4880], [0.5, 0.5]).flagged
     with pytest.raises(InputError, match="same length"):
         srm_test([1, 2, 3], [0.5, 0.5])
-
-
-def test_holm_matches_statsmodels():
-    # statsmodels.stats.multitest.multipletests(p, method="holm")[1]
-    p = [0.01, 0.04, 0.03, 0.005, 0.2]
-    expected = [0.04, 0.09, 0.09, 0.025, 0.2]
-    assert holm(p) == pytest.approx(expected, abs=1e-12)
-    assert holm([0.3, np.nan, 0.01]).tolist()[0] == pytest.approx(0.3)
-    assert np.isnan(holm([0.3, np.nan, 0.01])[1])
-
-
-def test_holm_live_statsmodels():
-    multitest = pytest.importorskip("statsmodels.stats.multitest")
-    p = np.random.default_rng(3).uniform(0, 0.1, 12)
-    assert holm(p) == pytest.approx(multitest.multipletests(p, method="holm")[1], abs=1e-14)
 
 
 def test_relative_lift_by_hand():

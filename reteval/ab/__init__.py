@@ -45,7 +45,7 @@ from reteval.ab.simulation import (
     simulate_log,
     synthetic_collection,
 )
-from reteval.ab.stats import SRMResult, holm, srm_test, two_proportion_ztest, welch_test
+from reteval.ab.stats import SRMResult, srm_test, two_proportion_ztest, welch_test
 from reteval.ab.sufficient import cumulative_statistics, per_user, reduce_log, sufficient_statistics
 
 __all__ = [
@@ -74,7 +74,6 @@ __all__ = [
     "cumulative_statistics",
     "estimate",
     "expected_outcomes",
-    "holm",
     "interleaving_test",
     "minimum_detectable_effect",
     "msprt",

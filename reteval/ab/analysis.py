@@ -45,7 +45,6 @@ from reteval.ab.assignment import Experiment
 from reteval.ab.metrics import Metric, estimate, get_metric
 from reteval.ab.stats import (
     SRMResult,
-    holm,
     relative_lift,
     srm_test,
     two_proportion_ztest,
@@ -53,6 +52,7 @@ from reteval.ab.stats import (
     z_test,
 )
 from reteval.errors import InputError
+from reteval.stats import adjust_pvalues
 
 __all__ = ["ABResult", "MetricResult", "analyze", "summarize_variants"]
 
@@ -342,7 +342,7 @@ def analyze(stats: pd.DataFrame, *, experiment: Experiment | None = None,
         for t in treatments:
             rows.append((m, _compare(m, role, est, stats, control, t, alpha, power)))
     prim_idx = [i for i, (m, r) in enumerate(rows) if r["role"] == "primary"]
-    adjusted = holm([rows[i][1]["pvalue"] for i in prim_idx])
+    adjusted = adjust_pvalues([rows[i][1]["pvalue"] for i in prim_idx], method="holm")
     for i, p in zip(prim_idx, adjusted):
         rows[i][1]["pvalue_adjusted"] = float(p)
     comparisons = []

@@ -131,7 +131,7 @@ class CascadeModel:
         r = np.asarray(attract, dtype=float)
         clicks = np.zeros(r.shape, dtype=bool)
         active = np.ones(r.shape[0], dtype=bool)
-        u = gen.random((2, *r.shape))
+        u = gen.random((2, *r.shape), dtype=np.float32)
         for i in range(r.shape[1]):
             c = active & (u[0, :, i] < r[:, i])
             clicks[:, i] = c
@@ -188,7 +188,7 @@ class PositionBasedModel:
     def simulate(self, attract: np.ndarray, rng=None) -> np.ndarray:
         """Clicks (bool, same shape) for rows of attractiveness, one row per impression."""
         r = np.asarray(attract, dtype=float)
-        return _rng(rng).random(r.shape) < r * self._theta(r.shape[1])
+        return _rng(rng).random(r.shape, dtype=np.float32) < r * self._theta(r.shape[1])
 
     def pattern_probabilities(self, attract: np.ndarray, patterns: np.ndarray) -> np.ndarray:
         """P(click pattern) for each row of ``attract`` (K, L) and pattern (P, L) -> (K, P)."""
@@ -347,14 +347,12 @@ def _prepare(qrels, run_a, run_b, *, depth, method, mapping) -> _Pair:
     return _Pair(qids, docs, attract, labels, il_attract, credit_a, credit_b)
 
 
-def _credit(clicks: np.ndarray, ca: np.ndarray, cb: np.ndarray):
-    """Credit for A and B of click rows given per-row credit tables (n, L, L)."""
-    any_click = clicks.any(axis=1)
-    lowest = clicks.shape[1] - 1 - np.argmax(clicks[:, ::-1], axis=1)
-    rows = np.arange(len(clicks))
-    a = (clicks * ca[rows, lowest]).sum(axis=1)
-    b = (clicks * cb[rows, lowest]).sum(axis=1)
-    return np.where(any_click, a, 0), np.where(any_click, b, 0)
+def _credit(clicks: np.ndarray, pair: _Pair, q: np.ndarray, m: np.ndarray):
+    """Credit for A and B of click rows (n, L) shown as interleaving ``m`` of query ``q``."""
+    lowest = clicks.shape[1] - 1 - np.argmax(clicks[:, ::-1], axis=1)  # 0 when no click
+    a = np.einsum("ij,ij->i", clicks, pair.credit_a[q, m, lowest], dtype=np.int64)
+    b = np.einsum("ij,ij->i", clicks, pair.credit_b[q, m, lowest], dtype=np.int64)
+    return a, b
 
 
 def expected_outcomes(qrels, run_a, run_b, *, click_model="cascade", depth: int = 10,
@@ -580,7 +578,7 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
         q = gen.integers(Q, size=n_max)
         m = gen.integers(M, size=n_max)
         clicks = model.simulate(pair.il_attract[q, m], gen)
-        a, b = _credit(clicks, pair.credit_a[q, m], pair.credit_b[q, m])
+        a, b = _credit(clicks, pair, q, m)
         wins = np.cumsum(a > b)[at]
         losses = np.cumsum(a < b)[at]
         p = sign_test_pvalue(wins, losses)

@@ -2,7 +2,8 @@
 
 Each test takes counts, means and variances rather than raw data, so it can
 run on the reduced table of :mod:`reteval.ab.sufficient`. Differences are
-always "first minus second" (the analysis passes treatment first).
+always "first minus second" (the analysis passes treatment first). Multiple
+comparisons use :func:`reteval.stats.adjust_pvalues`.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from reteval.errors import InputError
 __all__ = [
     "SRMResult",
     "TestResult",
-    "holm",
     "relative_lift",
     "srm_test",
     "two_proportion_ztest",
@@ -215,27 +215,3 @@ def srm_test(observed, shares, *, variants=None, threshold: float = 0.001) -> SR
         str(i) for i in range(len(obs)))
     return SRMResult(names, tuple(int(x) for x in obs), tuple(float(x) for x in expected),
                      stat, pvalue, float(threshold))
-
-
-def holm(pvalues) -> np.ndarray:
-    """Holm's step-down adjusted p-values (family-wise error control).
-
-    Sort the m p-values ascending, multiply the i-th (from 0) by ``m - i``,
-    take the running maximum and clip at 1; NaNs are left out of the family
-    and stay NaN.
-
-    Examples
-    --------
-    >>> holm([0.01, 0.04, 0.03]).round(3).tolist()
-    [0.03, 0.06, 0.06]
-    """
-    p = np.asarray(pvalues, dtype=float)
-    out = np.full(p.shape, np.nan)
-    ok = np.flatnonzero(np.isfinite(p))
-    if len(ok) == 0:
-        return out
-    order = ok[np.argsort(p[ok], kind="stable")]
-    m = len(order)
-    adjusted = np.maximum.accumulate(p[order] * (m - np.arange(m)))
-    out[order] = np.minimum(adjusted, 1.0)
-    return out

@@ -1,0 +1,113 @@
+"""Notebook 03 through papermill with non-default parameters, against the library called directly."""
+
+import csv
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+import papermill
+import pytest
+
+from reteval import ab
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK = ROOT / "notebooks" / "03_ab_analysis.ipynb"
+
+DESIGN = ab.Experiment("nb-test", ("A", "B"), feedback_values=(0, 1))
+
+
+def execute(tmp_path, **parameters):
+    output_dir = tmp_path / "out"
+    papermill.execute_notebook(
+        str(NOTEBOOK), str(tmp_path / "03.ipynb"),
+        parameters={"output_dir": str(output_dir), **parameters},
+        progress_bar=False, kernel_name="python3", cwd=str(ROOT),
+    )
+    return output_dir, json.loads((output_dir / "results.json").read_text())
+
+
+def write_csv_log(path):
+    """A simulated log as CSV, plus three bad records the import must reject."""
+    qrels, run_a, run_b = ab.synthetic_collection(n_queries=20, rng=3)
+    log = ab.simulate_log(DESIGN, qrels, run_a, run_b, n_users=600, days=7, rng=4)
+    fields = ["experiment", "variant", "user_id", "query", "timestamp", "retrieved", "clicks",
+              "feedback"]
+    rows = [{**rec, "timestamp": rec["timestamp"].strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+             "retrieved": json.dumps(rec["retrieved"]), "clicks": json.dumps(rec["clicks"]),
+             "feedback": "" if pd.isna(rec["feedback"]) else int(rec["feedback"])}
+            for rec in log.to_dict("records")]
+    bad = [dict(rows[0], variant="C"), dict(rows[1], feedback=5), dict(rows[2], user_id="")]
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(rows + bad)
+    return len(rows)
+
+
+def test_notebook_analyses_a_csv_log_like_the_library(tmp_path):
+    csv_path = tmp_path / "log.csv"
+    n_good = write_csv_log(csv_path)
+    params = {"log_path": str(csv_path), "experiment": "nb-test", "metrics": ["ctr", "satisfaction"],
+              "guardrails": ["clicks_per_query"], "alpha": 0.1, "mixing_sd": 0.05,
+              "click_model": "pbm", "depth": 8, "impressions": [200, 2000], "n_experiments": 20,
+              "seed": 7}
+    output_dir, results = execute(tmp_path, **params)
+
+    # the import, as the library reports it
+    assert results["import"] == {"n_read": n_good + 3, "n_imported": n_good, "n_rejected": 3,
+                                 "reasons": {"unknown variant": 1, "feedback not allowed": 1,
+                                             "missing field": 1}}
+    with ab.InteractionLog(tmp_path / "direct.sqlite") as store:
+        store.register(DESIGN)
+        store.import_file(csv_path)
+        log = store.to_pandas()
+    assert results["n_interactions"] == len(log) == n_good
+
+    # the analysis, called directly on the same log
+    direct = ab.analyze(ab.reduce_log(log), experiment=DESIGN, metrics=["ctr", "satisfaction"],
+                        guardrails=["clicks_per_query"], alpha=0.1)
+    got = results["analysis"]
+    assert got["decision"] == direct.decision and got["recommended"] == direct.recommended
+    assert got["verdict"] == direct.verdict
+    assert got["srm"]["pvalue"] == pytest.approx(direct.srm.pvalue, rel=1e-12)
+    assert [c["metric"] for c in got["comparisons"]] == ["ctr", "satisfaction", "clicks_per_query"]
+    for mine, ref in zip(got["comparisons"], direct.comparisons):
+        for key in ("difference", "ci_low", "ci_high", "pvalue", "pvalue_adjusted", "mde"):
+            assert mine[key] == pytest.approx(getattr(ref, key), rel=1e-12)
+        assert mine["outcome"] == ref.outcome
+    assert got["alpha"] == 0.1
+
+    # the sequential test on daily looks
+    stamps = log["timestamp"]
+    looks = pd.date_range(stamps.min().floor("D") + pd.Timedelta("1D"), stamps.max().ceil("D"),
+                          freq="1D")
+    seq = ab.sequential_test(ab.cumulative_statistics(log, looks), "ctr", control="A",
+                             treatment="B", mixing_sd=0.05, alpha=0.1)
+    assert results["sequential"]["metric"] == "ctr"
+    assert results["sequential"]["pvalue"] == pytest.approx(seq.pvalue.tolist(), rel=1e-12)
+    assert results["sequential"]["stopped_at"] == seq.stopped_at
+
+    # A/B against interleaving on the synthetic judged data
+    qrels, run_a, run_b = ab.synthetic_collection(rng=7)
+    comparison = ab.compare_methods(qrels, run_a, run_b, impressions=[200, 2000],
+                                    n_experiments=20, click_model="pbm", depth=8, alpha=0.1,
+                                    rng=7)
+    table = results["interleaving"]["table"]
+    assert table == {str(n): row for n, row in comparison.table.to_dict(orient="index").items()}
+    assert results["interleaving"]["needed"] == comparison.needed
+    assert results["interleaving"]["expected"] == pytest.approx(comparison.expected, rel=1e-12)
+    assert results["interleaving"]["click_model"] == "pbm"
+
+    base = direct.comparison("ctr").control_value
+    h = ab.proportion_effect_size(min(base * 1.05, 1.0), base)
+    assert results["power_plan"]["0.05"] == math.ceil(ab.sample_size(h, alpha=0.1))
+    for figure in ("sequential.png", "ab_vs_interleaving.png"):
+        assert (output_dir / "figures" / figure).stat().st_size > 1000
+    assert pd.read_csv(output_dir / "comparisons.csv").shape[0] == 3
+
+
+def test_validation_cell_stops_with_a_clear_message(tmp_path):
+    with pytest.raises(papermill.PapermillExecutionError,
+                       match="log_path '/nonexistent/log.csv' does not exist"):
+        execute(tmp_path, log_path="/nonexistent/log.csv")
