@@ -21,8 +21,24 @@ $(STAMP): pyproject.toml
 run: setup
 	$(BIN)/reteval run --params $(PARAMS) --output $(OUTPUT)
 
-test: setup
+test: setup browser-deps
 	$(BIN)/python -m pytest
+
+# Debian's chromium for the browser tests (tests/test_browser.py), installed with apt-get when
+# missing. A failed install does not stop `make test`: those tests then skip and say why.
+.PHONY: browser-deps
+browser-deps:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		mkdir -p $(VENV); \
+		echo "browser-deps: installing chromium with apt-get"; \
+		if { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; } \
+			> $(VENV)/browser-deps.log 2>&1; then \
+			echo "browser-deps: chromium installed"; \
+		else \
+			echo "browser-deps: could not install chromium (see $(VENV)/browser-deps.log);" \
+				"the browser tests will be skipped"; \
+		fi; \
+	fi
 
 test-fast: setup
 	$(BIN)/python -m pytest -m "not slow and not browser"

@@ -436,10 +436,12 @@ class MetricExplorer(_Displayable):
         self.missing_grade.observe(self._missing_changed, names="value")
         positions = widgets.HBox(self.grade_controls,
                                  layout=widgets.Layout(flex_flow="row wrap"))
+        positions.add_class("reteval-grades")
         self.widget = widgets.VBox([
             widgets.HTML("<b>Grade of the document at each rank</b>"), positions,
             widgets.HBox([self.k_slider, self.missing_slider, self.missing_grade]),
-            widgets.HBox([self.values_html, self.table_html]),
+            widgets.HBox([self.values_html, self.table_html],
+                         layout=widgets.Layout(flex_flow="row wrap", grid_gap="24px")),
         ])
         self.widget.add_class("reteval-metric-explorer")
         self.render()
