@@ -58,6 +58,8 @@ __all__ = [
     "QueryExplorer",
     "SamplePlan",
     "k_curves",
+    "metric_table_html",
+    "metric_values_html",
     "plan_sample_size",
 ]
 
@@ -404,6 +406,9 @@ class MetricExplorer(_Displayable):
                              f"got unretrieved={list(self.state.unretrieved)}")
 
         n = len(self.state.grades)
+        if self.state.k > n:
+            raise InputError(f"k must be at most the number of ranked documents ({n}); "
+                             f"got {self.state.k}")
         self.grade_controls = []
         for rank, g in enumerate(self.state.grades, 1):
             if max_grade == 1:
@@ -417,7 +422,7 @@ class MetricExplorer(_Displayable):
                                            layout=widgets.Layout(width="80px"))
             control.observe(self._grade_changed(rank), names="value")
             self.grade_controls.append(control)
-        self.k_slider = widgets.IntSlider(value=min(self.state.k, n), min=1, max=n,
+        self.k_slider = widgets.IntSlider(value=self.state.k, min=1, max=n,
                                           description="K", continuous_update=True)
         self.k_slider.add_class("reteval-k")
         self.missing_slider = widgets.IntSlider(value=len(self.state.unretrieved), min=0,

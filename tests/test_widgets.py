@@ -194,6 +194,8 @@ def test_metric_explorer_unretrieved_controls_change_the_denominators():
 def test_metric_explorer_rejects_grades_above_max_grade():
     with pytest.raises(InputError, match=r"at most max_grade=1; got \[2\]"):
         MetricExplorer([2, 0], k=1, max_grade=1, unretrieved=())
+    with pytest.raises(InputError, match=r"k must be at most the number of ranked documents \(2\); got 3"):
+        MetricExplorer([1, 0], k=3, unretrieved=())
 
 
 def test_metric_explorer_displays_its_widget():
