@@ -10,7 +10,7 @@ from scipy import stats
 import reteval
 from reteval.ab.analysis import analyze
 from reteval.ab.assignment import Experiment
-from reteval.ab.interleaving import credit, team_draft
+from reteval.ab.interleaving import balanced, credit, team_draft
 from reteval.ab.log import InteractionLog
 from reteval.ab.simulation import (
     CascadeModel,
@@ -112,11 +112,13 @@ def test_expected_outcomes_on_toy_rankers():
     assert diff["ctr_a"] == pytest.approx(ctr)
 
 
-def test_expected_preference_matches_simulation_with_the_public_api():
-    """Interleave with team_draft, click with the model, credit with credit(): compare."""
+@pytest.mark.parametrize("method", ["team_draft", "balanced"])
+def test_expected_preference_matches_simulation_with_the_public_api(method):
+    """Interleave with team_draft/balanced, click with the model, credit with credit()."""
     qrels, good, bad = _toy()
     model = CascadeModel(persistence=0.8, stop_probability=0.5)
-    exp = expected_outcomes(qrels, good, bad, click_model=model, depth=5)
+    exp = expected_outcomes(qrels, good, bad, click_model=model, depth=5, method=method)
+    interleave = team_draft if method == "team_draft" else balanced
     rels = dict(zip(qrels["doc_id"], qrels["relevance"]))
     ranked = {q: g.sort_values("score", ascending=False)["doc_id"].tolist()
               for q, g in good.groupby("query_id")}
@@ -125,7 +127,7 @@ def test_expected_preference_matches_simulation_with_the_public_api():
     n, wins, losses = 6000, 0, 0
     for _ in range(n):
         q = ("q1", "q2")[rng.integers(2)]
-        il = team_draft(ranked[q], reverse[q], rng=rng)
+        il = interleave(ranked[q], reverse[q], rng=rng)
         clicks = model.simulate(attractiveness([[rels[d] for d in il.docs]]), rng)[0]
         out = credit(il, [d for d, c in zip(il.docs, clicks) if c])
         wins += out.winner == "A"

@@ -330,7 +330,7 @@ def analyze(stats: pd.DataFrame, *, experiment: Experiment | None = None,
         variants, shares = present, [1 / len(present)] * len(present)
     if len(variants) < 2:
         raise InputError(f"an A/B analysis needs at least 2 variants; got {variants!r}")
-    stats.index.name = "variant"
+    stats = stats.rename_axis("variant")  # a new frame: the caller's table is left alone
     control, treatments = variants[0], variants[1:]
     srm = srm_test(stats["users"].to_numpy(), shares, variants=variants,
                    threshold=srm_threshold)

@@ -214,6 +214,31 @@ def sequential_test(cumulative: pd.DataFrame, metric: str | Metric, *, control: 
         On the scale of the metric's difference (e.g. 0.02 for two
         percentage points of a rate).
     alpha : float, default 0.05
+
+    Returns
+    -------
+    SequentialResult
+
+    Examples
+    --------
+    Three looks at a log where B's users are satisfied more often:
+
+    >>> from reteval.ab.sufficient import cumulative_statistics
+    >>> n = 3000
+    >>> variant = np.where(np.arange(n) % 2 == 0, "A", "B")
+    >>> rng = np.random.default_rng(0)
+    >>> log = pd.DataFrame({"variant": variant, "user_id": [f"u{i}" for i in range(n)],
+    ...                     "feedback": rng.binomial(1, np.where(variant == "A", 0.5, 0.6)),
+    ...                     "n_clicks": 0, "n_retrieved": 10,
+    ...                     "timestamp": pd.Timestamp("2024-05-01", tz="UTC")
+    ...                     + pd.to_timedelta(np.arange(n), unit="min")})
+    >>> looks = pd.date_range("2024-05-01 12:00", periods=3, freq="12h", tz="UTC")
+    >>> res = sequential_test(cumulative_statistics(log, looks), "satisfaction",
+    ...                       control="A", treatment="B", mixing_sd=0.05)
+    >>> res.naive_pvalue.round(3).tolist()  # would have stopped, unjustified, at look 1
+    [0.182, 0.009, 0.0]
+    >>> res.pvalue.round(3).tolist(), res.stopped_at
+    ([0.948, 0.153, 0.0], 2)
     """
     m = get_metric(metric)
     if not isinstance(cumulative.index, pd.MultiIndex) or cumulative.index.nlevels != 2:

@@ -113,6 +113,12 @@ class CascadeModel:
         list of ten gets a click).
     stop_probability : float, default 1.0
         Probability of stopping after a click.
+
+    Examples
+    --------
+    >>> model = CascadeModel(persistence=1.0)
+    >>> model.simulate([[0.0, 1.0, 1.0]], rng=0).tolist()  # stops at the first click
+    [[False, True, False]]
     """
 
     click_probabilities: Mapping[int, float] = field(
@@ -165,6 +171,15 @@ class PositionBasedModel:
     click_probabilities : mapping of int to float, optional
     examination : sequence of float, optional
         Probability of looking at each position; ``1 / rank`` by default.
+
+    Examples
+    --------
+    Two perfectly attractive documents: rank 1 is always looked at, rank 2 half the time.
+
+    >>> import itertools
+    >>> patterns = list(itertools.product((False, True), repeat=2))
+    >>> PositionBasedModel().pattern_probabilities([[1.0, 1.0]], patterns).tolist()
+    [[0.0, 0.0, 0.5, 0.5]]
     """
 
     click_probabilities: Mapping[int, float] = field(
@@ -299,14 +314,16 @@ class _Pair:
 def _prepare(qrels, run_a, run_b, *, depth, method, mapping) -> _Pair:
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise InputError(f"depth must be a positive integer; got {depth!r}")
-    if method not in ("team_draft", "balanced"):
+    if method not in ("team_draft", "balanced", None):  # None: no interleaved lists needed
         raise InputError(f"method must be 'team_draft' or 'balanced'; got {method!r}")
     judged = _qrels_dict(qrels)
     ra, rb = _rankings(run_a, depth, "run_a"), _rankings(run_b, depth, "run_b")
     qids = tuple(sorted(set(ra) & set(rb)))
     if not qids:
         raise InputError("run_a and run_b have no query in common")
-    n_il = 2 ** ((depth + 1) // 2) if method == "team_draft" else 2
+    coin_seqs = {"team_draft": list(product((True, False), repeat=(depth + 1) // 2)),
+                 "balanced": [(True,), (False,)], None: []}[method]
+    n_il = len(coin_seqs)
     Q, L = len(qids), depth
     docs = {v: np.full((Q, L), "", dtype=object) for v in ("A", "B")}
     labels = {v: np.zeros((Q, L)) for v in ("A", "B")}
@@ -322,8 +339,6 @@ def _prepare(qrels, run_a, run_b, *, depth, method, mapping) -> _Pair:
         a, b = ra[q], rb[q]
         pos_a = {d: i for i, d in enumerate(a)}
         pos_b = {d: i for i, d in enumerate(b)}
-        coin_seqs = (list(product((True, False), repeat=(depth + 1) // 2))
-                     if method == "team_draft" else [(True,), (False,)])
         for m, coins in enumerate(coin_seqs):
             if method == "team_draft":
                 shown, teams = _team_draft(a, b, coins, depth)
@@ -370,6 +385,13 @@ def expected_outcomes(qrels, run_a, run_b, *, click_model="cascade", depth: int 
         interleaved impression, wins counted for A) and ``preference``, the
         limit of ``(wins + ties/2) / n - 0.5`` (``n`` excluding no-click
         impressions).
+
+    Examples
+    --------
+    >>> qrels, run_a, run_b = synthetic_collection(n_queries=5, rng=0)
+    >>> e = expected_outcomes(qrels, run_a, run_b, depth=6)
+    >>> round(e["p_win"] + e["p_loss"] + e["p_tie"] + e["p_none"], 12)
+    1.0
     """
     if depth > _MAX_EXACT_DEPTH:
         raise InputError(f"exact expectations enumerate 2**depth click patterns; depth must "
@@ -425,6 +447,13 @@ def simulate_log(experiment: Experiment, qrels, run_a, run_b, *, n_users: int = 
         The columns :meth:`reteval.ab.log.InteractionLog.extend` takes:
         ``experiment``, ``variant``, ``user_id``, ``query``, ``timestamp``,
         ``retrieved``, ``clicks``, ``feedback`` (None when none given).
+
+    Examples
+    --------
+    >>> qrels, run_a, run_b = synthetic_collection(n_queries=5, rng=0)
+    >>> log = simulate_log(Experiment("demo"), qrels, run_a, run_b, n_users=20, rng=1)
+    >>> log["user_id"].nunique(), sorted(log["variant"].unique())
+    (20, ['A', 'B'])
     """
     if not isinstance(experiment, Experiment):
         raise InputError(f"experiment must be an Experiment; got {type(experiment).__name__}")
@@ -437,7 +466,7 @@ def simulate_log(experiment: Experiment, qrels, run_a, run_b, *, n_users: int = 
         raise InputError(f"days must be positive; got {days!r}")
     model = _model(click_model)
     gen = _rng(rng)
-    pair = _prepare(qrels, run_a, run_b, depth=depth, method="balanced",
+    pair = _prepare(qrels, run_a, run_b, depth=depth, method=None,
                     mapping=model.click_probabilities)
     users = [f"u{i:06d}" for i in range(n_users)]
     variants = np.array([experiment.assign(u) for u in users], dtype=object)
@@ -537,6 +566,14 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
     Returns
     -------
     MethodComparison
+
+    Examples
+    --------
+    >>> qrels, run_a, run_b = synthetic_collection(n_queries=10, rng=0)
+    >>> res = compare_methods(qrels, run_a, run_b, impressions=[100, 1000], n_experiments=10,
+    ...                       rng=1)
+    >>> list(res.table.columns), list(res.table.index)
+    (['ab_power', 'interleaving_power'], [100, 1000])
     """
     sizes = sorted({int(n) for n in impressions})
     if not sizes or sizes[0] < 2:
@@ -601,7 +638,8 @@ def _comparison_verdict(needed, expected, target_power, alpha, sizes, method) ->
     name = method.replace("_", "-")
 
     def say(n):
-        return f"about {n:,} impressions" if n is not None else f"more than {sizes[-1]:,}"
+        return (f"about {n:,} impressions" if n is not None
+                else f"more than {sizes[-1]:,} impressions")
 
     text = (f"The click model expects a click-through of {expected['ctr_a']:.1%} for A and "
             f"{expected['ctr_b']:.1%} for B, and an interleaving preference of "

@@ -179,6 +179,16 @@ def cumulative_statistics(log: pd.DataFrame, looks) -> pd.DataFrame:
     pandas.DataFrame
         Indexed by (``look``, ``variant``); the columns of
         :func:`sufficient_statistics`. Looks with no data are left out.
+
+    Examples
+    --------
+    >>> log = pd.DataFrame({"variant": ["A", "B", "A"], "user_id": ["u1", "u2", "u3"],
+    ...                     "feedback": [1, 0, 1], "n_clicks": [1, 0, 2], "n_retrieved": 10,
+    ...                     "timestamp": pd.to_datetime(["2024-05-01", "2024-05-02",
+    ...                                                  "2024-05-03"], utc=True)})
+    >>> looks = pd.to_datetime(["2024-05-01 12:00", "2024-05-03 12:00"], utc=True)
+    >>> cumulative_statistics(log, looks)["users"].tolist()
+    [1, 2, 1]
     """
     if "timestamp" not in log.columns:
         raise InputError("log needs a 'timestamp' column for cumulative statistics")
