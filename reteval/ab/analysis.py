@@ -247,13 +247,13 @@ def _compare(m: Metric, role: str, est: pd.DataFrame, stats: pd.DataFrame, contr
         half, test = zcrit * se, "delta-method z" if m.kind == "ratio" else "z"
     lift, llo, lhi = relative_lift(vt, vart, vc, varc, confidence_level=1 - alpha)
     return {"metric": m.name, "role": role, "control": control, "treatment": treatment,
-                "control_value": vc, "treatment_value": vt, "difference": diff,
-                "ci_low": diff - half, "ci_high": diff + half, "relative_lift": lift,
-                "lift_ci_low": llo, "lift_ci_high": lhi, "test": test,
-                "statistic": math.nan if res is None else res.statistic,
-                "df": math.inf if res is None else res.df,
-                "pvalue": math.nan if res is None else res.pvalue,
-                "mde": (zcrit + norm.ppf(power)) * se}
+            "control_value": vc, "treatment_value": vt, "difference": diff,
+            "ci_low": diff - half, "ci_high": diff + half, "relative_lift": lift,
+            "lift_ci_low": llo, "lift_ci_high": lhi, "test": test,
+            "statistic": math.nan if res is None else res.statistic,
+            "df": math.inf if res is None else res.df,
+            "pvalue": math.nan if res is None else res.pvalue,
+            "mde": (zcrit + norm.ppf(power)) * se}
 
 
 def analyze(stats: pd.DataFrame, *, experiment: Experiment | None = None,
