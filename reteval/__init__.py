@@ -7,6 +7,7 @@
 
 from importlib.metadata import PackageNotFoundError, version
 
+from reteval.compare import Comparison, compare
 from reteval.errors import InputError, RetevalError, UnknownMeasureError
 from reteval.evaluate import aggregate, evaluate
 from reteval.io import read_qrels, read_run, write_qrels, write_run
