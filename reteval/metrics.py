@@ -85,7 +85,8 @@ class JudgedRanking:
 
 def _arrow_ids(column: pd.Series):
     """A string column as one contiguous Arrow array (large_string)."""
-    return pa.array(column, type=pa.large_string(), from_pandas=True)
+    array = pa.array(column, type=pa.large_string(), from_pandas=True)
+    return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
 
 
 def _trec_order(query: np.ndarray, score: np.ndarray, doc) -> np.ndarray:

@@ -163,3 +163,10 @@ def test_evaluate_names_duplicate_lines_and_rows(tmp_path):
     frame = pd.DataFrame({"query_id": ["q1", "q2", "q2"], "doc_id": ["a", "b", "b"], "score": [1.0, 2.0, 3.0]})
     with pytest.raises(InputError, match=r"document 'b' appears twice for query 'q2' in the run, on rows 1 and 2"):
         evaluate({"q2": {"b": 1}}, frame, ["AP"])
+
+
+def test_frames_backed_by_several_arrow_chunks():
+    run = as_run(pd.DataFrame({"query_id": ["q1", "q2"], "doc_id": ["d1", "d4"], "score": [1.0, 2.0]}))
+    chunked = pd.concat([run.iloc[:1], run.iloc[1:]])
+    result = evaluate({"q1": {"d1": 1}, "q2": {"d4": 1}}, chunked, ["AP"])
+    assert result["AP"].tolist() == [1.0, 1.0]
