@@ -23,7 +23,6 @@ import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 
 import numpy as np
 import pandas as pd
@@ -73,11 +72,14 @@ class Comparison:
         uncorrected p-value of a separate test), ``significant`` and
         ``status``: ``"significant"``, ``"not significant"``, ``"tie"`` or
         ``"single"`` (only one system).
-    per_query : mapping
+    per_query : dict
         Measure name -> DataFrame of per-query scores (index ``query_id``, one
         column per system).
-    tests : mapping
+    tests : dict
         ``(measure, system, other)`` -> the :class:`reteval.stats.PairedTestResult`.
+
+    The object is frozen (its attributes cannot be rebound) and picklable;
+    treat its tables as read-only.
     measures, systems : tuple of str
     baseline : str or None
     test, correction : str
@@ -418,8 +420,8 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
         table=table,
         pairwise=pairwise,
         best=best,
-        per_query=MappingProxyType(per_query),
-        tests=MappingProxyType(tests),
+        per_query=per_query,
+        tests=tests,
         measures=measures_t,
         systems=systems,
         baseline=baseline,

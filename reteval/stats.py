@@ -312,8 +312,12 @@ class WilcoxonResult(PairedTestResult):
         integer with ``P(T+ <= c - 1) <= (1 - level) / 2`` under the null
         distribution of the signed-rank statistic (exact for ``n <= 50``,
         normal with continuity correction above). All differences, zeros
-        included, are used. When even the most extreme arrangement is not
-        significant (``n`` too small) the interval is infinite.
+        included, are used; with tied or zero differences the critical value
+        ignores the ties and the coverage is approximate. When even the most
+        extreme arrangement is not significant (``n`` too small) the interval
+        is infinite. The order statistics are found by selection in the
+        implicitly sorted matrix of pair sums, in O(n log n) memory-light
+        steps, so ``n = 10,000`` takes milliseconds.
 
         Examples
         --------
@@ -513,32 +517,74 @@ def _signed_rank_pmf(n: int) -> np.ndarray:
     return counts / 2.0**n
 
 
-def _walsh_count_le(d_sorted: np.ndarray, value: float) -> int:
-    """Number of Walsh averages (d[i] + d[j]) / 2, i <= j, that are <= value."""
-    j = np.searchsorted(d_sorted, 2.0 * value - d_sorted, side="right")
-    i = np.arange(d_sorted.size)
-    return int(np.maximum(j - i, 0).sum())
+def _walsh_prefix(d_sorted: np.ndarray, total: float, *, strict: bool) -> np.ndarray:
+    """Per i, the number of j with ``d[i] + d[j] <= total`` (``<`` when strict), d sorted.
+
+    Sums are compared as computed in floating point, so that counting and the
+    listed Walsh averages agree exactly; ``searchsorted`` on ``total - d[i]``
+    gives the answer up to rounding, which the loop corrects.
+    """
+    n = d_sorted.size
+    side = "left" if strict else "right"
+    j = np.searchsorted(d_sorted, total - d_sorted, side=side)
+
+    def inside(i, jj):
+        sums = d_sorted[i] + d_sorted[jj]
+        return sums < total if strict else sums <= total
+
+    for _ in range(64):
+        up = np.flatnonzero(j < n)
+        up = up[inside(up, j[up])]
+        down = np.flatnonzero(j > 0)
+        down = down[~inside(down, j[down] - 1)]
+        if up.size == 0 and down.size == 0:
+            break
+        j[up] = np.searchsorted(d_sorted, d_sorted[j[up]], side="right")
+        j[down] = np.searchsorted(d_sorted, d_sorted[j[down] - 1], side="left")
+    return j
 
 
 def _walsh_order_statistic(d_sorted: np.ndarray, k: int) -> float:
-    """k-th smallest (1-based) Walsh average, without forming all n (n + 1) / 2 of them."""
-    lo, hi = float(d_sorted[0]), float(d_sorted[-1])
-    if _walsh_count_le(d_sorted, lo) >= k:
-        return lo
-    # invariant: count(lo) < k <= count(hi)
-    for _ in range(2000):
-        mid = 0.5 * (lo + hi)
-        if mid in (lo, hi):
+    """k-th smallest (1-based) Walsh average, without forming all n (n + 1) / 2 of them.
+
+    Selection in the implicitly sorted matrix ``(d[i] + d[j]) / 2``, ``i <= j``:
+    each row keeps a window of candidate columns; the pivot is the weighted
+    median of the rows' middle candidates, which removes a fixed share of the
+    candidates per step; a pivot whose tie block contains rank ``k`` is the
+    answer; a small remainder is listed and sorted.
+    """
+    n = d_sorted.size
+    rows = np.arange(n)
+    start = rows.copy()                      # candidate columns j in [start, stop)
+    stop = np.full(n, n)
+    below = 0                                # averages known to rank below the window
+    for _ in range(200):
+        sizes = np.maximum(stop - start, 0)
+        remaining = int(sizes.sum())
+        if remaining <= max(4 * n, 1024):
             break
-        if _walsh_count_le(d_sorted, mid) >= k:
-            hi = mid
+        live = np.flatnonzero(sizes > 0)
+        middle = (start[live] + stop[live] - 1) // 2
+        sums = d_sorted[live] + d_sorted[middle]
+        order = np.argsort(sums, kind="stable")
+        cum = np.cumsum(sizes[live][order])
+        pivot = float(sums[order][np.searchsorted(cum, cum[-1] / 2.0)])
+        le = np.maximum(_walsh_prefix(d_sorted, pivot, strict=False), rows)
+        lt = np.maximum(_walsh_prefix(d_sorted, pivot, strict=True), rows)
+        c_le = int((le - rows).sum())
+        c_lt = int((lt - rows).sum())
+        if c_lt < k <= c_le:
+            return pivot / 2.0
+        if k <= c_lt:
+            stop = np.minimum(stop, lt)
         else:
-            lo = mid
-    # the answer is the largest Walsh average <= hi
-    j = np.searchsorted(d_sorted, 2.0 * hi - d_sorted, side="right") - 1
-    i = np.arange(d_sorted.size)
-    ok = j >= i
-    return float(np.max((d_sorted[ok] + d_sorted[j[ok]]) / 2.0))
+            start = np.maximum(start, le)
+            below = c_le
+    sizes = np.maximum(stop - start, 0)
+    r = np.repeat(rows, sizes)
+    offsets = np.arange(r.size) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    values = np.sort(d_sorted[r] + d_sorted[start[r] + offsets])
+    return float(values[k - below - 1]) / 2.0
 
 
 def _tie_sizes(values: np.ndarray) -> np.ndarray:

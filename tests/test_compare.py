@@ -238,3 +238,16 @@ def test_runs_errors():
         compare(QRELS, {1: RUNS["bm25"]}, ["RR"])
     with pytest.raises(InputError, match="measures must be distinct"):
         compare(QRELS, RUNS, ["RR", "RR"])
+
+
+def test_comparison_pickles_and_is_frozen():
+    import dataclasses
+    import pickle
+
+    res = compare(QRELS, RUNS, ["RR"], test="randomization", n_resamples=200, rng=0)
+    back = pickle.loads(pickle.dumps(res))
+    pd.testing.assert_frame_equal(back.pairwise, res.pairwise)
+    key = ("RR", "bm25", "dense")
+    assert back.tests[key].confidence_interval() == res.tests[key].confidence_interval()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        res.alpha = 0.1
