@@ -19,12 +19,14 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0+unknown"
 
 __all__ = [
+    "Comparison",
     "InputError",
     "Measure",
     "RetevalError",
     "UnknownMeasureError",
     "__version__",
     "aggregate",
+    "compare",
     "evaluate",
     "parse_measure",
     "read_qrels",
