@@ -1,0 +1,524 @@
+"""Evaluation and A/B reduction on Dask, for runs and logs larger than one machine.
+
+A production run of 100M judged rows, or months of A/B interactions, does not
+fit in one process. This module runs the *same* in-memory code on pieces of a
+Dask DataFrame and combines the pieces, so the results are identical, bit for
+bit, to the in-memory results on the same data:
+
+Evaluation (:func:`evaluate_dask`)
+    1. Every query's rows are brought into one partition: a hash shuffle on
+       ``query_id``. The shuffle is skipped when the frame is indexed by
+       ``query_id`` with known divisions (``ddf.set_index("query_id")``, or a
+       parquet dataset read with ``calculate_divisions=True``): then each
+       query already lies in exactly one partition.
+    2. The qrels (small: judgments, not results) are sent once to every
+       worker, and each partition is evaluated by :func:`reteval.evaluate`
+       with the qrels of the queries it holds. Every measure is a per-query
+       value, and a query's value depends only on that query's rows, so the
+       per-partition values are the values of the whole.
+    3. The per-query rows (one per query, small) are concatenated on the
+       client; judged queries absent from the run are then handled exactly as
+       in memory (``missing="zero"``, ``"skip"`` or ``"error"``).
+
+    A document listed twice for one query is found per partition after the
+    shuffle, wherever the two rows were in the input.
+
+A/B reduction (:func:`reduce_log_dask`)
+    Each partition of the log is added up per user
+    (:func:`reteval.ab.sufficient.per_user`), the partial per-user rows are
+    shuffled on ``user_id`` and summed, and each partition's users are turned
+    into per-variant sums (:func:`reteval.ab.sufficient.sufficient_statistics`)
+    which are summed on the client. All sums are of integers, hence exact:
+    :func:`reteval.ab.analysis.analyze` on the result equals the in-memory
+    analysis.
+
+Dask is an optional dependency (``pip install "reteval[dask]"``). This module
+imports it only inside its functions; nothing else in reteval imports it.
+"""
+
+from __future__ import annotations
+
+import glob
+import logging
+import os
+import warnings
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from reteval.errors import InputError
+from reteval.evaluate import MISSING_POLICIES, MissingQueriesWarning, _describe, evaluate
+from reteval.io import RUN_COLUMNS, as_qrels, read_run
+from reteval.measures import parse_measures
+
+__all__ = [
+    "dask_client",
+    "evaluate_dask",
+    "evaluate_on_cluster",
+    "is_dask_collection",
+    "read_run_dask",
+    "reduce_log_dask",
+]
+
+_PARQUET_SUFFIXES = (".parquet", ".parq", ".pq")
+
+
+def is_dask_collection(obj) -> bool:
+    """Whether ``obj`` is a Dask collection (checked without importing Dask).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> is_dask_collection(pd.DataFrame())
+    False
+    """
+    return type(obj).__module__.partition(".")[0] == "dask"
+
+
+def _import_dask():
+    try:
+        import dask
+        import dask.dataframe as dd
+    except ImportError:  # pragma: no cover - dask is in the dev environment
+        raise InputError(
+            'Dask is not installed; install the optional extra: pip install "reteval[dask]"'
+        ) from None
+    return dask, dd
+
+
+def _empty_run() -> pd.DataFrame:
+    return pd.DataFrame({"query_id": pd.Series([], dtype=object),
+                         "doc_id": pd.Series([], dtype=object),
+                         "score": pd.Series([], dtype=np.float64)})
+
+
+# ---------------------------------------------------------------- evaluation
+
+
+def _share(dask, obj):
+    """Send ``obj`` once to every worker (scatter), or wrap it for any other scheduler."""
+    try:
+        from distributed import default_client
+
+        client = default_client()
+    except (ImportError, ValueError):
+        return dask.delayed(obj)
+    if dask.config.get("scheduler", None) not in (None, "dask.distributed", "distributed"):
+        return dask.delayed(obj)
+    return client.scatter(obj, broadcast=True, hash=False)
+
+
+def _by_query(run):
+    """The run with each query's rows in one partition."""
+    if not hasattr(run, "columns"):
+        raise InputError(f"a Dask run must be a Dask DataFrame with columns query_id, doc_id, "
+                         f"score; got {type(run).__name__}")
+    columns = list(run.columns)
+    index_name = run.index.name
+    available = columns + ([index_name] if index_name else [])
+    missing = [c for c in RUN_COLUMNS if c not in available]
+    if missing:
+        raise InputError(
+            f"a run Dask DataFrame needs columns query_id, doc_id, score; missing {missing}, "
+            f"got {columns}" + (f" and index {index_name!r}" if index_name else "")
+        )
+    if "query_id" not in columns:
+        if run.known_divisions:
+            return run  # indexed by query_id with known divisions: already grouped
+        run = run.reset_index()
+    return run.shuffle(on="query_id")
+
+
+def _duplicate_error(part: pd.DataFrame) -> None:
+    """Raise InputError if one partition lists a document twice for one query."""
+    duplicated = part.duplicated(["query_id", "doc_id"], keep=False).to_numpy()
+    if not duplicated.any():
+        return
+    rows = part[duplicated]
+    first = rows.iloc[0]
+    same = rows[(rows["query_id"] == first["query_id"]) & (rows["doc_id"] == first["doc_id"])]
+    where = ""
+    if part.index.name == "line":
+        places = [f"line {line}" for line in same.index[:2]]
+        if "source" in part.columns:
+            places = [f"{source} {place}" for source, place in zip(same["source"], places)]
+        where = f", on {places[0]} and {places[1]}"
+    raise InputError(
+        f"document {first['doc_id']!r} appears twice for query {first['query_id']!r} "
+        f"in the run{where}; a run lists each document at most once per query"
+    )
+
+
+def _evaluate_partition(part: pd.DataFrame, qrels: pd.DataFrame, names, relevance_level: int,
+                        number: int):
+    """In-memory evaluation of one partition: its judged queries only, or None."""
+    if "query_id" not in part.columns:
+        part = part.reset_index()
+    if part.empty:
+        return None
+    _duplicate_error(part)
+    ids = np.sort(pd.unique(part["query_id"]).astype(str).astype(object))
+    judged = qrels["query_id"].to_numpy()
+    lo = np.searchsorted(judged, ids, side="left")
+    hi = np.searchsorted(judged, ids, side="right")
+    keep = hi > lo
+    if not keep.any():
+        return None
+    rows = np.concatenate([np.arange(a, b) for a, b in zip(lo[keep], hi[keep])])
+    try:
+        return evaluate(qrels.iloc[rows], part, names, relevance_level=relevance_level,
+                        missing="skip")
+    except InputError as exc:
+        raise InputError(f"{exc} (in partition {number} of the run, grouped by query_id)") from None
+
+
+def evaluate_dask(qrels, run, measures, *, relevance_level: int = 1,
+                  missing: str = "zero") -> pd.DataFrame:
+    """Evaluate a Dask DataFrame run: the values :func:`reteval.evaluate` gives in memory.
+
+    :func:`reteval.evaluate` calls this function when it is given a Dask
+    DataFrame; call it directly or through ``evaluate``, the result is the
+    same. The computation runs on the current Dask scheduler: the
+    ``distributed.Client`` created last, if any (see :func:`dask_client`).
+
+    Parameters
+    ----------
+    qrels : path, DataFrame, dict or Dask DataFrame
+        Relevance judgments, as :func:`reteval.io.as_qrels` takes; a Dask
+        DataFrame is computed (judgments are assumed to fit in memory).
+    run : dask.dataframe.DataFrame
+        Columns ``query_id``, ``doc_id``, ``score``, partitioned in any way;
+        ``query_id`` may instead be the index. A frame indexed by
+        ``query_id`` with known divisions is used as it is; any other is
+        shuffled on ``query_id`` first. A pandas DataFrame (or any other
+        in-memory run) is evaluated in memory.
+    measures : str or sequence of str
+    relevance_level : int, default 1
+    missing : {"zero", "skip", "error"}, default "zero"
+        As for :func:`reteval.evaluate`, with the same warning
+        (:class:`reteval.evaluate.MissingQueriesWarning`) and error.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Exactly what :func:`reteval.evaluate` returns for the same data held
+        in memory: index ``query_id`` (sorted), one float64 column per
+        measure.
+
+    Raises
+    ------
+    InputError
+        As :func:`reteval.evaluate`; also when a query's rows lie in two
+        partitions of a frame declared grouped by its divisions, and when a
+        document appears twice for a query anywhere in the run.
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd
+    >>> run = pd.DataFrame({"query_id": ["q1", "q1", "q1", "q2", "q2"],
+    ...                     "doc_id": ["d1", "d3", "d2", "d5", "d4"],
+    ...                     "score": [0.9, 0.8, 0.7, 0.9, 0.5]})
+    >>> qrels = {"q1": {"d1": 2, "d2": 1, "d3": 0}, "q2": {"d4": 1}}
+    >>> evaluate_dask(qrels, dd.from_pandas(run, npartitions=2), ["P@2", "RR", "AP"])
+              P@2   RR        AP
+    query_id
+    q1        0.5  1.0  0.833333
+    q2        0.5  0.5  0.500000
+    """
+    if missing not in MISSING_POLICIES:
+        raise InputError(f"missing must be one of {MISSING_POLICIES}; got {missing!r}")
+    if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)):
+        raise InputError(f"relevance_level must be an integer; got {relevance_level!r}")
+    names = [measures] if isinstance(measures, str) else list(measures)
+    parse_measures(names)  # unknown measures fail here, before any work is sent out
+    relevance_level = int(relevance_level)
+    if is_dask_collection(qrels):
+        qrels = qrels.compute()
+    qrels = as_qrels(qrels)
+    if not is_dask_collection(run):
+        return evaluate(qrels, run, names, relevance_level=relevance_level, missing=missing)
+    dask, _ = _import_dask()
+
+    grouped = _by_query(run)
+    qrels = qrels.sort_values("query_id", kind="stable")
+    shared = _share(dask, qrels)
+    task = dask.delayed(_evaluate_partition, pure=True)
+    parts = [task(part, shared, names, relevance_level, number)
+             for number, part in enumerate(grouped.to_delayed())]
+    results = [r for r in dask.compute(*parts) if r is not None]
+
+    per_query = pd.concat(results) if results else None
+    if per_query is not None and per_query.index.has_duplicates:
+        split = per_query.index[per_query.index.duplicated()].unique()
+        raise InputError(
+            f"{len(split)} queries have rows in more than one partition of the run, e.g. "
+            f"{split[0]!r}; a run indexed by query_id must hold each query in one partition "
+            "(its divisions say so); call evaluate on run.reset_index() to shuffle instead"
+        )
+    judged = set(qrels["query_id"].unique())
+    retrieved = set() if per_query is None else set(per_query.index)
+    absent = judged - retrieved
+    if absent and missing == "error":
+        raise InputError(
+            f"{len(absent)} judged queries have no results in the run: {_describe(absent)} "
+            "(missing 'zero' scores them 0, 'skip' leaves them out)"
+        )
+    if absent and missing == "zero":
+        warnings.warn(
+            f"{len(absent)} judged queries have no results in the run and score 0: "
+            f"{_describe(absent)}",
+            MissingQueriesWarning,
+            stacklevel=2,
+        )
+        # The in-memory values of empty rankings, computed by the in-memory code itself.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MissingQueriesWarning)
+            zeros = evaluate(qrels[qrels["query_id"].isin(absent)], _empty_run(), names,
+                             relevance_level=relevance_level, missing="zero")
+        results.append(zeros)
+    if not results:
+        return evaluate(qrels, _empty_run(), names, relevance_level=relevance_level,
+                        missing="skip")
+    return pd.concat(results).sort_index()
+
+
+# ---------------------------------------------------------------- reading runs
+
+
+def _read_trec_part(path: str, number: int, files: list[str]) -> pd.DataFrame:
+    frame = read_run(path)
+    frame["source"] = pd.Categorical.from_codes(np.full(len(frame), number), categories=files)
+    return frame
+
+
+def read_run_dask(path: str | os.PathLike):
+    """Open a run too large for memory as a Dask DataFrame.
+
+    Parameters
+    ----------
+    path : str or path-like
+        * a folder holding a parquet dataset (any partitioning, hive
+          folders included), or one parquet file, with columns ``query_id``,
+          ``doc_id``, ``score``;
+        * a TREC run file, or a glob pattern such as ``"runs/part-*.trec"``
+          matching several (quote it in a shell): one partition per file, read
+          with :func:`reteval.io.read_run`. Files may cut through queries.
+
+    Returns
+    -------
+    dask.dataframe.DataFrame
+        Lazy; nothing is read until it is computed. From TREC files the
+        index is the line number in its file (``line``) and a categorical
+        column ``source`` names the file, so that errors can point at both.
+
+    Raises
+    ------
+    InputError
+        Nothing matches ``path``, or a parquet dataset lacks a run column.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "a.trec").write_text("q1 Q0 d1 1 2.5 sys\\n")
+    >>> _ = (folder / "b.trec").write_text("q2 Q0 d7 1 1.0 sys\\n")
+    >>> run = read_run_dask(folder / "*.trec")
+    >>> run.npartitions
+    2
+    >>> run.compute()[["query_id", "doc_id", "score"]]
+         query_id doc_id  score
+    line
+    1          q1     d1    2.5
+    1          q2     d7    1.0
+    """
+    _, dd = _import_dask()
+    import dask
+
+    text = os.fspath(path)
+    if glob.has_magic(text):
+        files = sorted(glob.glob(text))
+        if not files:
+            raise InputError("no file matches this pattern", path=text)
+    elif Path(text).is_dir() or text.endswith(_PARQUET_SUFFIXES):
+        if not Path(text).exists():
+            raise InputError("no such file or folder", path=text)
+        files = None
+    else:
+        if not Path(text).is_file():
+            raise InputError("no such file", path=text)
+        files = [text]
+    if files is not None and all(f.endswith(_PARQUET_SUFFIXES) for f in files):
+        text, files = files, None
+    if files is None:
+        run = dd.read_parquet(text)
+        missing = [c for c in RUN_COLUMNS if c not in run.columns and c != run.index.name]
+        if missing:
+            raise InputError(f"a parquet run needs columns query_id, doc_id, score; missing "
+                             f"{missing}, got {list(run.columns)}", path=os.fspath(path))
+        return run
+    meta = pd.DataFrame({
+        "query_id": pd.Series([], dtype=object), "doc_id": pd.Series([], dtype=object),
+        "score": pd.Series([], dtype=np.float64),
+        "source": pd.Categorical.from_codes([], categories=files),
+    }, index=pd.Index([], dtype=np.int64, name="line"))
+    parts = [dask.delayed(_read_trec_part, pure=True)(f, i, files) for i, f in enumerate(files)]
+    return dd.from_delayed(parts, meta=meta, verify_meta=False)
+
+
+# ---------------------------------------------------------------- clusters
+
+
+@contextmanager
+def dask_client(address: str | None = None, *, n_workers: int = 2):
+    """A ``distributed.Client`` for the duration of a ``with`` block.
+
+    Parameters
+    ----------
+    address : str, optional
+        A running scheduler, e.g. ``"tcp://10.0.0.5:8786"``. Without it a
+        ``LocalCluster`` is started (worker processes on 127.0.0.1, one
+        thread each, no dashboard) and closed on exit.
+    n_workers : int, default 2
+        Workers of the local cluster.
+
+    Yields
+    ------
+    distributed.Client
+        The default client inside the block: Dask computations use it.
+
+    Raises
+    ------
+    InputError
+        The scheduler cannot be reached.
+    """
+    _import_dask()
+    from distributed import Client, LocalCluster
+
+    if address:
+        try:
+            client = Client(address, timeout="10s")
+        except (OSError, TimeoutError) as exc:
+            raise InputError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
+        with client:
+            yield client
+        return
+    with LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
+                      host="127.0.0.1", dashboard_address=None,
+                      silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+        yield client
+
+
+def evaluate_on_cluster(qrels, run, measures, *, scheduler: str | None = None,
+                        relevance_level: int = 1, missing: str = "zero") -> pd.DataFrame:
+    """Open ``run`` with :func:`read_run_dask` and evaluate it on a Dask cluster.
+
+    What ``reteval evaluate --engine dask`` does: connect to ``scheduler``
+    (or start a local cluster, closed afterwards), then
+    :func:`evaluate_dask`. ``run`` may also be a Dask DataFrame.
+    """
+    with dask_client(scheduler):
+        frame = run if is_dask_collection(run) else read_run_dask(run)
+        return evaluate_dask(qrels, frame, measures, relevance_level=relevance_level,
+                             missing=missing)
+
+
+# ---------------------------------------------------------------- A/B logs
+
+
+def _partial_users(part: pd.DataFrame) -> pd.DataFrame:
+    from reteval.ab.sufficient import per_user
+
+    return per_user(part).drop(columns="any_click").reset_index()
+
+
+def _partition_statistics(part: pd.DataFrame) -> pd.DataFrame | None:
+    from reteval.ab.sufficient import USER_QUANTITIES, sufficient_statistics
+
+    if part.empty:
+        return None
+    users = part.groupby(["variant", "user_id"], sort=True).sum()
+    users["any_click"] = (users["clicks"] > 0).astype("int64")
+    ids = users.index.get_level_values("user_id")
+    dup = ids.duplicated(keep=False)
+    if dup.any():
+        first = ids[dup][0]
+        where = sorted(users.index[ids == first].get_level_values("variant"))
+        raise InputError(f"{len(set(ids[dup]))} user(s) appear in more than one variant, e.g. "
+                         f"user_id {first!r} in {where!r}; a user must stay in one variant")
+    return sufficient_statistics(users[list(USER_QUANTITIES)])
+
+
+def reduce_log_dask(log) -> pd.DataFrame:
+    """The reduced table of an interaction log held in parquet or in a Dask DataFrame.
+
+    Equal to :func:`reteval.ab.sufficient.reduce_log` of the same log in
+    memory, so ``analyze(reduce_log_dask(log))`` is the in-memory analysis.
+
+    Parameters
+    ----------
+    log : str, path-like or dask.dataframe.DataFrame
+        A parquet dataset (folder, file or glob), or a Dask DataFrame, with
+        the columns :func:`reteval.ab.sufficient.per_user` reads: ``variant``,
+        ``user_id``, ``feedback``, and ``n_clicks`` / ``n_retrieved`` (or the
+        lists ``clicks`` / ``retrieved``). Only these columns are read.
+        Partitions may cut through users.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per variant: see :mod:`reteval.ab.sufficient`.
+
+    Raises
+    ------
+    InputError
+        A column is missing, or a user appears in more than one variant.
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd
+    >>> from reteval.ab.sufficient import reduce_log
+    >>> log = pd.DataFrame({"variant": ["A", "B", "A", "B"], "user_id": ["u1", "u2", "u1", "u3"],
+    ...                     "feedback": [1, 0, None, 1], "n_clicks": [2, 0, 1, 3],
+    ...                     "n_retrieved": [10, 10, 10, 8]})
+    >>> reduced = reduce_log_dask(dd.from_pandas(log, npartitions=2))
+    >>> reduced[["users", "queries", "satisfied", "clicks", "clicks*clicks"]]
+             users  queries  satisfied  clicks  clicks*clicks
+    variant
+    A            1        2          1       3              9
+    B            2        2          1       3              9
+    >>> reduced.equals(reduce_log(log))
+    True
+    """
+    dask, dd = _import_dask()
+    if isinstance(log, (str, os.PathLike)):
+        text = os.fspath(log)
+        if glob.has_magic(text):
+            matched = sorted(glob.glob(text))
+            if not matched:
+                raise InputError("no file matches this pattern", path=text)
+            text = matched
+        elif not Path(text).exists():
+            raise InputError("no such file or folder", path=text)
+        log = dd.read_parquet(text)
+    elif not is_dask_collection(log):
+        raise InputError(f"log must be a parquet path or a Dask DataFrame; got "
+                         f"{type(log).__name__} (for a pandas log use "
+                         "reteval.ab.sufficient.reduce_log)")
+    columns = list(log.columns)
+    needed = ["variant", "user_id", "feedback"]
+    for count, listed in (("n_clicks", "clicks"), ("n_retrieved", "retrieved")):
+        needed.append(count if count in columns else listed)
+    missing = [c for c in needed if c not in columns]
+    if missing:
+        raise InputError(f"log is missing column(s) {missing!r}; got {columns!r}")
+    partial = log[needed].map_partitions(_partial_users)
+    task = dask.delayed(_partition_statistics, pure=True)
+    parts = [task(p) for p in partial.shuffle(on="user_id").to_delayed()]
+    stats = [s for s in dask.compute(*parts) if s is not None]
+    if not stats:
+        raise InputError("the log holds no interactions")
+    table = pd.concat(stats).reset_index()
+    table["variant"] = table["variant"].astype(str).to_numpy()
+    return table.groupby("variant", sort=True).sum().astype("int64")
