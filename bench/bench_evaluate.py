@@ -629,7 +629,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tools", default=",".join(TOOLS),
                    help=f"comma-separated subset of {','.join(TOOLS)}")
     p.add_argument("--no-breakdown", action="store_true",
-                   help="skip the extra untimed-in-table run of reteval's API that splits read vs evaluate")
+                   help="skip the extra run of reteval's Python API (read_qrels and read_run, "
+                   "then evaluate on the DataFrames) that splits its time into phases")
     p.add_argument("--data-dir", default=str(DEFAULT_DATA_DIR), help="where generated files are cached")
     p.add_argument("--json", metavar="PATH", help="also write all measurements as JSON")
     return p
@@ -666,7 +667,8 @@ def main(argv=None) -> int:
             summary["reteval-api"] = {"best": api["wall"], "median": api["wall"], "cpu": api["cpu"],
                                       "rss_mb": api["rss_mb"], "runs": 1,
                                       "phases": api["output"]["phases"]}
-            LABELS["reteval-api"] = "reteval API (read_qrels, read_run, evaluate)"
+            LABELS["reteval-api"] = ("reteval Python API, one run (read_qrels, read_run, then "
+                                     "evaluate on the DataFrames; not the CLI's path)")
         else:
             _fail("reteval-api", api)
     agree_lines, ok = agreement(results)
