@@ -105,4 +105,6 @@ def make_retriever(name: str, corpus, **options) -> Retriever:
     try:
         return builder(corpus, **options)
     except TypeError as exc:
+        if "keyword argument" not in str(exc):
+            raise
         raise InputError(f"invalid option for retriever {name!r}: {exc}") from None
