@@ -7,7 +7,6 @@
 
 from importlib.metadata import PackageNotFoundError, version
 
-from reteval.compare import Comparison, compare
 from reteval.errors import InputError, RetevalError, UnknownMeasureError
 from reteval.evaluate import aggregate, evaluate
 from reteval.io import read_qrels, read_run, write_qrels, write_run
@@ -34,3 +33,12 @@ __all__ = [
     "write_qrels",
     "write_run",
 ]
+
+
+def __getattr__(name):
+    # The comparison layer pulls in scipy: loaded on first use, so `reteval evaluate` starts fast.
+    if name in ("compare", "Comparison"):
+        from reteval import comparison
+
+        return getattr(comparison, name)
+    raise AttributeError(f"module 'reteval' has no attribute {name!r}")

@@ -32,6 +32,7 @@ import math
 import os
 import re
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -124,14 +125,19 @@ def _ids(values) -> pd.api.extensions.ExtensionArray:
 
 
 def _run_table(query_ids, doc_ids, scores, lines) -> pd.DataFrame:
+    """A run table indexed by line number; ``lines=None`` means lines 1..n."""
     frame = pd.DataFrame(
         {
             "query_id": _ids(query_ids),
             "doc_id": _ids(doc_ids),
             "score": np.asarray(scores, dtype=np.float64),
-        }
+        },
+        copy=False,
     )
-    frame.index = pd.Index(np.asarray(lines, dtype=np.int64), name="line")
+    if lines is None:
+        frame.index = pd.RangeIndex(1, len(frame) + 1, name="line")
+    else:
+        frame.index = pd.Index(np.asarray(lines, dtype=np.int64), name="line")
     return frame
 
 
@@ -186,7 +192,8 @@ def _parse_run_fast(data: bytes) -> pd.DataFrame | None:
             ),
             convert_options=pacsv.ConvertOptions(
                 include_columns=["qid", "docno", "score"],
-                column_types={"qid": pa.string(), "docno": pa.string(), "score": pa.float64()},
+                column_types={"qid": pa.large_string(), "docno": pa.large_string(),
+                              "score": pa.float64()},
                 null_values=[],
                 strings_can_be_null=False,
                 quoted_strings_can_be_null=False,
@@ -203,7 +210,7 @@ def _parse_run_fast(data: bytes) -> pd.DataFrame | None:
         return None
     qids = table.column("qid").combine_chunks()
     docs = table.column("docno").combine_chunks()
-    return _run_table(qids, docs, scores, np.arange(1, table.num_rows + 1))
+    return _run_table(qids, docs, scores, None)
 
 
 def read_run(path: str | os.PathLike, *, check_duplicates: bool = True) -> pd.DataFrame:
@@ -381,16 +388,22 @@ def check_unique(frame: pd.DataFrame, what: str) -> None:
     Rows are named by the frame's index: line numbers for files read here,
     row positions otherwise.
     """
-    duplicated = frame.duplicated(["query_id", "doc_id"], keep=False).to_numpy()
-    if not duplicated.any():
+    import pyarrow as pa
+
+    query = pa.array(frame["query_id"], type=pa.large_string(), from_pandas=True)
+    if isinstance(query, pa.ChunkedArray):
+        query = query.combine_chunks()
+    doc = pa.array(frame["doc_id"], type=pa.large_string(), from_pandas=True)
+    if isinstance(doc, pa.ChunkedArray):
+        doc = doc.combine_chunks()
+    codes = query.dictionary_encode().indices.to_numpy().astype(np.int64)
+    pair = first_duplicate(codes, doc)
+    if pair is None:
         return
-    rows = frame[duplicated]
-    first = rows.iloc[0]
-    same = rows[(rows["query_id"] == first["query_id"]) & (rows["doc_id"] == first["doc_id"])]
-    source = frame.attrs.get("source")
     where = "lines" if frame.index.name == "line" else "rows"
-    raise duplicate_error(what, str(first["query_id"]), str(first["doc_id"]),
-                          f"{where} {same.index[0]} and {same.index[1]}", source)
+    labels = frame.index[list(pair)]
+    raise duplicate_error(what, str(query[pair[0]]), str(doc[pair[0]]),
+                          f"{where} {labels[0]} and {labels[1]}", frame.attrs.get("source"))
 
 
 def duplicate_error(what, query_id, doc_id, where, source) -> InputError:
@@ -399,6 +412,73 @@ def duplicate_error(what, query_id, doc_id, where, source) -> InputError:
         f"document {doc_id!r} appears twice for query {query_id!r} in the {what}, on {where}",
         path=source,
     )
+
+
+_CHUNK_ROWS = 1 << 17
+
+
+def first_duplicate(query: np.ndarray, doc) -> tuple[int, int] | None:
+    """Row positions of a document listed twice for one query, or None.
+
+    Parameters
+    ----------
+    query : numpy.ndarray
+        An integer code per row (equal codes, same query).
+    doc : pyarrow.Array
+        The doc id of each row.
+
+    Notes
+    -----
+    Rows are grouped by query (they usually are already; otherwise by a stable
+    sort of the codes) and cut into chunks of whole queries of about 130,000
+    rows. Each chunk's doc ids are hashed on their own, so the hash tables stay
+    small and in cache, and equal (query, doc) keys are found by sorting.
+
+    Examples
+    --------
+    >>> import numpy as np, pyarrow as pa
+    >>> first_duplicate(np.array([0, 0, 1, 0]), pa.array(["a", "b", "a", "a"]))
+    (0, 3)
+    >>> first_duplicate(np.array([0, 0, 1]), pa.array(["a", "b", "a"])) is None
+    True
+    """
+    import pyarrow as pa
+
+    n = len(query)
+    if n < 2:
+        return None
+    starts = np.flatnonzero(np.concatenate(([True], query[1:] != query[:-1])))
+    if len(np.unique(query[starts])) == len(starts):
+        order = None  # every query's rows are contiguous already
+    else:
+        order = np.argsort(query, kind="stable")
+        query = query[order]
+        doc = doc.take(pa.array(order))
+        starts = np.flatnonzero(np.concatenate(([True], query[1:] != query[:-1])))
+    cuts = starts[np.searchsorted(starts, np.arange(0, n, _CHUNK_ROWS), side="right") - 1]
+    edges = np.unique(np.concatenate((cuts, [n])))
+
+    def chunk_duplicate(lo, hi):
+        codes = doc.slice(lo, hi - lo).dictionary_encode().indices.to_numpy().astype(np.int64)
+        group = np.cumsum(query[lo + 1:hi] != query[lo:hi - 1])
+        keys = codes
+        keys[1:] += group * (int(codes.max()) + 1)
+        if keys.max() < 2**31:
+            keys = keys.astype(np.int32)
+        if not (np.diff(np.sort(keys)) == 0).any():
+            return None
+        by_key = np.argsort(keys, kind="stable")
+        same = np.flatnonzero(keys[by_key][1:] == keys[by_key][:-1])[0]
+        return lo + by_key[same], lo + by_key[same + 1]
+
+    # Arrow and numpy release the GIL while hashing and sorting: chunks run in parallel.
+    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+        for pair in pool.map(chunk_duplicate, edges[:-1], edges[1:]):
+            if pair is not None:
+                if order is not None:
+                    pair = order[pair[0]], order[pair[1]]
+                return tuple(sorted((int(pair[0]), int(pair[1]))))
+    return None
 
 
 def _id_column(column: pd.Series) -> pd.api.extensions.ExtensionArray:

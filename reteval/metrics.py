@@ -34,7 +34,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from reteval.io import duplicate_error
+from reteval.io import duplicate_error, first_duplicate
 from reteval.measures import Measure
 
 __all__ = ["JudgedRanking", "compute", "rank_judgments"]
@@ -99,24 +99,23 @@ def _trec_order(query: np.ndarray, score: np.ndarray, doc) -> np.ndarray:
     same_query = query[1:] == query[:-1]
     groups = len(query) - int(same_query.sum()) if len(query) else 0
     contiguous = groups == np.count_nonzero(np.bincount(query)) if len(query) else True
-    if contiguous and np.all(score[1:][same_query] <= score[:-1][same_query]):
+    if contiguous and np.all((score[1:] <= score[:-1]) | ~same_query):
         small = query.astype(np.uint16) if query.max(initial=0) < 2**16 else query
         order = np.argsort(small, kind="stable")
     else:
         order = np.lexsort((-score, query))
+    del same_query
     q, s = query[order], score[order]
     tied = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    del q, s
     if not tied.any():
         return order
     # Re-order each block of tied rows by doc id, descending.
     in_block = np.zeros(len(order), dtype=bool)
     in_block[:-1] |= tied
     in_block[1:] |= tied
-    block_start = np.ones(len(order), dtype=bool)
-    block_start[1:] = ~tied
-    block = np.cumsum(block_start)
     positions = np.flatnonzero(in_block)
-    blocks = block[positions]
+    blocks = np.cumsum(np.concatenate(([True], ~tied))[positions])
     docs = np.asarray(doc.take(pa.array(order[positions])).to_numpy(zero_copy_only=False), dtype=str)
     ascending = np.lexsort((docs, blocks))
     # Reverse each block: position p of block [lo, hi) takes element lo + hi - 1 - p.
@@ -126,16 +125,6 @@ def _trec_order(query: np.ndarray, score: np.ndarray, doc) -> np.ndarray:
     descending = ascending[lo + hi - 1 - np.arange(len(positions))]
     order[positions] = order[positions][descending]
     return order
-
-
-def _first_duplicate(keys: np.ndarray) -> tuple[int, int] | None:
-    """Positions of the first two equal keys, or None when all keys differ."""
-    if pd.Index(keys).is_unique:
-        return None
-    order = np.argsort(keys, kind="stable")
-    same = np.flatnonzero(keys[order][1:] == keys[order][:-1])[0]
-    first, second = sorted((int(order[same]), int(order[same + 1])))
-    return first, second
 
 
 def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedRanking:
@@ -185,20 +174,21 @@ def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedR
         doc = doc.take(pa.array(rows))
     score = run["score"].to_numpy(dtype=np.float64)[keep]
 
-    # Integer codes for doc ids, shared by the judgments and the run (one hash pass).
-    codes = pa.concat_arrays([judged_doc, doc]).dictionary_encode()
-    doc_codes = codes.indices.to_numpy().astype(np.int64)
-    n_docs = max(len(codes.dictionary), 1)
-    judged_key = judged_query * n_docs + doc_codes[: len(judged_doc)]
-    run_key = query * n_docs + doc_codes[len(judged_doc):]
-
-    duplicate = _first_duplicate(run_key)
+    duplicate = first_duplicate(query, doc)
     if duplicate is not None:
         labels = run.index[rows[list(duplicate)]]
         where = "lines" if run.index.name == "line" else "rows"
         raise duplicate_error("run", str(query_ids[query[duplicate[0]]]),
                               str(doc[duplicate[0]]), f"{where} {labels[0]} and {labels[1]}",
                               run.attrs.get("source"))
+
+    # Judged doc ids get codes 0..m-1; a retrieved doc id is looked up among them only.
+    judged_ids = judged_doc.unique()
+    m = max(len(judged_ids), 1)
+    judged_key = judged_query * m + pc.index_in(judged_doc, value_set=judged_ids).to_numpy()
+    run_code = pc.index_in(doc, value_set=judged_ids).fill_null(-1).to_numpy()
+    run_key = np.where(run_code >= 0, query * m + run_code, -1)
+    del run_code
 
     order = _trec_order(query, score, doc)
     query, run_key = query[order], run_key[order]
@@ -209,13 +199,15 @@ def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedR
 
     # Relevance of each retrieved document: look its (query, doc) key up in the judgments.
     rel = np.full(len(query), NOT_JUDGED, dtype=np.int64)
-    if len(judged_key):
+    candidates = np.flatnonzero(run_key >= 0)
+    if len(judged_key) and len(candidates):
         by_key = np.argsort(judged_key)
         sorted_keys = judged_key[by_key]
-        found = np.searchsorted(sorted_keys, run_key).clip(max=len(sorted_keys) - 1)
-        hit = sorted_keys[found] == run_key
+        wanted = run_key[candidates]
+        found = np.searchsorted(sorted_keys, wanted).clip(max=len(sorted_keys) - 1)
+        hit = sorted_keys[found] == wanted
         matched = judged_rel[by_key[found[hit]]]
-        rel[hit] = np.where(matched < 0, POOL_UNJUDGED, matched)
+        rel[candidates[hit]] = np.where(matched < 0, POOL_UNJUDGED, matched)
 
     return JudgedRanking(
         query_ids=query_ids,

@@ -1,4 +1,4 @@
-"""Figures of a :class:`reteval.compare.Comparison` (matplotlib).
+"""Figures of a :class:`reteval.comparison.Comparison` (matplotlib).
 
 Every function returns a new :class:`matplotlib.figure.Figure` built without
 ``pyplot``, so nothing touches global plotting state and the figures render
@@ -26,7 +26,7 @@ from collections.abc import Mapping
 import numpy as np
 from matplotlib.figure import Figure
 
-from reteval.compare import Comparison
+from reteval.comparison import Comparison
 from reteval.errors import InputError, UnknownMeasureError
 from reteval.measures import parse_measure
 
@@ -48,7 +48,7 @@ def _label(text) -> str:
 def _check(comparison) -> Comparison:
     if not isinstance(comparison, Comparison):
         raise InputError(
-            f"expected a reteval.compare.Comparison; got {type(comparison).__name__}"
+            f"expected a reteval.comparison.Comparison; got {type(comparison).__name__}"
         )
     return comparison
 
@@ -71,7 +71,7 @@ def cutoff_families(comparison: Comparison) -> dict[str, list[tuple[int, str]]]:
 
     Examples
     --------
-    >>> from reteval.compare import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     >>> runs = {"a": {"q1": ["d1"], "q2": ["d9", "d2"]}}
     >>> cutoff_families(compare(qrels, runs, ["P@1", "P@2", "RR"], rng=0))
@@ -98,7 +98,7 @@ def plot_cutoff_curves(comparison: Comparison) -> Figure:
 
     Examples
     --------
-    >>> from reteval.compare import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     >>> runs = {"a": {"q1": ["d1"], "q2": ["d9", "d2"]}, "b": {"q1": ["d9", "d1"], "q2": ["d2"]}}
     >>> fig = plot_cutoff_curves(compare(qrels, runs, ["P@1", "P@2"], rng=0))
@@ -140,7 +140,7 @@ def plot_differences(comparison: Comparison, measure: str | None = None, *,
 
     Examples
     --------
-    >>> from reteval.compare import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     >>> runs = {"a": {"q1": ["d1"], "q2": ["d9", "d2"]}, "b": {"q1": ["d9", "d1"], "q2": ["d2"]},
     ...         "c": {"q1": ["d1"], "q2": ["d2"]}}
@@ -175,7 +175,7 @@ def plot_forest(comparison: Comparison, measures=None) -> Figure:
 
     Examples
     --------
-    >>> from reteval.compare import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     >>> runs = {"a": {"q1": ["d1"], "q2": ["d9", "d2"]}, "b": {"q1": ["d9", "d1"], "q2": ["d2"]}}
     >>> fig = plot_forest(compare(qrels, runs, ["P@1", "RR"], rng=0))
@@ -215,7 +215,7 @@ def plot_distributions(comparison: Comparison, measure: str | None = None) -> Fi
 
     Examples
     --------
-    >>> from reteval.compare import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     >>> runs = {"a": {"q1": ["d1"], "q2": ["d9", "d2"]}, "b": {"q1": ["d9", "d1"], "q2": ["d2"]}}
     >>> fig = plot_distributions(compare(qrels, runs, ["RR"], rng=0))
@@ -248,7 +248,7 @@ def report_figures(comparison: Comparison, *, measure: str | None = None) -> Map
 
     Examples
     --------
-    >>> from reteval.compare import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     >>> runs = {"a": {"q1": ["d1"], "q2": ["d9", "d2"]}, "b": {"q1": ["d9", "d1"], "q2": ["d2"]}}
     >>> list(report_figures(compare(qrels, runs, ["P@1", "P@2", "RR"], rng=0)))

@@ -1,4 +1,4 @@
-"""The evaluation report of a :class:`reteval.compare.Comparison`.
+"""The evaluation report of a :class:`reteval.comparison.Comparison`.
 
 The chapter's ``generate_evaluation_report`` prints a table of means, the best
 system per measure and the overall best. This report keeps that outline and
@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from reteval.compare import Comparison
+from reteval.comparison import Comparison
 from reteval.errors import InputError
 from reteval.stats import minimum_detectable_difference, queries_needed
 
@@ -314,7 +314,7 @@ def to_markdown(comparison: Comparison, *, title: str = "Retrieval evaluation re
 
     Examples
     --------
-    >>> from reteval.compare import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {f"q{i}": {f"d{i}": 1} for i in range(4)}
     >>> runs = {"a": {f"q{i}": [f"d{i}"] for i in range(4)},
     ...         "b": {f"q{i}": ["x", "y", "z"][:i] + [f"d{i}"] for i in range(4)}}
@@ -395,7 +395,7 @@ def to_html(comparison: Comparison, *, title: str = "Retrieval evaluation report
 
     Examples
     --------
-    >>> from reteval.compare import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     >>> runs = {"<b>": {"q1": ["d1"], "q2": ["d2"]}, "b": {"q1": ["x", "d1"], "q2": ["d2"]}}
     >>> page = to_html(compare(qrels, runs, ["RR"], rng=0))
@@ -444,7 +444,7 @@ def to_latex(comparison: Comparison, *, digits: int = 3) -> str:
 
     Examples
     --------
-    >>> from reteval.compare import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {f"q{i}": {f"d{i}": 1} for i in range(4)}
     >>> runs = {"a": {f"q{i}": [f"d{i}"] for i in range(4)},
     ...         "b_2": {f"q{i}": ["x", f"d{i}"] for i in range(4)}}
@@ -508,7 +508,7 @@ def to_latex(comparison: Comparison, *, digits: int = 3) -> str:
 def _check(comparison, digits) -> None:
     if not isinstance(comparison, Comparison):
         raise InputError(
-            f"expected a reteval.compare.Comparison; got {type(comparison).__name__}"
+            f"expected a reteval.comparison.Comparison; got {type(comparison).__name__}"
         )
     if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 12:
         raise InputError(f"digits must be an integer from 0 to 12; got {digits!r}")
@@ -521,7 +521,7 @@ def write_report(comparison: Comparison, output_dir, *, title: str = "Retrieval 
     Parameters
     ----------
     comparison : Comparison
-        The result of :func:`reteval.compare.compare`.
+        The result of :func:`reteval.comparison.compare`.
     output_dir : path
         Created if needed; existing report files are overwritten.
     title : str, keyword-only
@@ -541,7 +541,7 @@ def write_report(comparison: Comparison, output_dir, *, title: str = "Retrieval 
     Examples
     --------
     >>> import tempfile
-    >>> from reteval.compare import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     >>> runs = {"a": {"q1": ["d1"], "q2": ["x", "d2"]}, "b": {"q1": ["x", "d1"], "q2": ["d2"]}}
     >>> with tempfile.TemporaryDirectory() as tmp:

@@ -170,3 +170,26 @@ def test_frames_backed_by_several_arrow_chunks():
     chunked = pd.concat([run.iloc[:1], run.iloc[1:]])
     result = evaluate({"q1": {"d1": 1}, "q2": {"d4": 1}}, chunked, ["AP"])
     assert result["AP"].tolist() == [1.0, 1.0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.sampled_from(["a", "b", "c", "d", "ab"])), min_size=2, max_size=40),
+       st.integers(1, 7))
+def test_first_duplicate_agrees_with_pandas(rows, chunk):
+    import pyarrow as pa
+
+    from reteval import io as reteval_io
+
+    query = np.array([q for q, _ in rows])
+    doc = pa.array([d for _, d in rows])
+    original = reteval_io._CHUNK_ROWS
+    reteval_io._CHUNK_ROWS = chunk  # tiny chunks: queries straddle chunk boundaries
+    try:
+        pair = reteval_io.first_duplicate(query, doc)
+    finally:
+        reteval_io._CHUNK_ROWS = original
+    frame = pd.DataFrame(rows, columns=["q", "d"])
+    assert (pair is not None) == frame.duplicated().any()
+    if pair is not None:
+        i, j = pair
+        assert i < j and rows[i] == rows[j]

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
-from reteval.compare import compare
+from reteval.comparison import compare
 from reteval.errors import InputError
 from reteval.plots import (
     cutoff_families,
@@ -246,9 +246,9 @@ def test_write_report(tmp_path, evil):
 
 
 def test_input_errors(evil):
-    with pytest.raises(InputError, match="expected a reteval.compare.Comparison"):
+    with pytest.raises(InputError, match="expected a reteval.comparison.Comparison"):
         to_markdown({"not": "a comparison"})
     with pytest.raises(InputError, match="digits must be an integer"):
         to_latex(evil, digits=-1)
-    with pytest.raises(InputError, match="expected a reteval.compare.Comparison"):
+    with pytest.raises(InputError, match="expected a reteval.comparison.Comparison"):
         plot_forest(None)

@@ -1,4 +1,4 @@
-"""Tests of reteval.compare: per-query scores, tests, corrections, best-system logic."""
+"""Tests of reteval.comparison: per-query scores, tests, corrections, best-system logic."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 import scipy.stats as st
 from statsmodels.stats.multitest import multipletests
 
-from reteval.compare import Comparison, compare
+from reteval.comparison import Comparison, compare
 from reteval.errors import InputError
 
 # Ten queries, one relevant document each: q{i} -> d{i}.
