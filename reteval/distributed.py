@@ -132,7 +132,10 @@ def _by_query(run):
 
 
 def _duplicate_error(part: pd.DataFrame) -> None:
-    """Raise InputError if one partition lists a document twice for one query."""
+    """Raise InputError naming a document listed twice for one query of ``part``, if any.
+
+    Rows read by :func:`read_run_dask` from TREC files are named by file and line.
+    """
     duplicated = part.duplicated(["query_id", "doc_id"], keep=False).to_numpy()
     if not duplicated.any():
         return
@@ -153,12 +156,15 @@ def _duplicate_error(part: pd.DataFrame) -> None:
 
 def _evaluate_partition(part: pd.DataFrame, qrels: pd.DataFrame, names, relevance_level: int,
                         number: int):
-    """In-memory evaluation of one partition: its judged queries only, or None."""
+    """In-memory evaluation of one partition: its judged queries only, or None.
+
+    ``qrels`` is sorted by query id, so the judgments of the partition's
+    queries are found by binary search.
+    """
     if "query_id" not in part.columns:
         part = part.reset_index()
     if part.empty:
         return None
-    _duplicate_error(part)
     ids = np.sort(pd.unique(part["query_id"]).astype(str).astype(object))
     judged = qrels["query_id"].to_numpy()
     lo = np.searchsorted(judged, ids, side="left")
@@ -166,11 +172,14 @@ def _evaluate_partition(part: pd.DataFrame, qrels: pd.DataFrame, names, relevanc
     keep = hi > lo
     if not keep.any():
         return None
-    rows = np.concatenate([np.arange(a, b) for a, b in zip(lo[keep], hi[keep])])
+    lo, sizes = lo[keep], (hi - lo)[keep]
+    rows = np.arange(sizes.sum()) + np.repeat(lo - (np.cumsum(sizes) - sizes), sizes)
     try:
         return evaluate(qrels.iloc[rows], part, names, relevance_level=relevance_level,
                         missing="skip")
     except InputError as exc:
+        # A duplicate among the evaluated queries: name its file and lines when known.
+        _duplicate_error(part[part["query_id"].astype(str).isin(ids[keep])])
         raise InputError(f"{exc} (in partition {number} of the run, grouped by query_id)") from None
 
 
