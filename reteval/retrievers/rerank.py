@@ -25,9 +25,10 @@ class RerankedRetriever(Retriever):
     ``second="neural"`` it is the MiniLM sentence embedder (the ``neural``
     extra), which is a much stronger re-scorer than LSA; no cross-encoder
     model is available offline to this package. Expect the LSA default to
-    rank *worse* than BM25 alone on collections where exact terms matter;
-    it is a reference point for the two-stage architecture, not a
-    recommendation.
+    rank *worse* than BM25 alone on collections where exact terms matter
+    (``bench/bench_retrievers.py`` measures it on SciFact, where it does, and
+    on Cranfield, where it does not); it is a reference point for the
+    two-stage architecture, not a recommendation.
 
     Parameters
     ----------

@@ -139,6 +139,11 @@ class NeuralEncoder:
     ------
     InputError
         If the ``neural`` extra is not installed.
+
+    Notes
+    -----
+    Encoding is the slow part: on a 2-core CPU, SciFact's 5,183 abstracts
+    take several minutes (``bench/bench_retrievers.py`` prints the time).
     """
 
     def __init__(self, *, batch_size: int = 64, device: str = "cpu", model_path=None):
