@@ -414,7 +414,7 @@ def duplicate_error(what, query_id, doc_id, where, source) -> InputError:
     )
 
 
-_CHUNK_ROWS = 1 << 17
+_CHUNK_ROWS = 1 << 15
 
 
 def first_duplicate(query: np.ndarray, doc) -> tuple[int, int] | None:
@@ -430,7 +430,7 @@ def first_duplicate(query: np.ndarray, doc) -> tuple[int, int] | None:
     Notes
     -----
     Rows are grouped by query (they usually are already; otherwise by a stable
-    sort of the codes) and cut into chunks of whole queries of about 130,000
+    sort of the codes) and cut into chunks of whole queries of about 33,000
     rows. Each chunk's doc ids are hashed on their own, so the hash tables stay
     small and in cache, and equal (query, doc) keys are found by sorting.
 

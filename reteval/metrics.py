@@ -89,42 +89,56 @@ def _arrow_ids(column: pd.Series):
     return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
 
 
-def _trec_order(query: np.ndarray, score: np.ndarray, doc) -> np.ndarray:
-    """Permutation ordering rows by query, score descending, doc id descending.
+def _tie_permutation(tied: np.ndarray, doc, rows) -> np.ndarray | None:
+    """Permutation that puts each block of tied rows in doc id descending order.
 
-    ``doc`` is an Arrow string array; only the doc ids of tied rows are read.
-    Runs usually come grouped by query and sorted by score: that case costs one
-    linear check and a stable (radix) sort of the query index.
+    ``tied[i]`` says that rows ``i`` and ``i + 1`` of the current sequence have
+    the same query and score; ``rows`` maps the sequence to rows of ``doc``
+    (None: the identity). Returns None when nothing is tied.
     """
-    same_query = query[1:] == query[:-1]
-    groups = len(query) - int(same_query.sum()) if len(query) else 0
-    contiguous = groups == np.count_nonzero(np.bincount(query)) if len(query) else True
-    if contiguous and np.all((score[1:] <= score[:-1]) | ~same_query):
-        small = query.astype(np.uint16) if query.max(initial=0) < 2**16 else query
-        order = np.argsort(small, kind="stable")
-    else:
-        order = np.lexsort((-score, query))
-    del same_query
-    q, s = query[order], score[order]
-    tied = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
-    del q, s
     if not tied.any():
-        return order
-    # Re-order each block of tied rows by doc id, descending.
-    in_block = np.zeros(len(order), dtype=bool)
+        return None
+    n = len(tied) + 1
+    in_block = np.zeros(n, dtype=bool)
     in_block[:-1] |= tied
     in_block[1:] |= tied
     positions = np.flatnonzero(in_block)
     blocks = np.cumsum(np.concatenate(([True], ~tied))[positions])
-    docs = np.asarray(doc.take(pa.array(order[positions])).to_numpy(zero_copy_only=False), dtype=str)
+    taken = positions if rows is None else rows[positions]
+    docs = np.asarray(doc.take(pa.array(taken)).to_numpy(zero_copy_only=False), dtype=str)
     ascending = np.lexsort((docs, blocks))
     # Reverse each block: position p of block [lo, hi) takes element lo + hi - 1 - p.
     _, lo, sizes = np.unique(blocks, return_index=True, return_counts=True)
     lo = np.repeat(lo, sizes)
     hi = lo + np.repeat(sizes, sizes)
     descending = ascending[lo + hi - 1 - np.arange(len(positions))]
-    order[positions] = order[positions][descending]
-    return order
+    fix = np.arange(n)
+    fix[positions] = positions[descending]
+    return fix
+
+
+def _trec_order(query: np.ndarray, score: np.ndarray, doc) -> np.ndarray:
+    """Permutation ordering rows by query, score descending, doc id descending.
+
+    ``doc`` is an Arrow string array; only the doc ids of tied rows are read.
+    Runs usually come grouped by query and sorted by score: then ties are put
+    in order where they stand, and the groups are ordered by a stable (radix)
+    sort of the query index, with no general sort.
+    """
+    if len(query) == 0:
+        return np.arange(0)
+    same_query = query[1:] == query[:-1]
+    groups = len(query) - int(same_query.sum())
+    contiguous = groups == np.count_nonzero(np.bincount(query))
+    if contiguous and np.all((score[1:] <= score[:-1]) | ~same_query):
+        fix = _tie_permutation(same_query & (score[1:] == score[:-1]), doc, None)
+        small = query.astype(np.uint16) if query.max() < 2**16 else query
+        by_query = np.argsort(small, kind="stable")
+        return by_query if fix is None else fix[by_query]
+    order = np.lexsort((-score, query))
+    q, s = query[order], score[order]
+    fix = _tie_permutation((q[1:] == q[:-1]) & (s[1:] == s[:-1]), doc, order)
+    return order if fix is None else order[fix]
 
 
 def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedRanking:
@@ -166,48 +180,45 @@ def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedR
     judged_rel = qrels["relevance"].to_numpy(dtype=np.int64)[keep]
 
     query = query_index(run["query_id"])
-    keep = query >= 0
-    rows = np.flatnonzero(keep)
-    query = query[keep]
     doc = _arrow_ids(run["doc_id"])
-    if len(rows) < len(keep):
-        doc = doc.take(pa.array(rows))
-    score = run["score"].to_numpy(dtype=np.float64)[keep]
+    score = run["score"].to_numpy(dtype=np.float64)
+    rows = None  # all rows, unless some belong to queries that are not evaluated
+    if not (query >= 0).all():
+        rows = np.flatnonzero(query >= 0)
+        query, score, doc = query[rows], score[rows], doc.take(pa.array(rows))
 
     duplicate = first_duplicate(query, doc)
     if duplicate is not None:
-        labels = run.index[rows[list(duplicate)]]
+        labels = run.index[list(duplicate) if rows is None else rows[list(duplicate)]]
         where = "lines" if run.index.name == "line" else "rows"
         raise duplicate_error("run", str(query_ids[query[duplicate[0]]]),
                               str(doc[duplicate[0]]), f"{where} {labels[0]} and {labels[1]}",
                               run.attrs.get("source"))
 
-    # Judged doc ids get codes 0..m-1; a retrieved doc id is looked up among them only.
+    # Relevance of each retrieved document. Judged doc ids get codes 0..m-1; a retrieved
+    # doc id is looked up among them, and its (query, code) key among the judgments.
+    rel = np.full(len(query), NOT_JUDGED, dtype=np.int64)
     judged_ids = judged_doc.unique()
     m = max(len(judged_ids), 1)
-    judged_key = judged_query * m + pc.index_in(judged_doc, value_set=judged_ids).to_numpy()
     run_code = pc.index_in(doc, value_set=judged_ids).fill_null(-1).to_numpy()
-    run_key = np.where(run_code >= 0, query * m + run_code, -1)
-    del run_code
-
-    order = _trec_order(query, score, doc)
-    query, run_key = query[order], run_key[order]
-
-    counts = np.bincount(query, minlength=len(query_ids))
-    starts = np.concatenate(([0], np.cumsum(counts)))
-    rank = np.arange(1, len(query) + 1) - starts[query]
-
-    # Relevance of each retrieved document: look its (query, doc) key up in the judgments.
-    rel = np.full(len(query), NOT_JUDGED, dtype=np.int64)
-    candidates = np.flatnonzero(run_key >= 0)
-    if len(judged_key) and len(candidates):
+    candidates = np.flatnonzero(run_code >= 0)
+    if len(candidates):
+        judged_key = judged_query * m + pc.index_in(judged_doc, value_set=judged_ids).to_numpy()
         by_key = np.argsort(judged_key)
         sorted_keys = judged_key[by_key]
-        wanted = run_key[candidates]
+        wanted = query[candidates] * m + run_code[candidates]
         found = np.searchsorted(sorted_keys, wanted).clip(max=len(sorted_keys) - 1)
         hit = sorted_keys[found] == wanted
         matched = judged_rel[by_key[found[hit]]]
         rel[candidates[hit]] = np.where(matched < 0, POOL_UNJUDGED, matched)
+    del run_code
+
+    order = _trec_order(query, score, doc)
+    query, rel = query[order], rel[order]
+
+    counts = np.bincount(query, minlength=len(query_ids))
+    starts = np.concatenate(([0], np.cumsum(counts)))
+    rank = np.arange(1, len(query) + 1) - starts[query]
 
     return JudgedRanking(
         query_ids=query_ids,
