@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pandas as pd
@@ -92,8 +93,11 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "
         raise InputError(f"relevance_level must be an integer; got {relevance_level!r}")
     names = [measures] if isinstance(measures, str) else list(measures)
     specs = parse_measures(names)
-    qrels = as_qrels(qrels)
-    run = as_run(run, check_duplicates=False)  # checked while ranking, on integer keys
+    # The qrels are read while the run is: a large run file is parsed by Arrow outside the GIL.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        qrels_future = pool.submit(as_qrels, qrels)
+        run = as_run(run, check_duplicates=False)  # checked while ranking, on integer keys
+        qrels = qrels_future.result()
 
     judged = set(qrels["query_id"].unique())
     retrieved = set(run["query_id"].unique())

@@ -27,6 +27,7 @@ Conventions (all as trec_eval 10):
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,24 +46,33 @@ POOL_UNJUDGED = -2  # retrieved, present in the qrels with a negative value
 
 @dataclass(frozen=True)
 class JudgedRanking:
-    """Every retrieved document of every evaluated query, ranked and judged.
+    """The retrieved documents that have a judgment, with their rank, per query.
+
+    A retrieved document without a judgment only counts as retrieved (it is
+    never relevant), so every measure can be computed from the judged retrieved
+    documents and the number retrieved per query: that keeps the arrays small
+    (a run of millions of rows has thousands of judged ones).
 
     Attributes
     ----------
     query_ids : numpy.ndarray
         The evaluated query ids, sorted; query ``i`` below means ``query_ids[i]``.
+    num_ret : numpy.ndarray
+        Number of documents retrieved for each query.
     query : numpy.ndarray
-        Query index of each retrieved document, grouped by query, in rank order.
+        Query index of each judged retrieved document, grouped by query, in
+        rank order.
     rank : numpy.ndarray
-        1-based rank of each retrieved document within its query.
+        Its 1-based rank within its query (among all retrieved documents).
     rel : numpy.ndarray
-        Relevance of each retrieved document: the judgment (>= 0),
-        ``-1`` if not judged, ``-2`` if judged negative (in the pool, unjudged).
+        Its relevance: the judgment (>= 0), or ``-2`` if judged negative (in
+        the pool but unjudged).
     judged_query, judged_rel : numpy.ndarray
         Query index and relevance of every judgment of the evaluated queries.
     """
 
     query_ids: np.ndarray
+    num_ret: np.ndarray
     query: np.ndarray
     rank: np.ndarray
     rel: np.ndarray
@@ -74,7 +84,7 @@ class JudgedRanking:
         return len(self.query_ids)
 
     def per_query(self, weights) -> np.ndarray:
-        """Sum ``weights`` (one per retrieved document) within each query."""
+        """Sum ``weights`` (one per judged retrieved document) within each query."""
         return np.bincount(self.query, weights=weights, minlength=self.n_queries)
 
     def num_rel(self, level: int) -> np.ndarray:
@@ -117,28 +127,72 @@ def _tie_permutation(tied: np.ndarray, doc, rows) -> np.ndarray | None:
     return fix
 
 
-def _trec_order(query: np.ndarray, score: np.ndarray, doc) -> np.ndarray:
-    """Permutation ordering rows by query, score descending, doc id descending.
+def _tie_moves(tied: np.ndarray, doc, rows) -> tuple[np.ndarray, np.ndarray] | None:
+    """Where the rows of tied blocks go when each block is put in doc id descending order.
 
-    ``doc`` is an Arrow string array; only the doc ids of tied rows are read.
-    Runs usually come grouped by query and sorted by score: then ties are put
-    in order where they stand, and the groups are ordered by a stable (radix)
-    sort of the query index, with no general sort.
+    ``tied[i]`` says that positions ``i`` and ``i + 1`` of a sequence ranked by
+    query and score have the same query and score; ``rows`` maps positions to
+    rows of ``doc`` (None: the identity). Returns ``(positions, targets)``: the
+    element at ``positions[j]`` moves to ``targets[j]``; None when nothing is tied.
     """
-    if len(query) == 0:
-        return np.arange(0)
+    if not tied.any():
+        return None
+    in_block = np.zeros(len(tied) + 1, dtype=bool)
+    in_block[:-1] |= tied
+    in_block[1:] |= tied
+    positions = np.flatnonzero(in_block)
+    blocks = np.cumsum(np.concatenate(([True], ~tied))[positions])
+    taken = positions if rows is None else rows[positions]
+    docs = np.asarray(doc.take(pa.array(taken)).to_numpy(zero_copy_only=False), dtype=str)
+    ascending = np.lexsort((docs, blocks))
+    # Block [lo, hi) in doc id descending order: its j-th smallest doc goes to hi - 1 - j.
+    _, lo, sizes = np.unique(blocks, return_index=True, return_counts=True)
+    lo = np.repeat(lo, sizes)
+    hi = lo + np.repeat(sizes, sizes)
+    targets = np.empty(len(positions), dtype=np.int64)
+    targets[ascending] = positions[lo + hi - 1 - np.arange(len(positions))]
+    return positions, targets
+
+
+def _ranks(query: np.ndarray, score: np.ndarray, doc, wanted: np.ndarray) -> np.ndarray:
+    """The trec_eval rank of the rows ``wanted`` within their query.
+
+    Ranks follow score descending, then doc id descending (``doc`` is an Arrow
+    string array; only the doc ids of tied rows are read). Runs usually come
+    grouped by query and sorted by score: then a rank is the distance from the
+    start of the row's group, corrected inside blocks of ties, with no sort.
+    """
+    if len(wanted) == 0:
+        return np.zeros(0, dtype=np.int64)
     same_query = query[1:] == query[:-1]
-    groups = len(query) - int(same_query.sum())
-    contiguous = groups == np.count_nonzero(np.bincount(query))
+    group_starts = np.flatnonzero(np.concatenate(([True], ~same_query)))
+    contiguous = len(group_starts) == np.count_nonzero(np.bincount(query))
     if contiguous and np.all((score[1:] <= score[:-1]) | ~same_query):
-        fix = _tie_permutation(same_query & (score[1:] == score[:-1]), doc, None)
-        small = query.astype(np.uint16) if query.max() < 2**16 else query
-        by_query = np.argsort(small, kind="stable")
-        return by_query if fix is None else fix[by_query]
+        position = wanted.copy()
+        moves = _tie_moves(same_query & (score[1:] == score[:-1]), doc, None)
+        if moves is not None:
+            moved, targets = moves
+            index = np.searchsorted(moved, wanted).clip(max=len(moved) - 1)
+            in_block = moved[index] == wanted
+            position[in_block] = targets[index[in_block]]
+        start = group_starts[np.searchsorted(group_starts, wanted, side="right") - 1]
+        return position - start + 1
     order = np.lexsort((-score, query))
     q, s = query[order], score[order]
-    fix = _tie_permutation((q[1:] == q[:-1]) & (s[1:] == s[:-1]), doc, order)
-    return order if fix is None else order[fix]
+    moves = _tie_moves((q[1:] == q[:-1]) & (s[1:] == s[:-1]), doc, order)
+    del q, s
+    if moves is not None:
+        moved, targets = moves
+        order[targets] = order[moved].copy()
+    # Positions of the wanted rows in the ranked sequence.
+    selected = np.zeros(len(query), dtype=bool)
+    selected[wanted] = True
+    positions = np.flatnonzero(selected[order])
+    rows = order[positions]
+    position = positions[np.argsort(rows)]  # wanted is sorted, like sorted rows
+    counts = np.bincount(query, minlength=int(query.max()) + 1)
+    query_start = np.concatenate(([0], np.cumsum(counts)))
+    return position - query_start[query[wanted]] + 1
 
 
 def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedRanking:
@@ -187,7 +241,13 @@ def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedR
         rows = np.flatnonzero(query >= 0)
         query, score, doc = query[rows], score[rows], doc.take(pa.array(rows))
 
-    duplicate = first_duplicate(query, doc)
+    # Looking doc ids up among the judged ones runs while the duplicate check hashes them:
+    # both spend their time in Arrow and numpy, outside the GIL.
+    judged_ids = judged_doc.unique()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        lookup = pool.submit(pc.index_in, doc, value_set=judged_ids)
+        duplicate = first_duplicate(query, doc)
+        run_code = lookup.result().fill_null(-1).to_numpy()
     if duplicate is not None:
         labels = run.index[list(duplicate) if rows is None else rows[list(duplicate)]]
         where = "lines" if run.index.name == "line" else "rows"
@@ -195,13 +255,12 @@ def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedR
                               str(doc[duplicate[0]]), f"{where} {labels[0]} and {labels[1]}",
                               run.attrs.get("source"))
 
-    # Relevance of each retrieved document. Judged doc ids get codes 0..m-1; a retrieved
-    # doc id is looked up among them, and its (query, code) key among the judgments.
-    rel = np.full(len(query), NOT_JUDGED, dtype=np.int64)
-    judged_ids = judged_doc.unique()
+    # The judged retrieved documents. Judged doc ids get codes 0..m-1; a retrieved doc id
+    # is looked up among them, and its (query, code) key among the judgments.
     m = max(len(judged_ids), 1)
-    run_code = pc.index_in(doc, value_set=judged_ids).fill_null(-1).to_numpy()
     candidates = np.flatnonzero(run_code >= 0)
+    rows = candidates[:0]
+    rel = judged_rel[:0]
     if len(candidates):
         judged_key = judged_query * m + pc.index_in(judged_doc, value_set=judged_ids).to_numpy()
         by_key = np.argsort(judged_key)
@@ -209,22 +268,21 @@ def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedR
         wanted = query[candidates] * m + run_code[candidates]
         found = np.searchsorted(sorted_keys, wanted).clip(max=len(sorted_keys) - 1)
         hit = sorted_keys[found] == wanted
+        rows = candidates[hit]
         matched = judged_rel[by_key[found[hit]]]
-        rel[candidates[hit]] = np.where(matched < 0, POOL_UNJUDGED, matched)
+        rel = np.where(matched < 0, POOL_UNJUDGED, matched)
     del run_code
 
-    order = _trec_order(query, score, doc)
-    query, rel = query[order], rel[order]
-
-    counts = np.bincount(query, minlength=len(query_ids))
-    starts = np.concatenate(([0], np.cumsum(counts)))
-    rank = np.arange(1, len(query) + 1) - starts[query]
+    rank = _ranks(query, score, doc, rows)
+    query_of_row = query[rows]
+    ranked = np.lexsort((rank, query_of_row))
 
     return JudgedRanking(
         query_ids=query_ids,
-        query=query,
-        rank=rank.astype(np.int64),
-        rel=rel,
+        num_ret=np.bincount(query, minlength=len(query_ids)),
+        query=query_of_row[ranked],
+        rank=rank[ranked],
+        rel=rel[ranked],
         judged_query=judged_query,
         judged_rel=judged_rel,
     )
@@ -271,9 +329,9 @@ def reciprocal_rank(r: JudgedRanking, cutoff: int | None, level: int) -> np.ndar
 def _relevant_so_far(r: JudgedRanking, relevant: np.ndarray) -> np.ndarray:
     """Number of relevant documents at or above each rank, within its query."""
     total = np.cumsum(relevant)
-    before_query = (total - relevant)[np.flatnonzero(r.rank == 1)]
-    counts = np.bincount(r.query, minlength=r.n_queries)
-    return total - np.repeat(before_query, counts[counts > 0])
+    first = np.flatnonzero(np.concatenate(([True], r.query[1:] != r.query[:-1])))[: len(total)]
+    counts = np.diff(np.concatenate((first, [len(total)])))
+    return total - np.repeat((total - relevant)[first], counts)
 
 
 def average_precision(r: JudgedRanking, cutoff: int | None, level: int) -> np.ndarray:
@@ -334,8 +392,7 @@ def ndcg(r: JudgedRanking, cutoff: int | None, exponential: bool = False) -> np.
 
 def judged(r: JudgedRanking, cutoff: int) -> np.ndarray:
     """Judged@k: share of the top min(k, retrieved) documents that appear in the qrels."""
-    top = r.rank <= cutoff
-    return _safe_divide(r.per_query(top & (r.rel != NOT_JUDGED)), r.per_query(top))
+    return _safe_divide(r.per_query(r.rank <= cutoff), np.minimum(r.num_ret, cutoff))
 
 
 def compute(r: JudgedRanking, measure: Measure, *, relevance_level: int = 1) -> np.ndarray:
@@ -360,7 +417,7 @@ def compute(r: JudgedRanking, measure: Measure, *, relevance_level: int = 1) -> 
     if family == "Judged":
         return judged(r, k)
     if family == "NumRet":
-        return np.bincount(r.query, minlength=r.n_queries).astype(np.float64)
+        return r.num_ret.astype(np.float64)
     if family == "NumRel":
         return r.num_rel(level)
     if family == "NumRelRet":

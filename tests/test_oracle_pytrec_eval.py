@@ -65,3 +65,28 @@ def test_matches_pytrec_eval(case, level):
             assert result.loc[query, name] == pytest.approx(values[trec_name], abs=1e-9), (
                 f"{name} on {query}"
             )
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=cases(), seed=st.integers(0, 2**32 - 1))
+def test_ranked_and_shuffled_rows_give_pytrec_eval_values(case, seed):
+    # A run written in rank order (by query, score descending, ties in any order) takes
+    # reteval's no-sort path; the same rows shuffled take the general path.
+    import numpy as np
+    import pandas as pd
+
+    qrels, run = case
+    rows = [(q, d, s) for q, docs in run.items() for d, s in docs.items()]
+    if not rows:
+        return
+    frame = pd.DataFrame(rows, columns=["query_id", "doc_id", "score"])
+    rng = np.random.default_rng(seed)
+    shuffled = frame.sample(frac=1.0, random_state=rng)
+    ranked = shuffled.sort_values(["query_id", "score"], ascending=[True, False], kind="stable")
+    oracle = pytrec_eval.RelevanceEvaluator(qrels, set(MEASURES), relevance_level=1)
+    expected = oracle.evaluate({q: d for q, d in run.items() if d})
+    for order in (ranked, shuffled):
+        result = evaluate(qrels, order, list(MEASURES.values()), missing="skip")
+        for query, values in expected.items():
+            for trec_name, name in MEASURES.items():
+                assert result.loc[query, name] == pytest.approx(values[trec_name], abs=1e-9)
