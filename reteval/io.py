@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import gzip
 import math
+import mmap
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -162,33 +163,36 @@ def _parse_run_text(data: bytes, path: Path) -> pd.DataFrame:
     return _run_table(qids, docs, scores, lines)
 
 
-def _parse_run_fast(data: bytes) -> pd.DataFrame | None:
+def _parse_run_fast(data) -> pd.DataFrame | None:
     """Multi-threaded reader for the common case: one space or one tab between fields.
 
-    Returns None when the file is not of that simple shape, or holds anything
-    the careful reader must explain (comments, bad fields, non-finite scores).
+    ``data`` is bytes or a memory map of the file. Returns None when the file
+    is not of that simple shape, or holds anything the careful reader must
+    explain (comments, blank lines, bad fields, non-finite scores).
     """
     try:
         import pyarrow as pa
         import pyarrow.csv as pacsv
     except ImportError:  # pragma: no cover - pyarrow is a dependency
         return None
-    if len(data) < (1 << 20) or (b"#" in data and _COMMENT_LINE.search(data)):
+    if len(data) < (1 << 20) or (data.find(b"#") >= 0 and _COMMENT_LINE.search(data)):
         return None
-    head = data[: data.find(b"\n")] if b"\n" in data else data
+    head = data[: data.find(b"\n")]
     delimiter = "\t" if b"\t" in head else " "
     # Any other white space inside the lines (a tab in a space-separated file, vertical tabs,
     # form feeds) is a shape for the careful reader, which splits on all white space.
     other = (b" " if delimiter == "\t" else b"\t", b"\x0b", b"\x0c")
-    if any(ch in data for ch in other):
+    if any(data.find(ch) >= 0 for ch in other):
         return None
     names = ["qid", "iter", "docno", "rank", "score", "tag"]
     try:
         table = pacsv.read_csv(
-            pa.BufferReader(data),
+            pa.BufferReader(pa.py_buffer(data)),
             read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 24),
+            # A blank line is an error here (so row i is line i + 1): the careful reader skips it.
             parse_options=pacsv.ParseOptions(
-                delimiter=delimiter, quote_char=False, escape_char=False, newlines_in_values=False
+                delimiter=delimiter, quote_char=False, escape_char=False,
+                newlines_in_values=False, ignore_empty_lines=False,
             ),
             convert_options=pacsv.ConvertOptions(
                 include_columns=["qid", "docno", "score"],
@@ -203,10 +207,6 @@ def _parse_run_fast(data: bytes) -> pd.DataFrame | None:
         return None
     scores = table.column("score").to_numpy()
     if table.num_rows == 0 or not np.isfinite(scores).all():
-        return None
-    # Every line is a content line (no blank lines), so line numbers are row numbers.
-    newlines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
-    if newlines != table.num_rows:
         return None
     qids = table.column("qid").combine_chunks()
     docs = table.column("docno").combine_chunks()
@@ -249,10 +249,18 @@ def read_run(path: str | os.PathLike, *, check_duplicates: bool = True) -> pd.Da
     2          q1     d2    1.0
     """
     path = Path(path)
-    data = _read_bytes(path)
-    frame = _parse_run_fast(data)
+    frame = None
+    try:  # a large plain file is parsed from a memory map, without a copy in Python
+        with open(path, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+            if mapped[:2] != b"\x1f\x8b":
+                frame = _parse_run_fast(mapped)
+    except (OSError, ValueError):  # missing, unreadable or empty: the careful path says which
+        pass
     if frame is None:
-        frame = _parse_run_text(data, path)
+        data = _read_bytes(path)
+        frame = _parse_run_fast(data)
+        if frame is None:
+            frame = _parse_run_text(data, path)
     frame.attrs["source"] = str(path)
     if check_duplicates:
         check_unique(frame, "run")

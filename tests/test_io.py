@@ -193,3 +193,19 @@ def test_first_duplicate_agrees_with_pandas(rows, chunk):
     if pair is not None:
         i, j = pair
         assert i < j and rows[i] == rows[j]
+
+
+def test_large_files_with_blank_lines_or_gzip_keep_line_numbers(tmp_path):
+    lines = [f"q{i // 100} Q0 d{i} {i % 100 + 1} {i * 0.5} t" for i in range(60000)]
+    lines.insert(30000, "")  # a blank line: every later line number shifts by one
+    lines[45679] = "q456 Q0 d45600 79 1.0 t"  # duplicate of the content on line 45602
+    text = "\n".join(lines) + "\n"
+    write(tmp_path, "blank.txt", text)
+    with pytest.raises(InputError, match=r"'d45600' appears twice for query 'q456' .* lines 45602 and 45680"):
+        read_run(tmp_path / "blank.txt")
+    (tmp_path / "run.txt.gz").write_bytes(gzip.compress(text.replace("\n\n", "\n").encode()))
+    with pytest.raises(InputError, match=r"lines 45601 and 45679"):
+        read_run(tmp_path / "run.txt.gz")
+    good = [f"q{i // 100} Q0 d{i} {i % 100 + 1} {i * 0.5} t" for i in range(60000)]
+    (tmp_path / "good.txt.gz").write_bytes(gzip.compress(("\n".join(good) + "\n").encode()))
+    assert len(read_run(tmp_path / "good.txt.gz")) == 60000
