@@ -89,10 +89,13 @@ def _decode(data: bytes, path: Path) -> str:
         ) from None
 
 
+_FIELD_SEPARATOR = re.compile(r"[ \t\r\x0b\x0c]+")  # ASCII white space, as trec_eval's isspace()
+
+
 def _content_lines(text: str):
     """Yield (line number, fields) for every line that is neither blank nor a comment."""
     for number, line in enumerate(text.split("\n"), 1):
-        fields = line.split()
+        fields = [field for field in _FIELD_SEPARATOR.split(line) if field]
         if fields and not fields[0].startswith("#"):
             yield number, fields, line
 

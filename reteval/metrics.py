@@ -225,11 +225,11 @@ def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedR
 
     def query_index(column):
         index = pc.index_in(_arrow_ids(column), value_set=query_set)
-        return index.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+        return index.fill_null(-1).to_numpy(zero_copy_only=False)  # int32
 
     judged_query = query_index(qrels["query_id"])
     keep = judged_query >= 0
-    judged_query = judged_query[keep]
+    judged_query = judged_query[keep].astype(np.int64)
     judged_doc = _arrow_ids(qrels["doc_id"]).filter(pa.array(keep))
     judged_rel = qrels["relevance"].to_numpy(dtype=np.int64)[keep]
 
@@ -265,7 +265,7 @@ def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedR
         judged_key = judged_query * m + pc.index_in(judged_doc, value_set=judged_ids).to_numpy()
         by_key = np.argsort(judged_key)
         sorted_keys = judged_key[by_key]
-        wanted = query[candidates] * m + run_code[candidates]
+        wanted = query[candidates].astype(np.int64) * m + run_code[candidates]
         found = np.searchsorted(sorted_keys, wanted).clip(max=len(sorted_keys) - 1)
         hit = sorted_keys[found] == wanted
         rows = candidates[hit]

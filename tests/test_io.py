@@ -209,3 +209,9 @@ def test_large_files_with_blank_lines_or_gzip_keep_line_numbers(tmp_path):
     good = [f"q{i // 100} Q0 d{i} {i % 100 + 1} {i * 0.5} t" for i in range(60000)]
     (tmp_path / "good.txt.gz").write_bytes(gzip.compress(("\n".join(good) + "\n").encode()))
     assert len(read_run(tmp_path / "good.txt.gz")) == 60000
+
+
+def test_only_ascii_white_space_separates_fields(tmp_path):
+    # A no-break space is part of a doc id (trec_eval splits on ASCII white space only).
+    path = write(tmp_path, "run.txt", "q1 Q0 doc\u00a0one 1 2.0 t\nq1\x0bQ0 d2 2 1.0 t\n")
+    assert read_run(path)["doc_id"].tolist() == ["doc\u00a0one", "d2"]
