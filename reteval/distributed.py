@@ -49,7 +49,7 @@ import numpy as np
 import pandas as pd
 
 from reteval.errors import InputError
-from reteval.evaluate import MISSING_POLICIES, MissingQueriesWarning, _describe, evaluate
+from reteval.evaluate import MISSING_POLICIES, MissingQueriesWarning, check_missing, evaluate
 from reteval.io import RUN_COLUMNS, as_qrels, read_run
 from reteval.measures import parse_measures
 
@@ -269,18 +269,8 @@ def evaluate_dask(qrels, run, measures, *, relevance_level: int = 1,
     judged = set(qrels["query_id"].unique())
     retrieved = set() if per_query is None else set(per_query.index)
     absent = judged - retrieved
-    if absent and missing == "error":
-        raise InputError(
-            f"{len(absent)} judged queries have no results in the run: {_describe(absent)} "
-            "(missing 'zero' scores them 0, 'skip' leaves them out)"
-        )
+    check_missing(absent, missing, stacklevel=2)
     if absent and missing == "zero":
-        warnings.warn(
-            f"{len(absent)} judged queries have no results in the run and score 0: "
-            f"{_describe(absent)}",
-            MissingQueriesWarning,
-            stacklevel=2,
-        )
         # The in-memory values of empty rankings, computed by the in-memory code itself.
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", MissingQueriesWarning)

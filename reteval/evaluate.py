@@ -28,6 +28,26 @@ def _describe(ids, limit=10) -> str:
     return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
 
 
+def check_missing(absent, missing: str, *, stacklevel: int = 2) -> None:
+    """Apply the ``missing`` policy to judged queries absent from the run.
+
+    Raises for ``"error"``, warns (:class:`MissingQueriesWarning`) for ``"zero"``;
+    ``"skip"`` says nothing.
+    """
+    if absent and missing == "error":
+        raise InputError(
+            f"{len(absent)} judged queries have no results in the run: {_describe(absent)} "
+            "(missing 'zero' scores them 0, 'skip' leaves them out)"
+        )
+    if absent and missing == "zero":
+        warnings.warn(
+            f"{len(absent)} judged queries have no results in the run and score 0: "
+            f"{_describe(absent)}",
+            MissingQueriesWarning,
+            stacklevel=stacklevel + 1,
+        )
+
+
 def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "zero") -> pd.DataFrame:
     """Evaluate a run: one row per query, one column per measure, as trec_eval.
 
@@ -101,19 +121,7 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "
 
     judged = set(qrels["query_id"].unique())
     retrieved = set(run["query_id"].unique())
-    absent = judged - retrieved
-    if absent and missing == "error":
-        raise InputError(
-            f"{len(absent)} judged queries have no results in the run: {_describe(absent)} "
-            "(missing 'zero' scores them 0, 'skip' leaves them out)"
-        )
-    if absent and missing == "zero":
-        warnings.warn(
-            f"{len(absent)} judged queries have no results in the run and score 0: "
-            f"{_describe(absent)}",
-            MissingQueriesWarning,
-            stacklevel=2,
-        )
+    check_missing(judged - retrieved, missing, stacklevel=2)
     queries = judged & retrieved if missing == "skip" else judged
 
     ranking = rank_judgments(qrels, run, queries)

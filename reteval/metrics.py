@@ -99,34 +99,6 @@ def _arrow_ids(column: pd.Series):
     return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
 
 
-def _tie_permutation(tied: np.ndarray, doc, rows) -> np.ndarray | None:
-    """Permutation that puts each block of tied rows in doc id descending order.
-
-    ``tied[i]`` says that rows ``i`` and ``i + 1`` of the current sequence have
-    the same query and score; ``rows`` maps the sequence to rows of ``doc``
-    (None: the identity). Returns None when nothing is tied.
-    """
-    if not tied.any():
-        return None
-    n = len(tied) + 1
-    in_block = np.zeros(n, dtype=bool)
-    in_block[:-1] |= tied
-    in_block[1:] |= tied
-    positions = np.flatnonzero(in_block)
-    blocks = np.cumsum(np.concatenate(([True], ~tied))[positions])
-    taken = positions if rows is None else rows[positions]
-    docs = np.asarray(doc.take(pa.array(taken)).to_numpy(zero_copy_only=False), dtype=str)
-    ascending = np.lexsort((docs, blocks))
-    # Reverse each block: position p of block [lo, hi) takes element lo + hi - 1 - p.
-    _, lo, sizes = np.unique(blocks, return_index=True, return_counts=True)
-    lo = np.repeat(lo, sizes)
-    hi = lo + np.repeat(sizes, sizes)
-    descending = ascending[lo + hi - 1 - np.arange(len(positions))]
-    fix = np.arange(n)
-    fix[positions] = positions[descending]
-    return fix
-
-
 def _tie_moves(tied: np.ndarray, doc, rows) -> tuple[np.ndarray, np.ndarray] | None:
     """Where the rows of tied blocks go when each block is put in doc id descending order.
 
