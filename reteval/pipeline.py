@@ -14,6 +14,9 @@ The parameters file has two sections::
 
 A string value may contain ``{output}``, replaced by the output folder, so that one
 notebook can read another's results (e.g. ``"{output}/02_retriever_comparison"``).
+Notebooks run in name order; an optional top-level ``order`` list (of notebook
+stems) runs those first, in that order, and the others after them: the default
+parameters put the report last.
 Every notebook also gets ``output_dir``. A parameter that a notebook does not
 declare in its ``parameters`` cell is an error, except in ``common``.
 
@@ -31,7 +34,7 @@ from pathlib import Path
 
 from reteval.errors import InputError, RetevalError
 
-__all__ = ["NotebookFailed", "NotebookResult", "load_params", "run_pipeline", "add_subcommands"]
+__all__ = ["NotebookFailed", "NotebookResult", "add_subcommands", "load_params", "run_pipeline"]
 
 
 class NotebookFailed(RetevalError):
@@ -58,7 +61,7 @@ def load_params(path: str | os.PathLike | None) -> dict:
         ``{common: {...}, notebooks: {name: {...}}}``.
     """
     if path is None:
-        return {"common": {}, "notebooks": {}}
+        return {"common": {}, "notebooks": {}, "order": []}
     import yaml
 
     path = Path(path)
@@ -70,15 +73,19 @@ def load_params(path: str | os.PathLike | None) -> dict:
         mark = getattr(exc, "problem_mark", None)
         raise InputError(f"not valid YAML: {getattr(exc, 'problem', exc)}", path=path,
                          line=None if mark is None else mark.line + 1) from None
-    if not isinstance(data, dict) or set(data) - {"common", "notebooks"}:
-        raise InputError("expected top-level keys 'common' and 'notebooks' only", path=path)
+    if not isinstance(data, dict) or set(data) - {"common", "notebooks", "order"}:
+        raise InputError("expected top-level keys 'common', 'notebooks' and 'order' only", path=path)
+    order = data.get("order") or []
+    if not isinstance(order, list) or not all(isinstance(name, str) for name in order):
+        raise InputError("'order' must be a list of notebook names", path=path)
     common = data.get("common") or {}
     notebooks = data.get("notebooks") or {}
     if not isinstance(common, dict) or not isinstance(notebooks, dict) or not all(
         isinstance(v, dict) for v in notebooks.values() if v is not None
     ):
         raise InputError("'common' and each entry of 'notebooks' must be mappings", path=path)
-    return {"common": common, "notebooks": {k: v or {} for k, v in notebooks.items()}}
+    return {"common": common, "notebooks": {k: v or {} for k, v in notebooks.items()},
+            "order": order}
 
 
 def _substitute(value, output: str):
@@ -91,12 +98,17 @@ def _substitute(value, output: str):
     return value
 
 
-def notebook_paths(notebooks_dir: str | os.PathLike, only=None) -> list[Path]:
-    """The pipeline's notebooks, in name order (``NN_name.ipynb``)."""
+def notebook_paths(notebooks_dir: str | os.PathLike, only=None, order=()) -> list[Path]:
+    """The pipeline's notebooks (``NN_name.ipynb``): those named in ``order`` first, then by name."""
     folder = Path(notebooks_dir)
     if not folder.is_dir():
         raise InputError("no such notebooks folder", path=folder)
     paths = sorted(p for p in folder.glob("[0-9][0-9]_*.ipynb"))
+    unknown = set(order) - {p.stem for p in paths}
+    if unknown:
+        raise InputError(f"'order' names unknown notebooks {sorted(unknown)}; have {[p.stem for p in paths]}")
+    rank = {name: i for i, name in enumerate(order)}
+    paths.sort(key=lambda p: (rank.get(p.stem, len(rank)), p.name))
     if only:
         wanted = set(only)
         unknown = wanted - {p.stem for p in paths}
@@ -146,7 +158,7 @@ def run_pipeline(
         params = load_params(params)
     output = Path(output).resolve()
     results = []
-    for path in notebook_paths(notebooks_dir, only):
+    for path in notebook_paths(notebooks_dir, only, params.get("order", ())):
         name = path.stem
         declared = set(papermill.inspect_notebook(str(path)))
         given = dict(params["notebooks"].get(name, {}))

@@ -54,3 +54,16 @@ def test_undeclared_parameter_is_an_error(tmp_path, monkeypatch, capsys):
     params.write_text("notebooks:\n  01_metrics_walkthrough:\n    colour: blue\n")
     assert main(["run", "--params", str(params), "--output", str(tmp_path), "--only", "01_metrics_walkthrough"]) == 2
     assert "parameters ['colour'] are not declared" in capsys.readouterr().err
+
+
+def test_order_puts_listed_notebooks_first(tmp_path):
+    from reteval.pipeline import notebook_paths
+
+    for name in ("01_a", "02_b", "03_c", "04_d"):
+        (tmp_path / f"{name}.ipynb").write_text("{}")
+    assert [p.stem for p in notebook_paths(tmp_path)] == ["01_a", "02_b", "03_c", "04_d"]
+    assert [p.stem for p in notebook_paths(tmp_path, order=["02_b", "01_a"])] == ["02_b", "01_a", "03_c", "04_d"]
+    with pytest.raises(InputError, match="unknown notebooks \\['09_x'\\]"):
+        notebook_paths(tmp_path, order=["09_x"])
+    default = load_params(ROOT / "params" / "default.yml")
+    assert [p.stem for p in notebook_paths(ROOT / "notebooks", order=default["order"])][-1] == "04_report"
