@@ -351,7 +351,11 @@ def read_run_dask(path: str | os.PathLike):
     if files is not None and all(f.endswith(_PARQUET_SUFFIXES) for f in files):
         text, files = files, None
     if files is None:
-        run = dd.read_parquet(text)
+        try:
+            run = dd.read_parquet(text)
+        except (ValueError, OSError) as exc:  # no parquet files, not parquet, unreadable
+            first = str(exc).strip().splitlines()[-1].replace("Original Message: ", "")
+            raise InputError(f"cannot read as a parquet run: {first}", path=os.fspath(path)) from None
         missing = [c for c in RUN_COLUMNS if c not in run.columns and c != run.index.name]
         if missing:
             raise InputError(f"a parquet run needs columns query_id, doc_id, score; missing "
@@ -398,14 +402,14 @@ def dask_client(address: str | None = None, *, n_workers: int = 2):
     if address:
         try:
             client = Client(address, timeout="10s")
-        except (OSError, TimeoutError) as exc:
+        except (OSError, TimeoutError, ValueError) as exc:
             raise InputError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
         with client:
             yield client
         return
     with LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
                       host="127.0.0.1", dashboard_address=None,
-                      silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+                      silence_logs=logging.CRITICAL) as cluster, Client(cluster) as client:
         yield client
 
 

@@ -69,6 +69,12 @@ def load_params(path: str | os.PathLike | None) -> dict:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except FileNotFoundError:
         raise InputError("no such parameters file", path=path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a parameters file", path=path) from None
+    except UnicodeDecodeError:
+        raise InputError("not a text (UTF-8) parameters file", path=path) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", path=path) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise InputError(f"not valid YAML: {getattr(exc, 'problem', exc)}", path=path,
@@ -157,8 +163,15 @@ def run_pipeline(
     if not isinstance(params, dict):
         params = load_params(params)
     output = Path(output).resolve()
+    if output.exists() and not output.is_dir():
+        raise InputError("the output must be a folder; this is a file", path=output)
+    paths = notebook_paths(notebooks_dir, only, params.get("order", ()))
+    unknown = set(params["notebooks"]) - {p.stem for p in notebook_paths(notebooks_dir)}
+    if unknown:
+        raise InputError(f"parameters for unknown notebooks {sorted(unknown)}; have "
+                         f"{[p.stem for p in notebook_paths(notebooks_dir)]}")
     results = []
-    for path in notebook_paths(notebooks_dir, only, params.get("order", ())):
+    for path in paths:
         name = path.stem
         declared = set(papermill.inspect_notebook(str(path)))
         given = dict(params["notebooks"].get(name, {}))

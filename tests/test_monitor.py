@@ -667,3 +667,25 @@ def test_retriever_module_is_found_in_the_working_directory(files, tmp_path, mon
         sys.modules.pop(name, None)
     assert result.entry.aggregates["RR"] == 1.0
     assert sys.path == before                     # no lasting change to sys.path
+
+
+def test_damaged_entry_gives_one_line_errors(tmp_path, capsys):
+    import sqlite3
+
+    from reteval.cli import main
+    from reteval.monitor.runner import monitor_once
+
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 1\n")
+    run = tmp_path / "run.txt"
+    run.write_text("q1 Q0 d1 1 1.5 t\n")
+    history = tmp_path / "history.sqlite"
+    monitor_once(history, run=str(run), qrels=str(qrels), measures=["RR"])
+    with sqlite3.connect(history) as con:
+        con.execute("UPDATE entries SET measures = '{not json'")
+    assert main(["history", str(history)]) == 2
+    err = capsys.readouterr().err
+    assert "entry 1 is damaged" in err and "Traceback" not in err
+    assert main(["history", "--check", str(history)]) == 2
+    captured = capsys.readouterr()
+    assert "entry 1: its list of measures is not valid JSON" in captured.out + captured.err

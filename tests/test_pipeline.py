@@ -67,3 +67,23 @@ def test_order_puts_listed_notebooks_first(tmp_path):
         notebook_paths(tmp_path, order=["09_x"])
     default = load_params(ROOT / "params" / "default.yml")
     assert [p.stem for p in notebook_paths(ROOT / "notebooks", order=default["order"])][-1] == "04_report"
+
+
+def test_bad_params_and_output_paths(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(ROOT)
+    (tmp_path / "adir").mkdir()
+    with pytest.raises(InputError, match="is a directory"):
+        load_params(tmp_path / "adir")
+    garbage = tmp_path / "garbage.yml"
+    garbage.write_bytes(b"\x8e\xff\x00")
+    with pytest.raises(InputError, match="not a text"):
+        load_params(garbage)
+    params = tmp_path / "p.yml"
+    params.write_text("notebooks:\n  99_nope:\n    k: 5\n")
+    assert main(["run", "--params", str(params), "--output", str(tmp_path / "o"), "--only", "01_metrics_walkthrough"]) == 2
+    assert "parameters for unknown notebooks ['99_nope']" in capsys.readouterr().err
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("x")
+    assert main(["run", "--output", str(a_file), "--only", "01_metrics_walkthrough"]) == 2
+    err = capsys.readouterr().err
+    assert "the output must be a folder" in err and "Traceback" not in err

@@ -221,7 +221,7 @@ def _cmd_monitor(args) -> int:
     from reteval.monitor.schedule import parse_interval, repeat
 
     _check_monitor_args(args)
-    if not args.every:
+    if args.every is None:
         return _monitor_once(args)
     interval = parse_interval(args.every)
 

@@ -461,7 +461,15 @@ class HistoryStore:
         entries = []
         for (entry_id, created, retriever, dataset_name, _digest, qrels_sha, queries_sha,
              version, parameters, measures, num_queries, notices) in rows:
-            measures = tuple(json.loads(measures))
+            try:
+                measures = tuple(json.loads(measures))
+                parameters = json.loads(parameters)
+                notices = json.loads(notices)
+            except (TypeError, ValueError):
+                raise HistoryError(
+                    f"entry {entry_id} is damaged (a field is not valid JSON); "
+                    "'reteval history --check' lists the problems", path=self.path,
+                ) from None
             entries.append(
                 Entry(
                     id=entry_id,
@@ -470,12 +478,12 @@ class HistoryStore:
                     dataset_name=dataset_name,
                     fingerprint=DatasetFingerprint(qrels_sha, queries_sha),
                     reteval_version=version,
-                    parameters=json.loads(parameters),
+                    parameters=parameters,
                     measures=measures,
                     num_queries=num_queries,
                     aggregates={m: aggregates[entry_id].get(m, math.nan) for m in measures},
                     alerts=tuple(alerts[entry_id]),
-                    notices=tuple(json.loads(notices)),
+                    notices=tuple(notices),
                 )
             )
         return entries
@@ -581,7 +589,11 @@ class HistoryStore:
                 "(SELECT count(*) FROM aggregates a WHERE a.entry_id = e.id) FROM entries e"
             ).fetchall()
         for entry_id, measures, num_queries, n_scores, n_aggregates in rows:
-            k = len(json.loads(measures))
+            try:
+                k = len(json.loads(measures))
+            except (TypeError, ValueError):
+                problems.append(f"entry {entry_id}: its list of measures is not valid JSON")
+                continue
             if n_scores != k * num_queries:
                 problems.append(
                     f"entry {entry_id}: {n_scores} per-query values, expected "
