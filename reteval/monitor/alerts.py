@@ -34,6 +34,7 @@ import pandas as pd
 
 from reteval.errors import InputError
 from reteval.measures import parse_measure
+from reteval.stats import _check_probability
 
 __all__ = [
     "ALERT_KINDS",
@@ -247,16 +248,6 @@ class RegressionReport:
     alpha: float
 
 
-def _check_alpha(alpha) -> float:
-    try:
-        value = float(alpha)
-    except (TypeError, ValueError):
-        value = math.nan
-    if not 0.0 < value < 1.0:
-        raise InputError(f"alpha must be strictly between 0 and 1; got {alpha!r}")
-    return value
-
-
 def _check_min_drop(min_drop) -> float:
     try:
         value = float(min_drop)
@@ -338,7 +329,7 @@ def check_regression(
     """
     from reteval.stats import CORRECTIONS, TESTS, adjust_pvalues, paired_test
 
-    alpha = _check_alpha(alpha)
+    alpha = _check_probability(alpha, "alpha")
     min_drop = _check_min_drop(min_drop)
     test_name = TESTS.get(str(test).lower()) if isinstance(test, str) else None
     if test_name is None:
