@@ -57,6 +57,7 @@ RUN_COLUMNS = ("query_id", "doc_id", "score")
 
 _COMMENT_LINE = re.compile(rb"(?m)^[ \t\r\f\v]*#")
 _BEIR_HEADER = ("query-id", "corpus-id", "score")
+_FAST_MIN_BYTES = 1 << 20  # smaller runs are read line by line: start-up would cost more
 
 
 # ---------------------------------------------------------------- reading files
@@ -166,19 +167,24 @@ def _parse_run_text(data: bytes, path: Path) -> pd.DataFrame:
     return _run_table(qids, docs, scores, lines)
 
 
-def _parse_run_fast(data) -> pd.DataFrame | None:
+def _parse_run_fast(data, source=None) -> pd.DataFrame | None:
     """Multi-threaded reader for the common case: one space or one tab between fields.
 
-    ``data`` is bytes or a memory map of the file. Returns None when the file
-    is not of that simple shape, or holds anything the careful reader must
-    explain (comments, blank lines, bad fields, non-finite scores).
+    ``data`` is bytes or a read-only :class:`mmap.mmap` of the file, used here
+    only to check the shape. Arrow parses ``source`` when given (an Arrow
+    memory map of the same file), else ``data``, which must then be bytes.
+    Arrow's reader threads may hold their input after the call returns, so a
+    Python ``mmap`` is never handed to Arrow: closing it while a buffer is
+    exported raises ``BufferError``. Returns None when the file is not of that
+    simple shape, or holds anything the careful reader must explain
+    (comments, blank lines, bad fields, non-finite scores).
     """
     try:
         import pyarrow as pa
         import pyarrow.csv as pacsv
     except ImportError:  # pragma: no cover - pyarrow is a dependency
         return None
-    if len(data) < (1 << 20) or (data.find(b"#") >= 0 and _COMMENT_LINE.search(data)):
+    if len(data) < _FAST_MIN_BYTES or (data.find(b"#") >= 0 and _COMMENT_LINE.search(data)):
         return None
     head = data[: data.find(b"\n")]
     delimiter = "\t" if b"\t" in head else " "
@@ -190,7 +196,7 @@ def _parse_run_fast(data) -> pd.DataFrame | None:
     names = ["qid", "iter", "docno", "rank", "score", "tag"]
     try:
         table = pacsv.read_csv(
-            pa.BufferReader(pa.py_buffer(data)),
+            source if source is not None else pa.BufferReader(pa.py_buffer(data)),
             read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 24),
             # A blank line is an error here (so row i is line i + 1): the careful reader skips it.
             parse_options=pacsv.ParseOptions(
@@ -214,6 +220,31 @@ def _parse_run_fast(data) -> pd.DataFrame | None:
     qids = table.column("qid").combine_chunks()
     docs = table.column("docno").combine_chunks()
     return _run_table(qids, docs, scores, None)
+
+
+def _read_run_mapped(path: Path) -> pd.DataFrame | None:
+    """Parse a large plain run file from memory maps, without a copy in Python.
+
+    The shape checks read a Python ``mmap`` that never leaves this function;
+    Arrow parses its own memory map of the file, whose lifetime Arrow manages
+    (its buffers keep the mapping alive for as long as they are used).
+    Returns None for anything the other readers handle: missing, unreadable,
+    empty, compressed or irregular files.
+    """
+    try:
+        import pyarrow as pa
+    except ImportError:  # pragma: no cover - pyarrow is a dependency
+        return None
+    try:
+        with open(path, "rb") as handle, mmap.mmap(
+            handle.fileno(), 0, access=mmap.ACCESS_READ
+        ) as mapped:
+            if mapped[:2] == b"\x1f\x8b" or len(mapped) < _FAST_MIN_BYTES:
+                return None
+            with pa.memory_map(str(path), "r") as source:
+                return _parse_run_fast(mapped, source)
+    except (OSError, ValueError):  # missing, unreadable or empty: the careful path says which
+        return None
 
 
 def read_run(path: str | os.PathLike, *, check_duplicates: bool = True) -> pd.DataFrame:
@@ -253,12 +284,7 @@ def read_run(path: str | os.PathLike, *, check_duplicates: bool = True) -> pd.Da
     """
     path = Path(path)
     frame = None
-    try:  # a large plain file is parsed from a memory map, without a copy in Python
-        with open(path, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
-            if mapped[:2] != b"\x1f\x8b":
-                frame = _parse_run_fast(mapped)
-    except (OSError, ValueError):  # missing, unreadable or empty: the careful path says which
-        pass
+    frame = _read_run_mapped(path)
     if frame is None:
         data = _read_bytes(path)
         frame = _parse_run_fast(data)
