@@ -1,4 +1,4 @@
-"""The chapter's own metric functions, kept with their exact semantics for teaching.
+"""The chapter's metric functions and its EvaluationQuery record, kept unchanged for teaching.
 
 These are the functions of the textbook chapter on retrieval evaluation, written
 for one query at a time from a ranked list of doc ids. They are kept so that a
