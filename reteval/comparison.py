@@ -154,6 +154,45 @@ class Comparison:
         others = [s for s in self.systems if s != against]
         return frame[others].sub(frame[against], axis=0)
 
+    def _repr_html_(self) -> str:
+        """A compact table for Jupyter: mean [interval] per system and measure, with marks.
+
+        ``▲``/``▼`` mark a significant difference (corrected p-value <= alpha)
+        above/below the baseline; ``●`` marks the best system of a measure when
+        it is significantly better than the runner-up. Without a baseline only
+        the best-system marks are shown (every pair is in ``pairwise``).
+        """
+        import html
+
+        level = f"{self.confidence_level:.0%}"
+        head = "".join(f"<th>{html.escape(m)}</th>" for m in self.measures)
+        rows = []
+        table = self.table.set_index(["measure", "system"])
+        for system in self.systems:
+            cells = []
+            for measure in self.measures:
+                row = table.loc[(measure, system)]
+                cell = (f"{row['mean']:.4f} <small>[{row['ci_low']:.3f}, "
+                        f"{row['ci_high']:.3f}]</small>")
+                significant = row["significant"]
+                if system != self.baseline and pd.notna(significant) and bool(significant):
+                    cell += " ▲" if row["mean_difference"] > 0 else " ▼"
+                best = self.best.loc[measure]
+                if best["system"] == system and best["status"] == "significant":
+                    cell += " ●"
+                cells.append(f"<td>{cell}</td>")
+            name = html.escape(system) + (" <small>(baseline)</small>"
+                                          if system == self.baseline else "")
+            rows.append(f"<tr><th>{name}</th>{''.join(cells)}</tr>")
+        marks = (f"▲/▼ significantly above/below the baseline ({self.test} test, "
+                 f"{self.correction} correction, alpha {self.alpha:g}); "
+                 if self.baseline is not None else "")
+        caption = (f"{self.n_queries} queries; mean [{level} bootstrap interval]; {marks}"
+                   "● best, significantly ahead of the runner-up")
+        return (f"<table><caption>{html.escape(caption)}</caption>"
+                f"<thead><tr><th>system</th>{head}</tr></thead>"
+                f"<tbody>{''.join(rows)}</tbody></table>")
+
 
 # --------------------------------------------------------------------------- inputs
 

@@ -251,3 +251,19 @@ def test_comparison_pickles_and_is_frozen():
     assert back.tests[key].confidence_interval() == res.tests[key].confidence_interval()
     with pytest.raises(dataclasses.FrozenInstanceError):
         res.alpha = 0.1
+
+
+def test_html_display_marks_significance_and_escapes_names():
+    # 12 queries: "good" finds the relevant document at rank 1 everywhere, "<bad>" never.
+    qrels = {f"q{i}": {f"d{i}": 1} for i in range(12)}
+    runs = {"base": {f"q{i}": (["x", f"d{i}"] if i % 2 else [f"d{i}"]) for i in range(12)},
+            "good": {f"q{i}": [f"d{i}"] for i in range(12)},
+            "<bad>": {f"q{i}": ["x"] for i in range(12)}}
+    html = compare(qrels, runs, ["RR"], baseline="base", rng=0)._repr_html_()
+    rows = {row.split("</th>")[0]: row for row in html.split("<tr><th>")[2:]}
+    assert "&lt;bad&gt;" in html and "<bad>" not in html
+    assert rows["good"].count("▲") == 1 and "●" in rows["good"]
+    assert rows["&lt;bad&gt;"].count("▼") == 1
+    assert "▲" not in rows["base <small>(baseline)</small>"]
+    assert "1.0000 <small>[1.000, 1.000]</small>" in rows["good"]
+    assert "12 queries" in html
