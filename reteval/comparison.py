@@ -29,6 +29,7 @@ import pandas as pd
 
 from reteval.errors import InputError
 from reteval.evaluate import evaluate
+from reteval.progress import progress
 from reteval.stats import (
     CORRECTIONS,
     TESTS,
@@ -370,7 +371,7 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
 
     # evaluate every system ------------------------------------------------------------------
     frames = {}
-    for name in systems:
+    for name in progress(systems, desc="evaluating", unit="system"):
         obj = runs[name]
         if _is_retriever(obj):
             if queries is None:
@@ -412,7 +413,7 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
     pair_rows = []
     table_rows = []
     best_rows = []
-    for mi, m in enumerate(measures_t):
+    for mi, m in enumerate(progress(measures_t, desc=f"{test_name} tests", unit="measure")):
         matrix = per_query[m].to_numpy().T
         results = {}
         if pairs and n_q >= 2:

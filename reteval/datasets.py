@@ -529,8 +529,11 @@ def load(
         ``"teaching"`` for the collection bundled with reteval (about 170
         English and Chinese documents on programming, machine learning,
         databases, the web and search; see its ``DATASHEET.md``); the path of
-        an existing BEIR-layout folder; or the name of a public BEIR dataset
-        (a key of :data:`BEIR_DATASETS`, e.g. ``"scifact"``, ``"nfcorpus"``).
+        an existing BEIR-layout folder; the name of a public BEIR dataset
+        (a key of :data:`BEIR_DATASETS`, e.g. ``"scifact"``, ``"nfcorpus"``);
+        or ``"irds:<id>"`` for an ir_datasets collection (see
+        :func:`reteval.irds.load_irds`; ``split`` and ``cache_dir`` do not
+        apply: the id names the split and ir_datasets keeps its own cache).
     split : str, default "test"
         Which qrels split to read.
     cache_dir : str or path-like, optional
@@ -579,6 +582,10 @@ def load(
         bundled = resources.files("reteval") / "data" / "teaching"
         with resources.as_file(bundled) as folder:
             return load_beir(folder, split=split, name="teaching")
+    if isinstance(name_or_path, str) and name_or_path.startswith("irds:"):
+        from reteval.irds import load_irds
+
+        return load_irds(name_or_path.removeprefix("irds:"))
     path = Path(name_or_path)
     if path.is_dir():
         return load_beir(path, split=split)

@@ -1,5 +1,6 @@
 """Shared test fixtures: where the read-only shared data lives, if it is there."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -21,3 +22,7 @@ def shared_data():
     if not DATA.is_dir():
         pytest.skip(f"shared datasets not found at {DATA}")
     return DATA
+
+# Progress bars stay off in tests and in the notebooks nbval runs (no front end is live there);
+# tests/test_progress.py sets the mode it checks.
+os.environ.setdefault("RETEVAL_PROGRESS", "off")

@@ -25,8 +25,11 @@ import numpy as np
 import pandas as pd
 
 from reteval.errors import InputError
+from reteval.progress import progress
 
 __all__ = ["Retriever", "check_k", "corpus_texts", "query_items"]
+
+_RUN_BATCH = 1000  # queries searched at once by ``run``: one step of its progress bar
 
 
 def check_k(k, *, name: str = "k") -> int:
@@ -123,7 +126,8 @@ def corpus_texts(corpus) -> tuple[np.ndarray, list[str]]:
         raise InputError("corpus must contain at least one document; got an empty corpus")
     ids = np.empty(len(corpus), dtype=object)
     texts = []
-    for i, (doc_id, doc) in enumerate(corpus.items()):
+    documents = progress(corpus.items(), total=len(corpus), desc="reading corpus", unit="doc")
+    for i, (doc_id, doc) in enumerate(documents):
         ids[i] = str(doc_id)
         texts.append(_doc_text(ids[i], doc))
     if len(set(ids)) != len(ids):
@@ -246,7 +250,10 @@ class Retriever(abc.ABC):
         """
         k = check_k(k)
         qids, texts = query_items(queries)
-        results = self._search(texts, k) if texts else []
+        results = []
+        for start in progress(range(0, len(texts), _RUN_BATCH), desc=f"{self.name}: searching",
+                              total=-(-len(texts) // _RUN_BATCH), unit="batch"):
+            results.extend(self._search(texts[start:start + _RUN_BATCH], k))
         return run_frame(qids, results)
 
     def __repr__(self) -> str:

@@ -18,6 +18,7 @@ import importlib.util
 import numpy as np
 
 from reteval.errors import InputError
+from reteval.progress import progress
 from reteval.retrievers.base import Retriever, corpus_texts, top_k_rows
 from reteval.retrievers.tokenize import Tokenizer
 
@@ -175,10 +176,18 @@ class NeuralEncoder:
         return self._docs
 
     def encode(self, texts: list[str]) -> np.ndarray:
-        vectors = self._model.encode(list(texts), batch_size=self.batch_size,
-                                     convert_to_numpy=True, normalize_embeddings=True,
-                                     show_progress_bar=False)
-        return np.asarray(vectors, dtype=np.float64).reshape(len(texts), -1)
+        texts = list(texts)
+        step = self.batch_size * 16  # one progress step: a few seconds of encoding on a CPU
+        chunks = [
+            self._model.encode(texts[start:start + step], batch_size=self.batch_size,
+                               convert_to_numpy=True, normalize_embeddings=True,
+                               show_progress_bar=False)
+            for start in progress(range(0, len(texts), step), desc="encoding",
+                                  total=-(-len(texts) // step))
+        ]
+        if not chunks:
+            return np.zeros((0, self.dims))
+        return np.asarray(np.concatenate(chunks), dtype=np.float64).reshape(len(texts), -1)
 
 
 class VectorRetriever(Retriever):

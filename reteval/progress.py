@@ -1,0 +1,103 @@
+"""Progress bars for long work: a notebook widget, a terminal bar, or nothing.
+
+:func:`progress` wraps an iterable the way ``tqdm`` does. Where it shows:
+
+* in a Jupyter kernel with ipywidgets: tqdm's notebook widget;
+* on a terminal (standard error is a TTY): tqdm's text bar;
+* anywhere else (output piped to a file, a CI log, ``--quiet``): nothing.
+
+A bar appears only when the work lasts longer than half a second, so short
+calls stay silent. The environment variable ``RETEVAL_PROGRESS`` overrides the
+choice: ``off`` (never), ``text`` (a text bar on standard error even when it is
+not a terminal), ``notebook`` or ``auto`` (the default rules above).
+``reteval run`` sets ``RETEVAL_PROGRESS=off`` for the notebooks it executes
+headless (no front end is live there to show a widget; the pipeline shows its
+own bar per notebook and per cell), and the CLI's ``--quiet`` sets it too.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Iterator
+
+__all__ = ["progress", "progress_mode"]
+
+_MODES = ("auto", "off", "text", "notebook")
+_DELAY_SECONDS = 0.5
+
+
+def _in_kernel() -> bool:
+    ipython = sys.modules.get("IPython")
+    if ipython is None:
+        return False
+    shell = ipython.get_ipython()
+    return shell is not None and hasattr(shell, "kernel")
+
+
+def progress_mode() -> str:
+    """How :func:`progress` shows right now: ``"off"``, ``"text"`` or ``"notebook"``.
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ["RETEVAL_PROGRESS"] = "off"
+    >>> progress_mode()
+    'off'
+    >>> del os.environ["RETEVAL_PROGRESS"]
+    """
+    wanted = os.environ.get("RETEVAL_PROGRESS", "auto").strip().lower()
+    if wanted not in _MODES:
+        wanted = "auto"
+    if wanted in ("off", "text"):
+        return wanted
+    if _in_kernel():
+        try:
+            import ipywidgets  # noqa: F401
+        except ImportError:
+            return "text"
+        return "notebook"
+    if wanted == "notebook":
+        return "text"
+    stream = sys.stderr
+    return "text" if stream is not None and stream.isatty() else "off"
+
+
+def progress(iterable: Iterable, *, total: int | None = None, desc: str | None = None,
+             unit: str = "it") -> Iterator:
+    """Iterate over ``iterable``, showing a progress bar where one can be seen.
+
+    Parameters
+    ----------
+    iterable : iterable
+        What to iterate over; it is yielded unchanged.
+    total : int, optional
+        Number of items, when ``len(iterable)`` does not tell.
+    desc : str, optional
+        Label of the bar.
+    unit : str, default "it"
+        Name of one item (``"query"``, ``"doc"``...).
+
+    Yields
+    ------
+    object
+        The items of ``iterable``.
+
+    Examples
+    --------
+    >>> list(progress(range(3), desc="counting"))
+    [0, 1, 2]
+    """
+    mode = progress_mode()
+    if mode == "off":
+        yield from iterable
+        return
+    if mode == "notebook":
+        from tqdm.notebook import tqdm
+    else:
+        from tqdm import tqdm
+    kwargs = {"total": total, "desc": desc, "unit": unit, "leave": False}
+    if mode == "text":
+        kwargs.update(file=sys.stderr, delay=_DELAY_SECONDS, dynamic_ncols=True)
+    with tqdm(iterable, **kwargs) as bar:
+        yield from bar
