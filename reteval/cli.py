@@ -32,8 +32,9 @@ def _add_evaluate(subparsers) -> None:
     p.add_argument("run", help="run file: TREC 'qid Q0 docno rank score tag'")
     p.add_argument(
         "-m", "--measure", action="append", dest="measures", metavar="MEASURE",
-        help="measure name, repeatable, e.g. -m nDCG@10 -m AP "
-        f"(default: {' '.join(DEFAULT_MEASURES)})",
+        help="measure name, repeatable, e.g. -m nDCG@10 -m 'P(rel=2)@10' -m AP; trec_eval "
+        "spellings and lists work too (-m P_5,10, -m ndcg_cut, -m official: trec_eval's "
+        f"default set) (default: {' '.join(DEFAULT_MEASURES)})",
     )
     p.add_argument("-l", "--relevance-level", type=int, default=1, metavar="N",
                    help="minimum relevance that counts as relevant (default: 1)")
@@ -41,7 +42,9 @@ def _add_evaluate(subparsers) -> None:
                    help="judged queries absent from the run: score 0 and warn (default), "
                    "leave out, or fail")
     p.add_argument("--per-query", action="store_true", help="also print every query's values")
-    p.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    p.add_argument("--format", choices=("table", "json", "csv", "trec"), default="table",
+                   help="'trec' prints trec_eval's own layout (measure<TAB>query<TAB>value, "
+                   "trec_eval's measure names, 'all' last; with --per-query as trec_eval -q)")
     p.add_argument("--engine", choices=("memory", "dask"), default="memory",
                    help="'dask' evaluates a run larger than memory on a Dask cluster; RUN may "
                    "then be a parquet dataset (folder) or a quoted glob of TREC files "
@@ -83,6 +86,10 @@ def _cmd_evaluate(args) -> int:
                                 for q, row in per_query.iterrows()}
         json.dump(doc, out, indent=2)
         out.write("\n")
+    elif args.format == "trec":
+        from reteval.formats import to_trec_eval
+
+        out.write(to_trec_eval(per_query, queries=args.per_query))
     elif args.format == "csv":
         if args.per_query:
             per_query.to_csv(out, float_format="%.6g")

@@ -10,7 +10,7 @@ import pandas as pd
 
 from reteval.errors import InputError
 from reteval.io import as_qrels, as_run
-from reteval.measures import parse_measures
+from reteval.measures import measure_columns, parse_measures
 from reteval.metrics import compute, rank_judgments
 
 __all__ = ["MISSING_POLICIES", "MissingQueriesWarning", "aggregate", "evaluate"]
@@ -61,10 +61,13 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "
         partition with the same kernels and the same result
         (:func:`reteval.distributed.evaluate_dask`).
     measures : str or sequence of str
-        Measure names such as ``"nDCG@10"``, ``"AP"``, ``"MRR"``
-        (see :mod:`reteval.measures`).
+        Measure names such as ``"nDCG@10"``, ``"AP"``, ``"MRR"``,
+        ``"P(rel=2)@10"`` or trec_eval's ``"P_5,10"`` and ``"official"``
+        (see :mod:`reteval.measures`; lists and defaults expand into several
+        columns, named by :func:`reteval.measures.measure_columns`).
     relevance_level : int, default 1
-        Minimum judged relevance that counts as relevant (trec_eval ``-l``).
+        Minimum judged relevance that counts as relevant (trec_eval ``-l``);
+        a measure's own ``rel`` parameter overrides it for that measure.
         It does not change nDCG gains.
     missing : {"zero", "skip", "error"}, default "zero"
         What to do with judged queries that have no results in the run:
@@ -79,7 +82,7 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "
         Index ``query_id`` (sorted), one float64 column per measure, named as
         given and in the order given. ``.mean()`` is the aggregate trec_eval
         reports, except for the counts (``NumRet``, ``NumRel``,
-        ``NumRelRet``), which trec_eval sums: :func:`aggregate` does both.
+        ``NumRelRet``, ``NumQ``), which trec_eval sums: :func:`aggregate` does both.
 
     Raises
     ------
@@ -111,8 +114,7 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "
         raise InputError(f"missing must be one of {MISSING_POLICIES}; got {missing!r}")
     if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)):
         raise InputError(f"relevance_level must be an integer; got {relevance_level!r}")
-    names = [measures] if isinstance(measures, str) else list(measures)
-    specs = parse_measures(names)
+    columns = measure_columns(measures)
     # The qrels are read while the run is: a large run file is parsed by Arrow outside the GIL.
     with ThreadPoolExecutor(max_workers=1) as pool:
         qrels_future = pool.submit(as_qrels, qrels)
@@ -126,16 +128,14 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "
 
     ranking = rank_judgments(qrels, run, queries)
     values = {
-        str(name).strip() if isinstance(name, str) else str(spec): compute(
-            ranking, spec, relevance_level=int(relevance_level)
-        )
-        for name, spec in zip(names, specs)
+        label: compute(ranking, spec, relevance_level=int(relevance_level))
+        for label, spec in columns
     }
     frame = pd.DataFrame(values, index=pd.Index(ranking.query_ids.astype(str), name="query_id"))
     return frame.astype(np.float64)
 
 
-_SUMMED_FAMILIES = ("NumRet", "NumRel", "NumRelRet")
+_SUMMED_FAMILIES = ("NumQ", "NumRet", "NumRel", "NumRelRet")
 
 
 def aggregate(per_query: pd.DataFrame) -> pd.Series:

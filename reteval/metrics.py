@@ -35,6 +35,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from reteval.errors import InputError
 from reteval.io import duplicate_error, first_duplicate
 from reteval.measures import Measure
 
@@ -367,9 +368,128 @@ def judged(r: JudgedRanking, cutoff: int) -> np.ndarray:
     return _safe_divide(r.per_query(r.rank <= cutoff), np.minimum(r.num_ret, cutoff))
 
 
+def dcg(r: JudgedRanking, cutoff: int | None) -> np.ndarray:
+    """DCG(@k): linear gain (the grade) discounted by ``log2(rank + 1)``, not normalised."""
+    gains = np.where(_within_cutoff(r, cutoff), _gain(r.rel, False), 0.0)
+    return r.per_query(gains / np.log2(r.rank + 1.0))
+
+
+def set_precision(r: JudgedRanking, level: int) -> np.ndarray:
+    """SetP: relevant documents retrieved / documents retrieved (trec_eval ``set_P``)."""
+    return _safe_divide(r.per_query(r.rel >= level), r.num_ret)
+
+
+def set_recall(r: JudgedRanking, level: int) -> np.ndarray:
+    """SetR: relevant documents retrieved / relevant documents (trec_eval ``set_recall``)."""
+    return _safe_divide(r.per_query(r.rel >= level), r.num_rel(level))
+
+
+def set_f(r: JudgedRanking, level: int, beta: float) -> np.ndarray:
+    """SetF: ``(beta + 1) P R / (beta P + R)`` of SetP and SetR, 0 when nothing relevant is retrieved.
+
+    As trec_eval's ``set_F``, whose parameter enters the formula as written
+    (so ``beta`` here plays the role of the usual beta squared).
+    """
+    precision_, recall_ = set_precision(r, level), set_recall(r, level)
+    found = r.per_query(r.rel >= level) > 0
+    return np.where(found, _safe_divide((beta + 1.0) * precision_ * recall_,
+                                        beta * precision_ + recall_), 0.0)
+
+
+def rank_biased_precision(r: JudgedRanking, cutoff: int | None, level: int, p: float) -> np.ndarray:
+    """RBP(@k): ``(1 - p) * sum of p**(rank - 1)`` over the relevant documents (Moffat & Zobel 2008)."""
+    relevant = (r.rel >= level) & _within_cutoff(r, cutoff)
+    return (1.0 - p) * r.per_query(np.where(relevant, np.power(p, r.rank - 1.0), 0.0))
+
+
+ERR_MAX_GRADE = 4  # gdeval's MAX_JUDGMENT: gains are (2**g - 1) / 2**4
+
+
+def expected_reciprocal_rank(r: JudgedRanking, cutoff: int | None) -> np.ndarray:
+    """ERR(@k) as gdeval (and ir_measures) compute it (Chapelle et al. 2009).
+
+    ``ERR = sum over ranks i of R_i / i * prod_{j < i} (1 - R_j)`` with
+    ``R = (2**g - 1) / 2**4`` for grade ``g`` (negative grades and unjudged
+    documents: 0). gdeval refuses grades above 4, and so does this.
+    """
+    if len(r.rel) and r.rel.max() > ERR_MAX_GRADE:
+        raise InputError(
+            f"ERR assumes grades 0-{ERR_MAX_GRADE} (as gdeval); got grade {int(r.rel.max())} "
+            f"for query {r.query_ids[r.query[np.argmax(r.rel)]]!r}"
+        )
+    within = _within_cutoff(r, cutoff)
+    stop = np.where(within, (np.exp2(np.maximum(r.rel, 0)) - 1.0) / 2.0**ERR_MAX_GRADE, 0.0)
+    # prod_{j < i} (1 - R_j) within each query: exclusive cumulative sum of logs
+    logs = np.log1p(-stop)
+    before = _relevant_so_far(r, logs) - logs
+    return r.per_query(stop / r.rank * np.exp(before))
+
+
+INFAP_EPSILON = 0.00001  # trec_eval's INFAP_EPSILON
+
+
+def inferred_average_precision(r: JudgedRanking, level: int) -> np.ndarray:
+    """infAP exactly as trec_eval computes it (Yilmaz & Aslam 2006).
+
+    Documents not in the qrels are outside the pool; negative judgments are in
+    the pool but unjudged and are skipped; the precision above each relevant
+    document is estimated from the judged documents above it.
+    """
+    relevant = r.rel >= level
+    rel_above = _relevant_so_far(r, relevant.astype(np.int64)) - relevant
+    nonrel_above = _relevant_so_far(r, ((r.rel >= 0) & (r.rel < level)).astype(np.int64))
+    unjudged = r.rel == POOL_UNJUDGED
+    unjudged_above = _relevant_so_far(r, unjudged.astype(np.int64)) - unjudged
+    j = r.rank - 1.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        later = 1.0 / (j + 1.0) + (j / (j + 1.0)) * (
+            (rel_above + nonrel_above + unjudged_above) / j
+        ) * ((rel_above + INFAP_EPSILON) / (rel_above + nonrel_above + 2 * INFAP_EPSILON))
+    contribution = np.where(r.rank == 1, 1.0, later)
+    return _safe_divide(r.per_query(np.where(relevant, contribution, 0.0)), r.num_rel(level))
+
+
+def _lround(x: np.ndarray) -> np.ndarray:
+    """C's lround for non-negative x: halves round away from zero."""
+    whole = np.trunc(x)
+    return (whole + (x - whole >= 0.5)).astype(np.int64)
+
+
+def interpolated_precision(r: JudgedRanking, recall_level: float, level: int) -> np.ndarray:
+    """IPrec@r as trec_eval's ``iprec_at_recall``: the highest precision at recall >= r.
+
+    Recall ``r`` is first turned into a number of relevant documents,
+    ``c = lround(r * R)``; the value is the highest precision at or after the
+    c-th relevant document retrieved (the first when c = 0), 0 when fewer than
+    c are retrieved.
+    """
+    relevant = np.flatnonzero(r.rel >= level)  # in rank order within each query
+    query = r.query[relevant]
+    counts = np.bincount(query, minlength=r.n_queries)
+    starts = np.concatenate(([0], np.cumsum(counts)))
+    nth = np.arange(1, len(relevant) + 1) - starts[query]
+    precision_at = nth / r.rank[relevant]
+    # highest precision from each relevant document to the last of its query (suffix maximum)
+    order = np.argsort(precision_at, kind="stable")
+    ordinal = np.empty(len(order), dtype=np.int64)
+    ordinal[order] = np.arange(len(order))
+    keyed = ordinal[::-1] + (r.n_queries - query[::-1]) * np.int64(len(order) + 1)
+    best = np.maximum.accumulate(keyed)[::-1] - (r.n_queries - query) * np.int64(len(order) + 1)
+    suffix_max = precision_at[order[best]] if len(order) else precision_at
+    wanted = np.maximum(_lround(recall_level * r.num_rel(level)), 1)
+    found = wanted <= counts
+    out = np.zeros(r.n_queries)
+    out[found] = suffix_max[starts[:-1][found] + wanted[found] - 1]
+    return out
+
+
 def compute(r: JudgedRanking, measure: Measure, *, relevance_level: int = 1) -> np.ndarray:
-    """Value of ``measure`` for every query of ``r`` (float64, in ``r.query_ids`` order)."""
-    family, k, level = measure.family, measure.cutoff, relevance_level
+    """Value of ``measure`` for every query of ``r`` (float64, in ``r.query_ids`` order).
+
+    A measure's own ``rel`` (``P(rel=2)@10``) overrides ``relevance_level``.
+    """
+    family, k = measure.family, measure.cutoff
+    level = relevance_level if measure.rel is None else measure.rel
     if family == "P":
         return precision(r, k, level)
     if family == "R":
@@ -394,4 +514,22 @@ def compute(r: JudgedRanking, measure: Measure, *, relevance_level: int = 1) -> 
         return r.num_rel(level)
     if family == "NumRelRet":
         return r.per_query(r.rel >= level)
+    if family == "NumQ":
+        return np.ones(r.n_queries)
+    if family == "DCG":
+        return dcg(r, k)
+    if family == "SetP":
+        return set_precision(r, level)
+    if family == "SetR":
+        return set_recall(r, level)
+    if family == "SetF":
+        return set_f(r, level, 1.0 if measure.beta is None else measure.beta)
+    if family == "RBP":
+        return rank_biased_precision(r, k, level, measure.p)
+    if family == "ERR":
+        return expected_reciprocal_rank(r, k)
+    if family == "infAP":
+        return inferred_average_precision(r, level)
+    if family == "IPrec":
+        return interpolated_precision(r, k, level)
     raise AssertionError(f"no kernel for {measure}")  # every family is handled above

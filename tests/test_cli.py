@@ -52,7 +52,7 @@ def test_csv_and_options(files, capsys):
     [
         (["-m", "nDGC@10"], "unknown measure 'nDGC@10'. Did you mean 'nDCG'?"),
         (["--missing", "error"], "1 judged queries have no results in the run: 'q3'"),
-        (["-m", "P"], "measure 'P' needs a rank cutoff"),
+        (["-m", "Rprec@5"], "measure 'Rprec' takes no cutoff"),
     ],
 )
 def test_errors_exit_2_with_one_line(files, capsys, args, message):
@@ -71,3 +71,13 @@ def test_bad_file_through_the_installed_script(tmp_path, files):
                           check=False, capture_output=True, text=True)
     assert proc.returncode == 2
     assert proc.stderr == f"reteval: error: {bad}:2: score is not a number: 'oops'\n"
+
+
+def test_trec_format_and_measure_lists(files, capsys):
+    # `-m P_1,2 --format trec --per-query` prints what `trec_eval -q -m P.1,2` prints.
+    assert main(["evaluate", *map(str, files), "-m", "P_1,2", "-m", "Judged@2", "--format", "trec",
+                 "--per-query", "--missing", "skip"]) == 0
+    lines = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
+    assert [fields[0].rstrip() for fields in lines] == ["P_1", "P_2", "Judged@2"] * 3
+    assert [fields[1] for fields in lines][-3:] == ["all"] * 3
+    assert all(len(fields[0]) == 22 for fields in lines)

@@ -22,6 +22,15 @@ for _k in (5, 10, 15, 20, 30, 100, 200, 500, 1000):
                             f"map_cut_{_k}": f"AP@{_k}", f"ndcg_cut_{_k}": f"nDCG@{_k}"})
 for _k in (1, 5, 10):
     TREC_TO_RETEVAL[f"success_{_k}"] = f"Success@{_k}"
+TREC_TO_RETEVAL.update({"infAP": "infAP", "set_P": "SetP", "set_recall": "SetR", "set_F": "SetF",
+                        "num_q": "NumQ"})
+for _level in ("0.00", "0.10", "0.20", "0.25", "0.30", "0.40", "0.50", "0.60", "0.70", "0.75",
+               "0.80", "0.90", "1.00"):
+    TREC_TO_RETEVAL[f"iprec_at_recall_{_level}"] = f"IPrec@{float(_level)}"
+# out.test.meas_params: P.5,7,3 recall.20,2000 ndcg_cut.10,20,23.4 success.2,5,20 iprec_at_recall...
+TREC_TO_RETEVAL.update({"P_3": "P@3", "P_7": "P@7", "recall_2000": "R@2000",
+                        "ndcg_cut_23": "nDCG@23", "success_2": "Success@2",
+                        "success_20": "Success@20"})
 
 CASES = [
     # expected output, qrels, run, trec_eval flags -> reteval options
@@ -32,6 +41,7 @@ CASES = [
     ("out.test.aql", "qrels.rel_level", "results.test", {"relevance_level": 2}),  # -l2
     ("out.comment.test", "qrels.comment.test", "results.comment.test", {}),
     ("out.test", "qrels.test.with-comments", "results.test", {}),
+    ("out.test.meas_params", "qrels.test", "results.test", {"missing": "error"}),
 ]
 
 
@@ -86,3 +96,21 @@ def test_num_q_matches(conformance_dir):
     per_query = evaluate(conformance_dir / "qrels.comment.test",
                          conformance_dir / "results.comment.test", ["AP"])
     assert len(per_query) == num_q == 31
+
+
+def test_official_text_output_is_trec_evals(conformance_dir):
+    # `trec_eval qrels.test results.test` (out.test) and with -q (out.test.aq, the official
+    # measures' lines): the same text, but for the runid and gm_map lines reteval does not print.
+    from reteval.formats import to_trec_eval
+
+    per_query = evaluate(conformance_dir / "qrels.test", conformance_dir / "results.test",
+                         ["official"], missing="error")
+    expected = [line for line in (conformance_dir / "out.test").read_text().splitlines()
+                if not line.startswith(("runid", "gm_map"))]
+    assert to_trec_eval(per_query).splitlines() == expected
+    official = {line.split()[0] for line in expected}
+    expected_q = [line for line in (conformance_dir / "out.test.aq").read_text().splitlines()
+                  if line.split()[0] in official]
+    got_q = to_trec_eval(per_query, queries=True).splitlines()
+    assert sorted(got_q) == sorted(expected_q)  # out.test.aq orders measures as -m all_trec does
+    assert len(got_q) == len(expected_q) > 100

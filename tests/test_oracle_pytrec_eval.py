@@ -90,3 +90,48 @@ def test_ranked_and_shuffled_rows_give_pytrec_eval_values(case, seed):
         for query, values in expected.items():
             for trec_name, name in MEASURES.items():
                 assert result.loc[query, name] == pytest.approx(values[trec_name], abs=1e-9)
+
+
+# measures added after the first set: pytrec_eval key -> reteval measure
+MORE_MEASURES = {"infAP": "infAP", "set_P": "SetP", "set_recall": "SetR", "set_F": "SetF",
+                 "num_q": "NumQ"}
+MORE_MEASURES.update({f"iprec_at_recall_{level:.2f}": f"IPrec@{level}"
+                      for level in (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)})
+ASKED = {"infAP", "set_P", "set_recall", "set_F", "num_q", "iprec_at_recall"}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=cases(), level=st.integers(1, 3))  # pytrec_eval refuses level 0
+def test_infap_iprec_and_set_measures_match_pytrec_eval(case, level):
+    # Each measure carries its own relevance level (P(rel=n) style) while the global
+    # option stays 1: the per-measure level must be the one used.
+    qrels, run = case
+    run = {q: docs for q, docs in run.items() if docs}
+    if not run:
+        return
+    expected = pytrec_eval.RelevanceEvaluator(qrels, ASKED, relevance_level=level).evaluate(run)
+    asked = {(name.replace("@", f"(rel={level})@") if "@" in name else f"{name}(rel={level})")
+             if name != "NumQ" else name: name for name in MORE_MEASURES.values()}
+    result = evaluate(qrels, run, list(asked), missing="skip").rename(columns=asked)
+    assert set(result.index) == set(expected)
+    for query, values in expected.items():
+        num_rel = sum(grade >= level for grade in qrels[query].values())
+        for key, name in MORE_MEASURES.items():
+            if name.startswith("IPrec") and not _same_iprec_cutoff(float(name[6:]), num_rel):
+                continue
+            assert result.loc[query, name] == pytest.approx(values[key], abs=1e-9), (
+                f"{name} on {query} at level {level}"
+            )
+
+
+def _same_iprec_cutoff(level, num_rel):
+    """Whether trec_eval 10 and pytrec_eval's trec_eval 9 turn a recall level into the same count.
+
+    trec_eval 10 (whose own outputs tests/test_conformance.py checks, iprec included)
+    uses lround(level * R); pytrec_eval bundles trec_eval 9, which adds 0.9 and truncates.
+    """
+    import math
+
+    exact = level * num_rel
+    v10 = math.floor(exact) + (exact - math.floor(exact) >= 0.5)
+    return v10 == int(exact + 0.9)
