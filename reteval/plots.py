@@ -16,6 +16,8 @@ function                     what it shows
                              comes from (a few queries or many)
 :func:`plot_forest`          forest plot: each system's mean and interval, per measure
 :func:`plot_distributions`   per-query score distributions (box plots, mean marked)
+:func:`plot_precision_recall`  the interpolated precision-recall curve (trec_eval's
+                             11 points ``iprec_at_recall``), one line per system
 ===========================  ==========================================================
 """
 
@@ -36,6 +38,7 @@ __all__ = [
     "plot_differences",
     "plot_distributions",
     "plot_forest",
+    "plot_precision_recall",
     "report_figures",
 ]
 
@@ -83,7 +86,7 @@ def cutoff_families(comparison: Comparison) -> dict[str, list[tuple[int, str]]]:
             spec = parse_measure(name)
         except UnknownMeasureError:
             continue
-        if spec.cutoff is not None:
+        if spec.cutoff is not None and spec.family != "IPrec":  # recall levels: see below
             groups.setdefault(spec.family, []).append((spec.cutoff, name))
     return {fam: sorted(items) for fam, items in groups.items() if len(items) >= 2}
 
@@ -128,6 +131,66 @@ def plot_cutoff_curves(comparison: Comparison) -> Figure:
         ax.grid(alpha=0.3)
     axes[-1].legend(fontsize="small")
     return fig
+
+
+def plot_precision_recall(comparison: Comparison) -> Figure:
+    """The interpolated precision-recall curve: mean ``IPrec@r`` against recall level r.
+
+    The comparison must hold ``IPrec`` at two or more recall levels, e.g.
+    ``compare(qrels, runs, ["iprec_at_recall"])`` for trec_eval's 11 points
+    (0.0, 0.1, ..., 1.0). One line per system (its own marker and line style),
+    with the bootstrap interval of each mean as a band.
+
+    Raises
+    ------
+    InputError
+        When the comparison has fewer than two IPrec levels.
+
+    Examples
+    --------
+    >>> from reteval.comparison import compare
+    >>> qrels = {"q1": {"d1": 1, "d2": 1}, "q2": {"d3": 1}}
+    >>> runs = {"a": {"q1": ["d1", "d9", "d2"], "q2": ["d3"]}, "b": {"q1": ["d9", "d1"], "q2": []}}
+    >>> fig = plot_precision_recall(compare(qrels, runs, ["iprec_at_recall"], rng=0))
+    >>> fig.axes[0].get_xlabel()
+    'recall'
+    """
+    levels = []
+    for name in _check(comparison).measures:
+        try:
+            spec = parse_measure(name)
+        except UnknownMeasureError:
+            continue
+        if spec.family == "IPrec":
+            levels.append((spec.cutoff, name))
+    if len(levels) < 2:
+        raise InputError(
+            "a precision-recall curve needs IPrec at two or more recall levels "
+            f"(e.g. measures ['iprec_at_recall']); got measures {list(comparison.measures)}"
+        )
+    levels.sort()
+    table = comparison.table.set_index(["measure", "system"])
+    fig = Figure(figsize=(5.6, 3.8), layout="constrained")
+    ax = fig.subplots()
+    x = [level for level, _ in levels]
+    for i, system in enumerate(comparison.systems):
+        rows = table.loc[[(name, system) for _, name in levels]]
+        line, = ax.plot(x, rows["mean"].to_numpy(), marker=_MARKERS[i % len(_MARKERS)],
+                        linestyle=_LINESTYLES[i % len(_LINESTYLES)], label=_label(system))
+        ax.fill_between(x, rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy(),
+                        color=line.get_color(), alpha=0.12, linewidth=0)
+    ax.set_xlabel("recall")
+    ax.set_ylabel("interpolated precision")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.set_title(f"interpolated precision-recall ({comparison.n_queries} queries)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    return fig
+
+
+_MARKERS = ("o", "s", "^", "D", "v", "P", "X")
+_LINESTYLES = ("-", "--", "-.", ":")
 
 
 def plot_differences(comparison: Comparison, measure: str | None = None, *,

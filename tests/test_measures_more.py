@@ -241,3 +241,20 @@ def test_err_and_rbp_match_ir_measures(case):
         for query, value in expected.items():
             if any(g > 0 for g in qrels[query].values()):  # both score 0 otherwise
                 assert got[query] == pytest.approx(value, abs=tolerance), (str(measure), query)
+
+
+def test_precision_recall_figure_draws_every_level_of_every_system():
+    from reteval.comparison import compare
+    from reteval.plots import plot_precision_recall
+
+    runs = {"a": RUN, "b": {"q1": {"f": 1.0, "e": 0.5}, "q2": {"x": 1.0}}}
+    comparison = compare(QRELS, runs, ["iprec_at_recall"], rng=0)
+    fig = plot_precision_recall(comparison)
+    lines = fig.axes[0].get_lines()
+    assert [line.get_label() for line in lines] == ["a", "b"]
+    assert lines[0].get_xdata().tolist() == [r / 10 for r in range(11)]
+    means = comparison.means.loc["a"].tolist()  # the curve plots the means
+    assert lines[0].get_ydata().tolist() == means
+    assert lines[0].get_linestyle() != lines[1].get_linestyle()
+    with pytest.raises(Exception, match="needs IPrec at two or more recall levels"):
+        plot_precision_recall(compare(QRELS, runs, ["AP"], rng=0))
