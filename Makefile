@@ -18,11 +18,27 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-run: setup
+run: setup fonts
 	$(BIN)/reteval run --params $(PARAMS) --output $(OUTPUT)
 
-test: setup browser-deps
+test: setup fonts browser-deps
 	$(BIN)/python -m pytest
+
+# A CJK font, so that figures draw Chinese labels (reteval.fonts), installed with apt-get when
+# fc-list finds none. A failed install does not stop the run: figures then warn and show boxes.
+.PHONY: fonts
+fonts:
+	@if ! fc-list :lang=zh 2>/dev/null | grep -q .; then \
+		mkdir -p $(VENV); \
+		echo "fonts: installing fonts-noto-cjk with apt-get"; \
+		if { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y fonts-noto-cjk; } \
+			> $(VENV)/fonts.log 2>&1; then \
+			echo "fonts: fonts-noto-cjk installed"; \
+		else \
+			echo "fonts: could not install fonts-noto-cjk (see $(VENV)/fonts.log);" \
+				"Chinese labels in figures will show as boxes"; \
+		fi; \
+	fi
 
 # Debian's chromium for the browser tests (tests/test_browser.py), installed with apt-get when
 # missing. A failed install does not stop `make test`: those tests then skip and say why.

@@ -30,6 +30,7 @@ from matplotlib.figure import Figure
 
 from reteval.comparison import Comparison
 from reteval.errors import InputError, UnknownMeasureError
+from reteval.fonts import use_cjk_font
 from reteval.measures import parse_measure
 
 __all__ = [
@@ -41,6 +42,8 @@ __all__ = [
     "plot_precision_recall",
     "report_figures",
 ]
+
+use_cjk_font(warn=False)
 
 
 def _label(text) -> str:

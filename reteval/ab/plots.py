@@ -6,6 +6,9 @@ import numpy as np
 
 from reteval.ab.sequential import SequentialResult
 from reteval.ab.simulation import MethodComparison
+from reteval.fonts import use_cjk_font
+
+use_cjk_font(warn=False)
 
 __all__ = ["plot_method_comparison", "plot_sequential"]
 
