@@ -71,7 +71,7 @@ def to_trec_eval(per_query: pd.DataFrame, *, queries: bool = False) -> str:
     lines = []
 
     def line(name, query, value, count):
-        text = f"{int(round(value))}" if count else f"{value:.4f}"
+        text = f"{round(value)}" if count else f"{value:.4f}"
         lines.append(f"{name:<22}\t{query}\t{text}")
 
     if queries:

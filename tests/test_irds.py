@@ -13,10 +13,10 @@ import pytest
 
 ir_datasets = pytest.importorskip("ir_datasets")
 
-from reteval import evaluate  # noqa: E402
-from reteval.datasets import Dataset, DatasetWarning, load  # noqa: E402
-from reteval.errors import InputError  # noqa: E402
-from reteval.retrievers import make_retriever  # noqa: E402
+from reteval import evaluate
+from reteval.datasets import Dataset, DatasetWarning, load
+from reteval.errors import InputError
+from reteval.retrievers import make_retriever
 
 
 @pytest.fixture

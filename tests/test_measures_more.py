@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from reteval import evaluate
 from reteval.errors import UnknownMeasureError
 from reteval.evaluate import aggregate
-from reteval.measures import Measure, measure_columns, parse_measure, trec_name
+from reteval.measures import measure_columns, parse_measure, trec_name
 
 # q1 ranked (score desc, doc id desc): 1 a(3)  2 c(1)  3 b(0)  4 d(-)  5 e(4); f(2) unretrieved.
 QRELS = {"q1": {"a": 3, "b": 0, "c": 1, "e": 4, "f": 2, "g": -1}, "q2": {"x": 2, "y": -1}}
@@ -188,7 +188,7 @@ def test_several_measures_in_one_name_need_parse_measures():
 
 def test_measure_objects_of_ir_measures_are_read_by_their_name():
     ir_measures = pytest.importorskip("ir_measures")
-    from ir_measures import AP, ERR, P, RBP, IPrec, SetF, nDCG
+    from ir_measures import AP, ERR, RBP, IPrec, P, SetF, nDCG
 
     objects = [nDCG @ 10, P(rel=2) @ 10, AP, RBP(p=0.9), ERR @ 10, IPrec @ 0.5, SetF,
                nDCG(dcg="exp-log2") @ 10]
