@@ -30,6 +30,7 @@ __all__ = [
     "parse_measure",
     "read_qrels",
     "read_run",
+    "to_long",
     "write_qrels",
     "write_run",
 ]
@@ -41,4 +42,8 @@ def __getattr__(name):
         from reteval import comparison
 
         return getattr(comparison, name)
+    if name == "to_long":
+        from reteval.formats import to_long
+
+        return to_long
     raise AttributeError(f"module 'reteval' has no attribute {name!r}")
