@@ -53,6 +53,7 @@ from pathlib import Path
 import pandas as pd
 
 from reteval.errors import InputError, RetevalError
+from reteval.progress import progress_counter
 
 __all__ = [
     "BEIR_DATASETS",
@@ -426,10 +427,16 @@ def _download(url: str, target: Path) -> tuple[str, str]:
     """Stream ``url`` into ``target``; return its (md5, sha256) hex digests."""
     md5, sha256 = hashlib.md5(), hashlib.sha256()
     with _urlopen(url, timeout=_TIMEOUT) as response, open(target, "wb") as out:
-        while chunk := response.read(_CHUNK):
-            md5.update(chunk)
-            sha256.update(chunk)
-            out.write(chunk)
+        headers = getattr(response, "headers", None)
+        size = headers.get("Content-Length") if headers is not None else None
+        total = int(size) if size and size.isdigit() else None
+        with progress_counter(total, desc=f"downloading {target.name}", unit="B",
+                              unit_scale=True) as advance:
+            while chunk := response.read(_CHUNK):
+                md5.update(chunk)
+                sha256.update(chunk)
+                out.write(chunk)
+                advance(len(chunk))
     return md5.hexdigest(), sha256.hexdigest()
 
 
