@@ -68,6 +68,12 @@ from scipy import optimize, special
 from scipy import stats as _st
 
 from reteval.errors import InputError
+from reteval.validation import (
+    check_confidence_level,
+    check_n_resamples,
+    check_probability,
+    check_rng,
+)
 
 __all__ = [
     "CORRECTIONS",
@@ -125,46 +131,6 @@ class ConfidenceInterval(NamedTuple):
 
 
 # --------------------------------------------------------------------------- validation
-
-
-def _check_rng(rng) -> np.random.Generator:
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if rng is None or isinstance(rng, (int, np.integer)):
-        return np.random.default_rng(rng)
-    raise InputError(
-        f"rng must be a numpy.random.Generator, an integer seed or None; got {type(rng).__name__}"
-    )
-
-
-def _check_confidence_level(confidence_level) -> float:
-    try:
-        level = float(confidence_level)
-    except (TypeError, ValueError):
-        level = math.nan
-    if not 0.0 < level < 1.0:
-        raise InputError(
-            f"confidence_level must be strictly between 0 and 1; got {confidence_level!r}"
-        )
-    return level
-
-
-def _check_probability(value, name: str) -> float:
-    try:
-        p = float(value)
-    except (TypeError, ValueError):
-        p = math.nan
-    if not 0.0 < p < 1.0:
-        raise InputError(f"{name} must be strictly between 0 and 1; got {value!r}")
-    return p
-
-
-def _check_n_resamples(n_resamples) -> int:
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)):
-        raise InputError(f"n_resamples must be a positive integer; got {n_resamples!r}")
-    if n_resamples < 1:
-        raise InputError(f"n_resamples must be a positive integer; got {n_resamples!r}")
-    return int(n_resamples)
 
 
 def _as_scores(values, name: str) -> np.ndarray:
@@ -282,7 +248,7 @@ class TTestResult(PairedTestResult):
         >>> print(f"{low:.4f} {high:.4f}")
         -0.0554 0.3554
         """
-        level = _check_confidence_level(confidence_level)
+        level = check_confidence_level(confidence_level)
         q = _st.t.ppf(0.5 + level / 2, self.df)
         half = q * self.standard_error
         return ConfidenceInterval(self.mean_difference - half, self.mean_difference + half)
@@ -327,7 +293,7 @@ class WilcoxonResult(PairedTestResult):
         >>> print(f"{low:.3f} {high:.3f}")
         0.100 0.425
         """
-        level = _check_confidence_level(confidence_level)
+        level = check_confidence_level(confidence_level)
         d = np.sort(self._differences)
         n = d.size
         m_total = n * (n + 1) // 2
@@ -387,7 +353,7 @@ class RandomizationResult(PairedTestResult):
         >>> bool(low < res.mean_difference < high)
         True
         """
-        level = _check_confidence_level(confidence_level)
+        level = check_confidence_level(confidence_level)
         alpha = 1.0 - level
         centre = self.mean_difference
         spread = float(np.max(np.abs(self._differences - centre)))
@@ -446,7 +412,7 @@ class BootstrapResult(PairedTestResult):
         >>> bool(low < res.mean_difference < high)
         True
         """
-        level = _check_confidence_level(confidence_level)
+        level = check_confidence_level(confidence_level)
         tail = (1.0 - level) / 2
         boot = self._null_means + self.mean_difference
         low, high = np.quantile(boot, [tail, 1.0 - tail])
@@ -869,7 +835,7 @@ def randomization_test(x, y, *, n_resamples: int = 10_000, rng=None) -> Randomiz
     True
     """
     d = _differences(x, y)
-    return _randomization_results(d[:, None], _check_n_resamples(n_resamples), _check_rng(rng))[0]
+    return _randomization_results(d[:, None], check_n_resamples(n_resamples), check_rng(rng))[0]
 
 
 def bootstrap_test(x, y, *, n_resamples: int = 10_000, rng=None) -> BootstrapResult:
@@ -902,7 +868,7 @@ def bootstrap_test(x, y, *, n_resamples: int = 10_000, rng=None) -> BootstrapRes
     0.2250 True
     """
     d = _differences(x, y)
-    return _bootstrap_results(d[:, None], _check_n_resamples(n_resamples), _check_rng(rng))[0]
+    return _bootstrap_results(d[:, None], check_n_resamples(n_resamples), check_rng(rng))[0]
 
 
 def paired_test(x, y, *, test: str = "t", n_resamples: int = 10_000, rng=None) -> PairedTestResult:
@@ -992,9 +958,9 @@ def pairwise_tests(scores, *, test: str = "t", names: Sequence[Hashable] | None 
     b = [index[p[1]] for p in pairs]
     diffs = (matrix[a] - matrix[b]).T  # (n_queries, n_pairs)
     if name == "randomization":
-        results = _randomization_results(diffs, _check_n_resamples(n_resamples), _check_rng(rng))
+        results = _randomization_results(diffs, check_n_resamples(n_resamples), check_rng(rng))
     elif name == "bootstrap":
-        results = _bootstrap_results(diffs, _check_n_resamples(n_resamples), _check_rng(rng))
+        results = _bootstrap_results(diffs, check_n_resamples(n_resamples), check_rng(rng))
     elif name == "t":
         results = [paired_t_test(matrix[i], matrix[j]) for i, j in zip(a, b)]
     else:
@@ -1105,7 +1071,7 @@ def bootstrap_mean_ci(scores, *, confidence_level: float = 0.95, n_resamples: in
     >>> ci.low.shape
     (2,)
     """
-    level = _check_confidence_level(confidence_level)
+    level = check_confidence_level(confidence_level)
     try:
         arr = np.asarray(scores, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -1115,7 +1081,7 @@ def bootstrap_mean_ci(scores, *, confidence_level: float = 0.95, n_resamples: in
     if arr.shape[-1] < 1 or not np.all(np.isfinite(arr)):
         raise InputError("scores must hold at least one finite score per system and no NaN")
     matrix = np.atleast_2d(arr).T  # (n_queries, n_systems)
-    boot = _bootstrap_means(matrix, _check_n_resamples(n_resamples), _check_rng(rng))
+    boot = _bootstrap_means(matrix, check_n_resamples(n_resamples), check_rng(rng))
     tail = (1.0 - level) / 2
     low, high = np.quantile(boot, [tail, 1.0 - tail], axis=0)
     if arr.ndim == 1:
@@ -1164,7 +1130,7 @@ def paired_t_power(delta: float, sd: float, n_queries: int, *, alpha: float = 0.
     """
     delta = float(delta)
     sd = _check_positive(sd, "sd")
-    alpha = _check_probability(alpha, "alpha")
+    alpha = check_probability(alpha, "alpha")
     n = _check_positive(n_queries, "n_queries")
     if n < 2:
         raise InputError(f"n_queries must be at least 2; got {n_queries!r}")
@@ -1190,8 +1156,8 @@ def queries_needed(delta: float, sd: float, *, alpha: float = 0.05, power: float
     if not (delta > 0 and math.isfinite(delta)):
         raise InputError(f"delta must be a nonzero finite difference; got {delta!r}")
     sd = _check_positive(sd, "sd")
-    alpha = _check_probability(alpha, "alpha")
-    power = _check_probability(power, "power")
+    alpha = check_probability(alpha, "alpha")
+    power = check_probability(power, "power")
     if power <= alpha:
         raise InputError(f"power must exceed alpha ({alpha}); got {power}")
     effect = delta / sd
@@ -1224,8 +1190,8 @@ def minimum_detectable_difference(sd: float, n_queries: int, *, alpha: float = 0
     n = _check_positive(n_queries, "n_queries")
     if n < 2:
         raise InputError(f"n_queries must be at least 2; got {n_queries!r}")
-    alpha = _check_probability(alpha, "alpha")
-    power = _check_probability(power, "power")
+    alpha = check_probability(alpha, "alpha")
+    power = check_probability(power, "power")
     if power <= alpha:
         raise InputError(f"power must exceed alpha ({alpha}); got {power}")
     hi = 1.0

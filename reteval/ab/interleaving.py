@@ -43,6 +43,7 @@ import numpy as np
 from scipy import stats as _st
 
 from reteval.errors import InputError
+from reteval.validation import check_rng
 
 __all__ = [
     "Interleaving",
@@ -89,10 +90,6 @@ def _check_ranking(name: str, ranking) -> tuple[str, ...]:
     if len(set(out)) != len(out):
         raise InputError(f"{name} lists a doc id twice: {out!r}")
     return out
-
-
-def _rng(rng) -> np.random.Generator:
-    return rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
 
 
 def _length(length, a, b) -> int:
@@ -164,7 +161,7 @@ def team_draft(ranking_a: Sequence[str], ranking_b: Sequence[str], *, rng=None,
     """
     a = _check_ranking("ranking_a", ranking_a)
     b = _check_ranking("ranking_b", ranking_b)
-    gen = _rng(rng)
+    gen = check_rng(rng)
 
     def coins():
         while True:
@@ -221,7 +218,7 @@ def balanced(ranking_a: Sequence[str], ranking_b: Sequence[str], *, rng=None,
     """
     a = _check_ranking("ranking_a", ranking_a)
     b = _check_ranking("ranking_b", ranking_b)
-    a_first = bool(_rng(rng).integers(2))
+    a_first = bool(check_rng(rng).integers(2))
     docs = _balanced(a, b, a_first, _length(length, a, b))
     return Interleaving(tuple(docs), (), "balanced", a, b)
 
@@ -392,7 +389,7 @@ def interleaving_test(wins: int, losses: int, ties: int, *, no_clicks: int = 0,
     pref = (wins + ties / 2) / n - 0.5
     pvalue = float(sign_test_pvalue(wins, losses))
     if n_resamples > 0:
-        draws = _rng(rng).multinomial(n, np.array([wins, losses, ties]) / n, size=n_resamples)
+        draws = check_rng(rng).multinomial(n, np.array([wins, losses, ties]) / n, size=n_resamples)
         boot = (draws[:, 0] + draws[:, 2] / 2) / n - 0.5
         low, high = np.quantile(boot, [alpha / 2, 1 - alpha / 2])
     else:
