@@ -5,17 +5,12 @@
 [0.5]
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
+from reteval.engines import evaluate
 from reteval.errors import InputError, RetevalError, UnknownMeasureError
-from reteval.evaluate import aggregate, evaluate
+from reteval.evaluate import aggregate
 from reteval.io import read_qrels, read_run, write_qrels, write_run
 from reteval.measures import Measure, parse_measure
-
-try:
-    __version__ = version("reteval")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0+unknown"
+from reteval.version import __version__
 
 __all__ = [
     "Comparison",

@@ -120,7 +120,7 @@ _SUBCOMMAND_MODULES = {"run": "reteval.pipeline", "monitor": "reteval.monitor",
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser; with ``command="evaluate"`` other subcommands are not loaded."""
-    from reteval import __version__
+    from reteval.version import __version__
 
     parser = argparse.ArgumentParser(
         prog="reteval", description="Evaluate retrieval systems: metrics, statistics, notebooks."

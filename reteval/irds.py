@@ -122,7 +122,7 @@ def load_irds(dataset_id: str):
     RetevalError
         ir_datasets is not installed.
     """
-    from reteval.datasets import Dataset, DatasetWarning
+    from reteval.collection import Dataset, DatasetWarning
 
     ir_datasets = _import_ir_datasets()
     try:

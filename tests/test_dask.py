@@ -406,3 +406,14 @@ def test_cli_progress_on_the_dask_engine_and_quiet(client, files, capsys, monkey
     captured = capsys.readouterr()
     assert ("evaluating partitions" in captured.err) is not quiet
     assert "AP" in captured.out
+
+
+def test_in_memory_engine_refuses_dask_and_names_the_dispatcher(teaching):
+    from reteval.evaluate import evaluate as evaluate_in_memory
+
+    qrels, run = teaching
+    with pytest.raises(InputError, match="Dask collection is evaluated by reteval.evaluate"):
+        evaluate_in_memory(qrels, dd.from_pandas(run, npartitions=2), ["AP"])
+    import reteval
+
+    assert "evaluate_dask" in reteval.evaluate.__doc__

@@ -50,7 +50,7 @@ import pandas as pd
 from scipy.stats import norm
 
 from reteval.ab.assignment import Experiment
-from reteval.ab.interleaving import _balanced, _team_draft, sign_test_pvalue
+from reteval.ab.interleaving import balanced_from_order, sign_test_pvalue, team_draft_from_coins
 from reteval.errors import InputError
 from reteval.validation import check_probability, check_rng
 
@@ -332,9 +332,9 @@ def _prepare(qrels, run_a, run_b, *, depth, method, mapping) -> _Pair:
         pos_b = {d: i for i, d in enumerate(b)}
         for m, coins in enumerate(coin_seqs):
             if method == "team_draft":
-                shown, teams = _team_draft(a, b, coins, depth)
+                shown, teams = team_draft_from_coins(a, b, coins, depth)
             else:
-                shown, teams = _balanced(a, b, coins[0], depth), None
+                shown, teams = balanced_from_order(a, b, coins[0], depth), None
             il_labels[qi, m, :len(shown)] = [rel.get(d, 0) for d in shown]
             il_len[qi, m] = len(shown)
             for p, d in enumerate(shown):
