@@ -50,6 +50,7 @@ import pandas as pd
 
 from reteval.errors import InputError
 from reteval.evaluate import MISSING_POLICIES, MissingQueriesWarning, check_missing, evaluate
+from reteval.extras import require
 from reteval.io import RUN_COLUMNS, as_qrels, read_run
 from reteval.measures import parse_measures
 from reteval.progress import progress, progress_counter, progress_mode
@@ -79,14 +80,7 @@ def is_dask_collection(obj) -> bool:
 
 
 def _import_dask():
-    try:
-        import dask
-        import dask.dataframe as dd
-    except ImportError:  # pragma: no cover - dask is in the dev environment
-        raise InputError(
-            'Dask is not installed; install the optional extra: pip install "reteval[dask]"'
-        ) from None
-    return dask, dd
+    return require("dask", "dask", "Dask runs"), require("dask.dataframe", "dask", "Dask runs")
 
 
 def _empty_run() -> pd.DataFrame:
