@@ -43,7 +43,9 @@ notebook (:mod:`reteval.progress`: on a terminal only, never with ``--quiet``);
 the kernels run with ``RETEVAL_PROGRESS=off`` (no front end is live there).
 
 On a failure the run stops, the partial executed notebook is kept, and the error
-names the notebook, the edition and the cell.
+names the notebook, the edition and the cell. At the end, ``reteval run`` writes
+the book (:mod:`reteval.book`): ``OUTPUT/index.html`` and an HTML page per
+executed edition.
 """
 
 from __future__ import annotations
@@ -350,6 +352,11 @@ def _cmd_run(args) -> int:
     editions = sorted({r.lang for r in results}, key=LANG_CHOICES.index)
     print(f"{len(results)} notebooks ran in {total:.1f} s ({', '.join(editions)}); "
           f"results in {Path(args.output).resolve()}")
+    if not args.no_book:
+        from reteval.book import build_book
+
+        pages = build_book(args.output)
+        print(f"book: {len(pages)} pages; open {pages[0]}")
     return 0
 
 
@@ -371,4 +378,6 @@ def add_subcommands(subparsers) -> None:
                    "default: the parameters file's lang, else zh")
     p.add_argument("--quiet", action="store_true",
                    help="no progress bars and no per-notebook lines")
+    p.add_argument("--no-book", action="store_true",
+                   help="do not write the HTML book (OUTPUT/index.html) at the end")
     p.set_defaults(handler=_cmd_run)

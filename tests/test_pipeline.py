@@ -71,6 +71,8 @@ def test_run_one_notebook_with_params(tmp_path, monkeypatch, capsys):
     assert "1 notebooks ran" in captured.out and "(zh)" in captured.out
     assert "running zh/01_metrics_walkthrough.ipynb" in captured.err
     assert "overrides" not in captured.err  # common's dataset equals the notebook's default
+    assert "book: " in captured.out and (out / "index.html").is_file()
+    assert (out / "zh" / "01_metrics_walkthrough" / "01_metrics_walkthrough.html").is_file()
 
 
 def test_failure_names_notebook_and_cell_and_keeps_partial_output(tmp_path, monkeypatch, capsys):
@@ -190,9 +192,9 @@ def test_quiet_run_prints_only_the_summary(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("RETEVAL_PROGRESS", "text")
     out = tmp_path / "out"
     assert main(["run", "--notebooks", str(notebooks), "--output", str(out), "--only", "01_first",
-                 "--lang", "en", "--quiet"]) == 0
+                 "--lang", "en", "--quiet", "--no-book"]) == 0
     captured = capsys.readouterr()
     assert captured.err == ""
     assert "1 notebooks ran" in captured.out and "(en)" in captured.out
     assert (out / "en" / "01_first" / "results.json").is_file()
-    assert not (out / "zh").exists()
+    assert not (out / "zh").exists() and not (out / "index.html").exists()
