@@ -17,9 +17,13 @@ The rules :func:`check_bilingual` applies, cell by cell:
   ``inline code``), math (``$...$``, ``$$...$$``), images, link targets, HTML
   tags and text marked ``<span lang="en">...</span>`` (a paper title, a quoted
   English sentence) are not counted;
-* an English cell contains no Chinese outside code, math, parentheses (a
+* an English cell contains no Chinese sentence: no run of more than 12 Chinese
+  characters (ideographs, with the Latin letters, digits and Chinese punctuation
+  written between them without spaces) outside code, math, parentheses (a
   glossary-style gloss: "recall (召回率)"), quotation marks (a quoted Chinese
-  example: "机器学习是AI的分支") and ``<span lang="zh">...</span>``;
+  example: "机器学习是人工智能的分支"), emphasis (the chapter's section
+  **A/B 测试**) and ``<span lang="zh">...</span>``. A Chinese term named in
+  passing ("AI is 人工智能") is a shorter run and is allowed;
 * the parameters cell (tag ``parameters``) assigns ``lang``.
 
 An edition keeps the code cells unchanged, so both editions run the same code;
@@ -35,11 +39,13 @@ import re
 
 from reteval.errors import InputError
 
-__all__ = ["LANGUAGES", "TAGS", "check_bilingual", "edition", "english_run", "read_notebook", "stray_chinese"]
+__all__ = ["LANGUAGES", "TAGS", "check_bilingual", "chinese_run", "edition", "english_run",
+           "read_notebook"]
 
 LANGUAGES = ("zh", "en")
 TAGS = {lang: f"lang-{lang}" for lang in LANGUAGES}
 ENGLISH_RUN = 12  # consecutive English words that make an English paragraph in a Chinese cell
+CHINESE_RUN = 13  # Chinese characters in a run that make a Chinese sentence in an English cell
 
 _IDEOGRAPH = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _CODE_AND_MATH = [
@@ -64,7 +70,11 @@ _GLOSS = [
     re.compile(r"“[^”]*”"),
     re.compile(r"「[^」]*」"),
     re.compile(r"‘[^’]*’"),
+    re.compile(r"\*\*[^*\n]+\*\*"),
+    re.compile(r"(?<![*\w])\*[^*\n]+\*(?![*\w])"),
+    re.compile(r"(?<![_\w])__?[^_\n]+__?(?![_\w])"),
 ]
+_CHINESE_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffefA-Za-z0-9]+")
 _WORD = re.compile(r"^[(\[\"'“‘*_]*[A-Za-z][A-Za-z0-9'’\-/.]*[)\]\"'”’*_,.;:!?]*$")
 
 
@@ -168,18 +178,23 @@ def english_run(text: str) -> str:
     return " ".join(best)
 
 
-def stray_chinese(text: str) -> str:
-    """Chinese in English Markdown ``text`` outside code, math, parentheses, quotes and ``<span lang="zh">``.
+def chinese_run(text: str) -> str:
+    """The longest run of Chinese in English Markdown ``text``, glosses left out.
+
+    Code, math, parentheses, quotation marks, emphasis and ``<span lang="zh">``
+    are left out; a run may hold Latin letters and digits written between
+    Chinese characters without spaces.
 
     Examples
     --------
-    >>> stray_chinese("Recall (召回率) counts “机器学习” as found")
+    >>> chinese_run("Recall (召回率) counts “机器学习是人工智能的分支” as **A/B 测试**")
     ''
-    >>> stray_chinese("Recall 召回率 counts")
-    '召回率'
+    >>> chinese_run("AI is 人工智能, and 机器学习是AI的分支 too")
+    '机器学习是AI的分支'
     """
     text = _strip(_SPAN["zh"].sub(" ", _strip(text, _CODE_AND_MATH)), _GLOSS)
-    return "".join(_IDEOGRAPH.findall(text))
+    runs = [m.group(0) for m in _CHINESE_RUN.finditer(text) if _IDEOGRAPH.search(m.group(0))]
+    return max(runs, key=lambda run: len(_IDEOGRAPH.findall(run)), default="")
 
 
 def _declares_lang(source: str) -> bool:
@@ -248,10 +263,10 @@ def check_bilingual(notebook) -> list[str]:
         else:
             if i == 0 or langs[i - 1] != "zh":
                 problems.append(f"cell {i}: lang-en cell not preceded by its lang-zh original")
-            stray = stray_chinese(cell.source)
-            if stray:
-                problems.append(f"cell {i}: lang-en cell has Chinese text outside a gloss "
-                                f"(parentheses or quotes): {stray[:40]!r}")
+            run = chinese_run(cell.source)
+            if len(_IDEOGRAPH.findall(run)) >= CHINESE_RUN:
+                problems.append(f"cell {i}: lang-en cell has a Chinese sentence (not in quotes, "
+                                f"parentheses or code): {run[:40]!r}")
     parameters = [c for c in cells if c.cell_type == "code" and "parameters" in _tags(c)]
     if not parameters:
         problems.append("no code cell tagged 'parameters' (it must declare lang)")

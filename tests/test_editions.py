@@ -115,14 +115,19 @@ def test_english_in_code_math_links_and_marked_spans_is_not_a_paragraph():
     assert check_bilingual(nb) == []
 
 
-def test_english_cell_chinese_only_in_glosses():
+def test_english_cell_chinese_only_in_glosses_and_short_terms():
     nb = good()
-    nb.cells[1].source = ("Recall (召回率) and precision（精确率）; the judge calls “机器学习是AI的分支” "
-                          "a miss, and `召回率` is code, <span lang=\"zh\">召回</span>.")
+    nb.cells[1].source = ("Recall (召回率) and precision（精确率）; the judge calls “机器学习是人工智能的分支” "
+                          "a miss, the section **A/B 测试**, `召回率召回率召回率召回率召回率` is code, "
+                          "<span lang=\"zh\">召回率召回率召回率召回率召回率</span>, and AI is 人工智能.")
     assert check_bilingual(nb) == []
-    nb.cells[1].source = "Recall is 召回率 in the chapter."
-    assert check_bilingual(nb) == [
-        "cell 1: lang-en cell has Chinese text outside a gloss (parentheses or quotes): '召回率'"]
+    nb.cells[1].source = "Recall. 召回率衡量检索系统找到相关文档的能力。"  # an untranslated sentence
+    assert check_bilingual(nb) == [("cell 1: lang-en cell has a Chinese sentence (not in quotes, "
+                                    "parentheses or code): '召回率衡量检索系统找到相关文档的能力。'")]
+    nb.cells[1].source = "Its context 机器学习是AI的分支也是人工智 is a sentence."  # 13, Latin inside
+    assert len(check_bilingual(nb)) == 1
+    nb.cells[1].source = "Its context 机器学习是AI的分支人工智能 is a sentence."  # 12: a long term
+    assert check_bilingual(nb) == []
 
 
 def test_parameters_cell_must_declare_lang():
