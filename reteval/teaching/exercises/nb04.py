@@ -103,10 +103,10 @@ EXERCISES = {
     "04.2": Exercise(
         _tied_columns,
         "逐列比较：哪些列的最高均值由不止一个检索器共享？不要只看 4 位小数，用 == 比较"
-        "完整的数值；两个排序相同的检索器在每一列都并列。",
+        "完整的数值；前 10 位相同的两个检索器在截断位置 10 以内的每一列都并列。",
         "Compare column by column: in which columns is the highest mean shared by more than "
         "one system? Compare the full values with ==, not the four printed decimals; two "
-        "systems that rank alike tie in every column.",
+        "systems with the same top 10 tie in every column with a cutoff of 10 or less.",
     ),
     "04.3": Exercise(
         _choice("C"),
