@@ -400,7 +400,7 @@ def _alert_text(marks: str, lang: str) -> str:
     return ("；" if lang == "zh" else "; ").join(out)
 
 
-def _history_blocks(history, c: Comparison, digits: int, lang: str, last: int = 5) -> list:
+def _history_blocks(history, digits: int, lang: str, last: int = 5) -> list:
     """The continuous-evaluation section: a summary sentence and the latest entries."""
     zh = lang == "zh"
     blocks: list = [_Heading(2, _t(_HEADINGS[lang]["history"]))]
@@ -410,8 +410,8 @@ def _history_blocks(history, c: Comparison, digits: int, lang: str, last: int = 
         return blocks
     fixed = ("created_utc", "retriever", "dataset", "fingerprint", "num_queries",
              "alert", "alerts", "alert_measures")
-    measures = [m for m in history.columns if m not in fixed and not m.startswith("Num")]
-    shown = [m for m in c.measures if m in measures] or measures
+    # every recorded measure but the counts (NumRet ...): an alert may be about any of them
+    shown = [m for m in history.columns if m not in fixed and not m.startswith("Num")]
     first = history["created_utc"].iloc[0].strftime("%Y-%m-%d %H:%M")
     latest = history["created_utc"].iloc[-1].strftime("%Y-%m-%d %H:%M")
     retrievers = _names(dict.fromkeys(history["retriever"]), lang)
@@ -499,7 +499,7 @@ def _document(c: Comparison, title: str, digits: int, figures, lang: str,
     doc += [_Heading(2, _t(heading["advice"])),
             *[_Paragraph(p) for p in _recommendation(c, digits, lang)]]
     if history is not None:
-        doc += _history_blocks(history, c, digits, lang)
+        doc += _history_blocks(history, digits, lang)
         if "trend" in figures:
             doc.append(_Figure("trend", _FIGURE_CAPTIONS[lang]["trend"]))
     figures = [name for name in figures if name != "trend"]

@@ -363,7 +363,7 @@ def history_file(tmp_path, run_good, run_bad):
 
     path = tmp_path / "history.sqlite"
     for run in (run_good, run_good, run_bad):
-        monitor_once(path, run=run, qrels=QRELS, measures=["RR", "P@5"], name="prod",
+        monitor_once(path, run=run, qrels=QRELS, measures=["RR", "P@5", "R@5"], name="prod",
                      thresholds=["RR=0.8"])
     return path
 
@@ -384,6 +384,10 @@ def test_report_with_history(tmp_path, plain):
     assert zh.index("## 持续评估") < zh.index("](figures/trend.png)") < zh.index("## 图表")
     assert english_words(zh) == []
     assert sorted(NUMBER.findall(zh)) == sorted(NUMBER.findall(en))
+    # every recorded measure is a column, also one the comparison does not have (R@5)
+    header = next(line for line in zh.splitlines() if line.startswith("| 时间（UTC）"))
+    assert [cell.strip() for cell in header.strip("|").split("|")] == \
+        ["时间（UTC）", "检索器", "查询数", "RR", "P@5", "R@5", "告警"]
     # the latest entry's RR, as monitor_once recorded it, is in the table
     weak_rr = compare(QRELS, {"w": WEAK}, ["RR"], rng=0).means.loc["w", "RR"]
     assert f"{weak_rr:.4f}" in zh
