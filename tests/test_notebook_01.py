@@ -1,0 +1,160 @@
+"""Notebook 01 (metrics, evaluation set, RAG context metrics) through papermill.
+
+Each run's recorded values (results.json) are checked against the library
+called directly on the same inputs, and against hand-computed values, and the
+conclusions the notebook's prose draws are checked to hold for them.
+"""
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import papermill
+import pytest
+
+import reteval
+from reteval.datasets import load
+from reteval.retrievers import make_retriever
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK = ROOT / "notebooks" / "01_metrics_walkthrough.ipynb"
+SCIFACT = ROOT.parent / "shared" / "data" / "scifact"
+if not SCIFACT.is_dir():
+    SCIFACT = Path("/work/shared/data/scifact")
+
+
+def execute(tmp_path, **parameters):
+    output_dir = tmp_path / "out"
+    papermill.execute_notebook(
+        str(NOTEBOOK), str(tmp_path / "01.ipynb"),
+        parameters={"output_dir": str(output_dir), **parameters},
+        progress_bar=False, kernel_name="python3", cwd=str(ROOT),
+    )
+    return output_dir, json.loads((output_dir / "results.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def default_run(tmp_path_factory):
+    return execute(tmp_path_factory.mktemp("nb01-default"))
+
+
+@pytest.fixture(scope="module")
+def other_run(tmp_path_factory):
+    return execute(tmp_path_factory.mktemp("nb01-other"), lang="en", retriever="vector",
+                   other_retriever="bm25", k=3, depth=20)
+
+
+def check_collection_results(results, collection):
+    """The collection-wide numbers against the library, and the prose's conclusions."""
+    k, depth = results["k"], results["depth"]
+    run = make_retriever(results["retriever"], collection.corpus).run(collection.queries, k=depth)
+    measures = [f"R@{k}", f"P@{k}", "RR", "AP", f"nDCG@{k}", f"nDCG_exp@{k}"]
+    expected = reteval.evaluate(collection.qrels, run, measures)
+    assert results["num_queries"] == len(expected) == len(collection.queries)
+    for name, value in expected.mean().items():
+        assert results["reteval_means"][name] == pytest.approx(value, abs=1e-12)
+    # Prose: recall, precision, RR and exponential nDCG agree query by query ...
+    for name in (f"R@{k}", f"P@{k}", "RR", f"nDCG_exp@{k}"):
+        assert results["queries_that_differ"][name] == 0
+        assert results["chapter_means"][name] == pytest.approx(results["reteval_means"][name])
+    # ... AP differs exactly where some but not all relevant documents were retrieved,
+    # and the chapter's AP is trec_eval's AP divided by recall, so never below it.
+    found = reteval.evaluate(collection.qrels, run, [f"R@{depth}"])[f"R@{depth}"]
+    partial = int(((found > 0) & (found < 1)).sum())
+    assert results["queries_some_relevant_missed"] == partial
+    assert results["queries_that_differ"]["AP"] == partial
+    assert results["queries_all_relevant_retrieved"] == int((found == 1).sum())
+    assert results["chapter_means"]["AP"] >= results["reteval_means"]["AP"]
+    if partial:
+        assert results["chapter_means"]["AP"] > results["reteval_means"]["AP"]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        implied = np.where(found > 0, expected["AP"] / found, 0.0)
+    assert results["chapter_means"]["AP"] == pytest.approx(implied.mean(), abs=1e-12)
+
+
+def check_worked_example(results):
+    """The chapter's two queries, by hand (q1: relevant at ranks 1 and 3 of 3; q2: at rank 2 of 2)."""
+    log2 = math.log2
+    hand = {
+        "R@3": {"q1": 2 / 3, "q2": 1 / 2},
+        "P@3": {"q1": 2 / 3, "q2": 1 / 3},
+        "RR": {"q1": 1.0, "q2": 0.5},
+        "AP": {"q1": (1 + 2 / 3) / 3, "q2": 0.25},
+        "nDCG@3": {"q1": (3 + 2 / 2) / (3 + 2 / log2(3) + 1 / 2),
+                   "q2": (2 / log2(3)) / (3 + 2 / log2(3))},
+        "nDCG_exp@3": {"q1": (7 + 3 / 2) / (7 + 3 / log2(3) + 1 / 2),
+                       "q2": (3 / log2(3)) / (7 + 3 / log2(3))},
+    }
+    for name, values in hand.items():
+        assert results["worked_example"][name] == pytest.approx(values)
+    chapter = results["chapter_worked_example"]
+    assert chapter["AP"] == pytest.approx({"q1": (1 + 2 / 3) / 2, "q2": 0.5})
+    for name in ("R@3", "P@3", "RR", "nDCG_exp@3"):
+        assert chapter[name] == pytest.approx(hand[name])
+    # The chapter's nDCG on a list that repeats doc1: every copy earns its gain again.
+    dcg = 7 + 7 / log2(3) + 7 / 2 + 1 / log2(5)
+    idcg = 7 + 3 / log2(3) + 1 / 2
+    assert results["duplicate_ndcg"]["chapter"] == pytest.approx(dcg / idcg)
+    assert results["duplicate_ndcg"]["chapter"] > 1.6
+    assert results["duplicate_ndcg"]["reteval_refuses"] is True
+    # One relevant document and stop: 1.0 only at rank 1.
+    stop = results["stop_after_one"]
+    assert stop["[doc1]"] == pytest.approx([1.0, 1 / 3])
+    assert stop["[doc7, doc1]"] == pytest.approx([0.5, 1 / 6])
+    assert stop["[doc1, doc2, doc5]"] == pytest.approx([1.0, 1.0])
+    # Ties: score descending, then doc id descending ("doc8" > "doc4").
+    assert results["ties"] == {"trec_order": ["doc6", "doc8", "doc4"], "chapter_rr": 0.5,
+                               "reteval_rr": pytest.approx(1 / 3)}
+
+
+def test_default_run_records_what_the_library_computes(default_run):
+    output_dir, results = default_run
+    assert (results["lang"], results["retriever"], results["k"]) == ("zh", "bm25", 5)
+    check_worked_example(results)
+    check_collection_results(results, load("teaching"))
+    assert (output_dir / "figures" / "ap_chapter_vs_trec.png").stat().st_size > 1000
+
+
+def test_other_parameters_record_what_the_library_computes(other_run):
+    _, results = other_run
+    assert (results["lang"], results["retriever"], results["k"]) == ("en", "vector", 3)
+    check_worked_example(results)
+    check_collection_results(results, load("teaching"))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SCIFACT.is_dir(), reason="SciFact is not in ../shared/data")
+def test_scifact_records_what_the_library_computes(tmp_path):
+    _, results = execute(tmp_path, dataset=str(SCIFACT), retriever="bm25",
+                         other_retriever="reranked", k=10, depth=50)
+    check_collection_results(results, load(SCIFACT))
+
+
+def test_editions_pair_every_prose_cell():
+    """Every Markdown cell is tagged lang-zh or lang-en, in zh/en pairs; code cells carry no tag."""
+    for path in (NOTEBOOK, ROOT / "notebooks" / "solutions" / "01_solutions.ipynb"):
+        if not path.exists():
+            continue
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        prose = [(i, c.get("metadata", {}).get("tags", [])) for i, c in enumerate(cells)
+                 if c["cell_type"] == "markdown"]
+        tags = [next((t for t in ts if t.startswith("lang-")), None) for _, ts in prose]
+        assert tags == ["lang-zh", "lang-en"] * (len(tags) // 2), path.name
+        for i, _ in prose[1::2]:
+            assert cells[i - 1]["cell_type"] == "markdown", f"{path.name}: cell {i} not after its zh"
+        for c in cells:
+            if c["cell_type"] == "code":
+                assert not any(t.startswith("lang-") for t in c.get("metadata", {}).get("tags", []))
+        for i, _ in prose[::2]:
+            assert any("\u4e00" <= ch <= "\u9fff" for ch in "".join(cells[i]["source"]))
+
+
+@pytest.mark.parametrize("parameters, message", [
+    ({"dataset": "/nonexistent/folder"}, "nonexistent"),
+    ({"other_retriever": "bm25"}, "other_retriever must differ"),
+    ({"lang": "fr"}, "lang must be 'zh' or 'en'"),
+])
+def test_bad_parameters_stop_with_a_clear_message(tmp_path, parameters, message):
+    with pytest.raises(papermill.PapermillExecutionError, match=message):
+        execute(tmp_path, **parameters)
