@@ -73,6 +73,58 @@ def check_collection_results(results, collection):
     assert results["chapter_means"]["AP"] == pytest.approx(implied.mean(), abs=1e-12)
 
 
+def check_evaluation_set(results, collection):
+    """Section 2: pooling, Judged@10, planning and the EvaluationQuery merge, against the library."""
+    from reteval.stats import queries_needed
+
+    qrels, depth = collection.qrels, results["depth"]
+    runs = {name: reteval.io.sort_run(make_retriever(name, collection.corpus).run(collection.queries, k=depth))
+            for name in (results["retriever"], results["other_retriever"])}
+    # threshold: precision can only fall when fewer grades count as relevant; nDCG ignores it
+    level = results["relevance_level"]
+    assert level["relevance_level=2"][f"P@{results['k']}"] <= level["relevance_level=1"][f"P@{results['k']}"]
+    assert level["relevance_level=2"][f"nDCG@{results['k']}"] == pytest.approx(
+        level["relevance_level=1"][f"nDCG@{results['k']}"])
+    # pooling: the union of both top 10s, counted here without the notebook's code
+    judged_pairs = {(q, d) for q, d in zip(qrels.query_id, qrels.doc_id)}
+    relevant_pairs = {(q, d) for q, d, r in zip(qrels.query_id, qrels.doc_id, qrels.relevance) if r >= 1}
+    pool = set()
+    for run in runs.values():
+        for qid, group in run.groupby("query_id"):
+            pool |= {(qid, d) for d in group["doc_id"].head(10)}
+    assert results["pool"] == {"depth": 10, "documents": len(pool), "known_relevant": len(relevant_pairs),
+                               "in_pool": len(pool & relevant_pairs)}
+    # Judged@10 and the P@10 range: the gap is the share of the top 10 positions left unjudged
+    for name, run in runs.items():
+        expected = reteval.evaluate(qrels, run, ["Judged@10", "P@10"]).mean()
+        got = results["judged"][name]
+        assert got["Judged@10"] == pytest.approx(expected["Judged@10"], abs=1e-12)
+        assert got["P@10_lower"] == pytest.approx(expected["P@10"], abs=1e-12)
+        unjudged = [sum((qid, d) not in judged_pairs for d in run.loc[run.query_id == qid, "doc_id"].head(10)) / 10
+                    for qid in collection.queries]
+        assert got["P@10_upper"] - got["P@10_lower"] == pytest.approx(np.mean(unjudged), abs=1e-12)
+    ranges = list(results["judged"].values())
+    overlap = max(r["P@10_lower"] for r in ranges) <= min(r["P@10_upper"] for r in ranges)
+    assert results["judged_ranges_overlap"] == overlap
+    # planning: sd of the per-query nDCG@10 differences, and the library's queries_needed
+    scores = {n: reteval.evaluate(qrels, r, ["nDCG@10"])["nDCG@10"] for n, r in runs.items()}
+    diff = scores[results["other_retriever"]] - scores[results["retriever"]]
+    plan = results["planning"]
+    assert plan["sd"] == pytest.approx(diff.std(ddof=1), abs=1e-12)
+    assert plan["observed_difference"] == pytest.approx(diff.mean(), abs=1e-12)
+    needed = {float(d): n for d, n in plan["queries_needed"].items()}
+    assert needed == {d: queries_needed(d, diff.std(ddof=1)) for d in needed}
+    # prose: roughly (sd / delta)^2, so halving delta takes about four times the queries
+    assert 3 <= needed[0.01] / needed[0.02] <= 5
+    # the merge of relevant_docs and relevance_scores: the scores win, listed docs without one get 1
+    merge = results["merge"]
+    assert merge["qrels"] == {"doc1": 3, "doc2": 0, "doc6": 2, "doc5": 1}
+    assert merge["chapter"]["R@3"] == pytest.approx(1 / 3) and merge["reteval"]["R@3"] == pytest.approx(2 / 3)
+    assert merge["chapter"]["P@3"] == pytest.approx(1 / 3) and merge["reteval"]["P@3"] == pytest.approx(2 / 3)
+    assert merge["reteval"]["nDCG_exp@3"] == pytest.approx(
+        (3 + 1 / math.log2(3)) / (7 + 3 / math.log2(3) + 1 / 2))
+
+
 def check_worked_example(results):
     """The chapter's two queries, by hand (q1: relevant at ranks 1 and 3 of 3; q2: at rank 2 of 2)."""
     log2 = math.log2
@@ -113,7 +165,10 @@ def test_default_run_records_what_the_library_computes(default_run):
     assert (results["lang"], results["retriever"], results["k"]) == ("zh", "bm25", 5)
     check_worked_example(results)
     check_collection_results(results, load("teaching"))
-    assert (output_dir / "figures" / "ap_chapter_vs_trec.png").stat().st_size > 1000
+    check_evaluation_set(results, load("teaching"))
+    assert results["queries"] == {"n": 36, "chinese": 17, "relevant_min": 3, "relevant_max": 22}  # DATASHEET.md
+    for figure in ("ap_chapter_vs_trec.png", "queries_needed.png"):
+        assert (output_dir / "figures" / figure).stat().st_size > 1000
 
 
 def test_other_parameters_record_what_the_library_computes(other_run):
@@ -121,6 +176,7 @@ def test_other_parameters_record_what_the_library_computes(other_run):
     assert (results["lang"], results["retriever"], results["k"]) == ("en", "vector", 3)
     check_worked_example(results)
     check_collection_results(results, load("teaching"))
+    check_evaluation_set(results, load("teaching"))
 
 
 @pytest.mark.slow
@@ -128,7 +184,9 @@ def test_other_parameters_record_what_the_library_computes(other_run):
 def test_scifact_records_what_the_library_computes(tmp_path):
     _, results = execute(tmp_path, dataset=str(SCIFACT), retriever="bm25",
                          other_retriever="reranked", k=10, depth=50)
-    check_collection_results(results, load(SCIFACT))
+    collection = load(SCIFACT)
+    check_collection_results(results, collection)
+    check_evaluation_set(results, collection)
 
 
 def test_editions_pair_every_prose_cell():
