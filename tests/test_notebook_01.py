@@ -125,6 +125,28 @@ def check_evaluation_set(results, collection):
         (3 + 1 / math.log2(3)) / (7 + 3 / math.log2(3) + 1 / 2))
 
 
+def check_rag(results):
+    """Section 3: the chapter's RAG example under the overlap judges and a fake LLM judge."""
+    from reteval.rag import OverlapJudge, evaluate_contexts
+    from reteval.teaching.chapter_rag import EVAL_DATA
+
+    rag = results["rag"]
+    assert rag["overlap_char"] == evaluate_contexts(EVAL_DATA).to_dict(orient="list")
+    assert rag["overlap_char"] == {"context_recall": [1.0, 1.0], "context_precision": [1.0, 1.0]}
+    # 8 of the 12 characters of 机器学习是人工智能的分支 occur in 机器学习是AI的分支; 6 of its 11 pairs
+    assert rag["coverage_char"][2] == pytest.approx(8 / 12)
+    assert rag["coverage_bigram"][2] == pytest.approx(6 / 11)
+    # The paraphrase false negative: same meaning, "not supported" by bigrams at 0.6, so sample 1 scores 0
+    assert rag["overlap_bigram_0.6"] == evaluate_contexts(
+        EVAL_DATA, judge=OverlapJudge(cjk="bigram", threshold=0.6)).to_dict(orient="list")
+    assert rag["overlap_bigram_0.6"]["context_recall"] == [1.0, 0.0]
+    assert rag["paraphrase_supported"] == {"char@0.5": True, "char@0.6": True,
+                                           "bigram@0.5": True, "bigram@0.6": False}
+    # The fake LLM knows AI = 人工智能: 1 statement + 2 contexts per sample, 6 calls
+    assert rag["fake_llm"] == {"context_recall": [1.0, 1.0], "context_precision": [1.0, 1.0]}
+    assert rag["fake_llm_prompts"] == 6
+
+
 def check_worked_example(results):
     """The chapter's two queries, by hand (q1: relevant at ranks 1 and 3 of 3; q2: at rank 2 of 2)."""
     log2 = math.log2
@@ -164,6 +186,7 @@ def test_default_run_records_what_the_library_computes(default_run):
     output_dir, results = default_run
     assert (results["lang"], results["retriever"], results["k"]) == ("zh", "bm25", 5)
     check_worked_example(results)
+    check_rag(results)
     check_collection_results(results, load("teaching"))
     check_evaluation_set(results, load("teaching"))
     assert results["queries"] == {"n": 36, "chinese": 17, "relevant_min": 3, "relevant_max": 22}  # DATASHEET.md
@@ -175,6 +198,7 @@ def test_other_parameters_record_what_the_library_computes(other_run):
     _, results = other_run
     assert (results["lang"], results["retriever"], results["k"]) == ("en", "vector", 3)
     check_worked_example(results)
+    check_rag(results)
     check_collection_results(results, load("teaching"))
     check_evaluation_set(results, load("teaching"))
 
