@@ -240,3 +240,22 @@ def test_editions_pair_every_prose_cell():
 def test_bad_parameters_stop_with_a_clear_message(tmp_path, parameters, message):
     with pytest.raises(papermill.PapermillExecutionError, match=message):
         execute(tmp_path, **parameters)
+
+
+def test_every_exercise_is_asked_and_solved(tmp_path):
+    """The notebook asks every exercise of nb01; the solutions (run in English here) pass every check."""
+    from reteval.teaching.exercises.nb01 import EXERCISES
+
+    asked = "".join("".join(c["source"]) for c in json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"])
+    solutions = ROOT / "notebooks" / "solutions" / "01_solutions.ipynb"
+    solved = "".join("".join(c["source"]) for c in json.loads(solutions.read_text(encoding="utf-8"))["cells"])
+    for exercise in EXERCISES:
+        assert f'check("{exercise}", answer, lang=lang)' in asked
+        assert f'check("{exercise}", answer, lang=lang)' in solved
+    executed = tmp_path / "solutions.ipynb"
+    papermill.execute_notebook(str(solutions), str(executed), parameters={"lang": "en"},
+                               progress_bar=False, kernel_name="python3", cwd=str(ROOT))
+    outputs = json.loads(executed.read_text(encoding="utf-8"))["cells"]
+    texts = "".join(o.get("data", {}).get("text/plain", [""])[0] for c in outputs if c["cell_type"] == "code"
+                    for o in c.get("outputs", []))
+    assert texts.count("Correct!") == len(EXERCISES)
