@@ -41,8 +41,9 @@ def default_run(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def other_run(tmp_path_factory):
-    return execute(tmp_path_factory.mktemp("nb01-other"), lang="en", retriever="vector",
-                   other_retriever="bm25", k=3, depth=20)
+    tmp_path = tmp_path_factory.mktemp("nb01-other")
+    return execute(tmp_path, lang="en", retriever="vector", other_retriever="bm25", k=3, depth=20,
+                   link_base=str(tmp_path / "out"))
 
 
 def check_collection_results(results, collection):
@@ -195,8 +196,13 @@ def test_default_run_records_what_the_library_computes(default_run):
 
 
 def test_other_parameters_record_what_the_library_computes(other_run):
-    _, results = other_run
+    output_dir, results = other_run
     assert (results["lang"], results["retriever"], results["k"]) == ("en", "vector", 3)
+    # The datasheet is copied beside the results and linked relative to link_base.
+    datasheet = ROOT / "reteval" / "data" / "teaching" / "DATASHEET.md"
+    assert (output_dir / results["datasheet"]).read_text() == datasheet.read_text()
+    executed = (output_dir.parent / "01.ipynb").read_text(encoding="utf-8")
+    assert f"({results['datasheet']})" in executed
     check_worked_example(results)
     check_rag(results)
     check_collection_results(results, load("teaching"))
@@ -211,25 +217,6 @@ def test_scifact_records_what_the_library_computes(tmp_path):
     collection = load(SCIFACT)
     check_collection_results(results, collection)
     check_evaluation_set(results, collection)
-
-
-def test_editions_pair_every_prose_cell():
-    """Every Markdown cell is tagged lang-zh or lang-en, in zh/en pairs; code cells carry no tag."""
-    for path in (NOTEBOOK, ROOT / "notebooks" / "solutions" / "01_solutions.ipynb"):
-        if not path.exists():
-            continue
-        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-        prose = [(i, c.get("metadata", {}).get("tags", [])) for i, c in enumerate(cells)
-                 if c["cell_type"] == "markdown"]
-        tags = [next((t for t in ts if t.startswith("lang-")), None) for _, ts in prose]
-        assert tags == ["lang-zh", "lang-en"] * (len(tags) // 2), path.name
-        for i, _ in prose[1::2]:
-            assert cells[i - 1]["cell_type"] == "markdown", f"{path.name}: cell {i} not after its zh"
-        for c in cells:
-            if c["cell_type"] == "code":
-                assert not any(t.startswith("lang-") for t in c.get("metadata", {}).get("tags", []))
-        for i, _ in prose[::2]:
-            assert any("\u4e00" <= ch <= "\u9fff" for ch in "".join(cells[i]["source"]))
 
 
 @pytest.mark.parametrize("parameters, message", [
