@@ -1,7 +1,7 @@
 """The ``reteval`` command line.
 
 Subcommands: ``evaluate`` (trec_eval-style evaluation of a run), ``run`` (the
-notebook pipeline), ``monitor`` and ``history`` (continuous evaluation). Expected
+notebook pipeline), ``book`` (its executed notebooks as static HTML pages), ``monitor`` and ``history`` (continuous evaluation). Expected
 problems with the user's input print one line on stderr and exit with status 2;
 no traceback.
 """
@@ -114,8 +114,8 @@ def _fmt(name, value) -> str:
 
 # Subcommands that live in their own modules, imported only when needed so that
 # `reteval evaluate` starts fast.
-_SUBCOMMAND_MODULES = {"run": "reteval.pipeline", "monitor": "reteval.monitor",
-                       "history": "reteval.monitor"}
+_SUBCOMMAND_MODULES = {"run": "reteval.pipeline", "book": "reteval.book",
+                       "monitor": "reteval.monitor", "history": "reteval.monitor"}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
