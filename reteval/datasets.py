@@ -34,11 +34,9 @@ Decisions, made once:
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import os
-import re
 import shutil
 import tempfile
 import urllib.error
@@ -53,6 +51,7 @@ from pathlib import Path
 import pandas as pd
 
 from reteval.errors import InputError, RetevalError
+from reteval.textfile import decode, iter_lines, parse_integer, parse_json
 
 __all__ = [
     "BEIR_DATASETS",
@@ -164,14 +163,9 @@ def _find(folder: Path, relative: str) -> Path:
 
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
-    opener = gzip.open if path.suffix == ".gz" else open
-    try:
-        with opener(path, "rt", encoding="utf-8-sig") as handle:
-            yield from enumerate(handle, start=1)
-    except UnicodeDecodeError as exc:
-        raise InputError(f"expected UTF-8 text: {exc}", path=path) from None
-    except (OSError, EOFError) as exc:  # e.g. a truncated or non-gzip .gz file
-        raise InputError(f"could not read the file: {exc}", path=path) from None
+    """Decoded lines, by the rule of :mod:`reteval.textfile` (gzip, BOM, LF/CR LF/CR)."""
+    for number, raw in iter_lines(path):
+        yield number, decode(raw, path, first_line=number)
 
 
 def _string_field(record: dict, key: str, path: Path, line: int, *, required: bool) -> str:
@@ -196,14 +190,10 @@ def _read_jsonl(path: Path, kind: str) -> Iterator[tuple[int, dict]]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(
-                f"malformed JSON in the {kind} file ({exc.msg} at column {exc.colno}): "
-                f"{line.strip()!r:.80}",
-                path=path,
-                line=number,
-            ) from None
+            record = parse_json(line)
+        except InputError as exc:
+            raise InputError(f"malformed JSON in the {kind} file ({exc}): {line.strip()!r:.80}",
+                             path=path, line=number) from None
         if not isinstance(record, dict):
             raise InputError(
                 f"expected a JSON object per line, got {type(record).__name__}",
@@ -238,9 +228,6 @@ def _read_queries(path: Path) -> dict[str, str]:
     return queries
 
 
-_INT = re.compile(r"[+-]?\d+")
-
-
 def _read_qrels(path: Path) -> pd.DataFrame:
     """Read a BEIR qrels TSV; the first line is a header when its score field has no digit."""
     seen: dict[tuple[str, str], int] = {}
@@ -261,19 +248,16 @@ def _read_qrels(path: Path) -> pd.DataFrame:
         query_id, doc_id, score = (field.strip() for field in fields)
         if number == 1 and not any(c.isdigit() for c in score):
             continue  # header, e.g. "query-id\tcorpus-id\tscore"
-        if not _INT.fullmatch(score):
-            raise InputError(
-                f"expected an integer relevance score, got {score!r}", path=path, line=number
-            )
+        grade = parse_integer(score, what="relevance score", path=path, line=number)
         if not query_id or not doc_id:
             raise InputError(f"empty query or document id: {line!r:.80}", path=path, line=number)
         key = (query_id, doc_id)
         if key in seen:
             duplicates += 1
-            rows[seen[key]] = (query_id, doc_id, int(score))
+            rows[seen[key]] = (query_id, doc_id, grade)
             continue
         seen[key] = len(rows)
-        rows.append((query_id, doc_id, int(score)))
+        rows.append((query_id, doc_id, grade))
     if duplicates:
         warnings.warn(
             f"{path}: {duplicates} (query, document) pair(s) judged more than once; "

@@ -252,7 +252,7 @@ def test_duplicate_document_id(tmp_path):
 def test_bad_score_names_path_line_and_value(tmp_path):
     qrels = ["query-id\tcorpus-id\tscore", "q1\td1\t2", "q1\td2\thigh"]
     folder = write_beir(tmp_path / "toy", qrels=qrels)
-    with pytest.raises(InputError, match="integer relevance score, got 'high'") as info:
+    with pytest.raises(InputError, match="relevance score is not an integer: 'high'") as info:
         load_beir(folder)
     assert info.value.path == str(folder / "qrels" / "test.tsv")
     assert info.value.line == 3
@@ -260,7 +260,7 @@ def test_bad_score_names_path_line_and_value(tmp_path):
 
 def test_fractional_score_is_rejected(tmp_path):
     folder = write_beir(tmp_path / "toy", qrels=["q1\td1\t1.5"])
-    with pytest.raises(InputError, match="got '1.5'"):
+    with pytest.raises(InputError, match="not an integer: '1.5'"):
         load_beir(folder)
 
 
@@ -509,3 +509,61 @@ def test_cranfield_loads():
     assert set(ds.qrels["relevance"]) == {1, 2, 3, 4}
     # docs 471 and 995 are empty in the source and stay empty
     assert ds.corpus["471"] == {"title": "", "text": ""}
+
+
+# --------------------------------------------------------------------------- input hygiene
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
+@pytest.mark.parametrize("gz", [False, True])
+def test_bom_and_any_line_ending_read_the_same(tmp_path, ending, gz):
+    folder = write_beir(tmp_path / "toy", gz=gz)
+    for path in folder.rglob("*"):
+        if path.is_file():
+            opener = gzip.open if gz else open
+            with opener(path, "rb") as handle:
+                text = handle.read().decode().replace("\n", ending)
+            with opener(path, "wb") as handle:
+                handle.write(b"\xef\xbb\xbf" + text.encode())
+    data = datasets.load_beir(folder)
+    assert sorted(data.corpus) == ["d1", "d2", "d3"]
+    assert sorted(data.queries) == ["q1", "q2"]  # q3 has no judgments in this split
+    assert data.qrels[["query_id", "doc_id", "relevance"]].values.tolist() == [
+        ["q1", "d1", 2], ["q1", "d2", 0], ["q2", "d2", 1]]
+
+
+def test_damaged_gzip_names_the_file(tmp_path):
+    folder = write_beir(tmp_path / "toy", gz=True)
+    path = folder / "corpus.jsonl.gz"
+    data = bytearray(gzip.compress(gzip.decompress(path.read_bytes()) * 200))
+    data[20] ^= 0xFF
+    data[21] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(InputError, match=r"corpus.jsonl.gz: damaged gzip data"):
+        datasets.load_beir(folder)
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ('{"_id": "d9", "text": NaN}', "NaN is not a JSON number"),
+    ('{"_id": "\\ud800", "text": "x"}', "lone surrogate"),
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+])
+def test_json_that_python_would_take_but_json_does_not(tmp_path, line, message):
+    folder = write_beir(tmp_path / "toy", corpus=[json.dumps({"_id": "d1", "text": "x"}), line])
+    with pytest.raises(InputError, match=rf"corpus.jsonl:2: malformed JSON .*{message}"):
+        datasets.load_beir(folder)
+
+
+def test_undecodable_bytes_name_the_line(tmp_path):
+    folder = write_beir(tmp_path / "toy")
+    path = folder / "queries.jsonl"
+    path.write_bytes(path.read_bytes() + b'{"_id": "q9", "text": "\xff"}\n')
+    with pytest.raises(InputError, match=r"queries.jsonl:4: not UTF-8"):
+        datasets.load_beir(folder)
+
+
+@pytest.mark.parametrize("score", ["1_0", "٣", "99999999999999999999"])
+def test_qrels_scores_follow_the_integer_grammar(tmp_path, score):
+    folder = write_beir(tmp_path / "toy", qrels=[f"q1\td1\t{score}"])
+    with pytest.raises(InputError, match=r"test.tsv:1: relevance score is (not an integer|outside)"):
+        datasets.load_beir(folder)

@@ -14,6 +14,7 @@ Exit status of ``reteval monitor``:
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import sys
@@ -25,6 +26,30 @@ __all__ = ["ALERT_EXIT_STATUS", "add_subcommands"]
 #: Exit status of ``reteval monitor`` when an alert fired (not an error: the
 #: evaluation was recorded).
 ALERT_EXIT_STATUS = 3
+
+
+#: The longest ``--alert-timeout``: an alert that takes longer to deliver is a failure.
+MAX_ALERT_TIMEOUT = 600.0
+
+
+def _integer(text: str) -> int:
+    """An integer option, as trec_eval writes integers (no ``1_0``, no other scripts' digits)."""
+    from reteval.textfile import parse_integer
+
+    try:
+        return parse_integer(text.strip())
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _number(text: str) -> float:
+    """A finite decimal option (no ``nan``, ``inf`` or ``1_0``)."""
+    from reteval.textfile import parse_decimal
+
+    try:
+        return parse_decimal(text.strip())
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _key_value(text: str):
@@ -67,7 +92,7 @@ def add_subcommands(subparsers) -> None:
     p.add_argument("--split", default="test", help="qrels split of --dataset (default: test)")
     p.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
                    help=f"repeatable (default: {' '.join(DEFAULT_MEASURES)})")
-    p.add_argument("-l", "--relevance-level", type=int, default=1, metavar="N",
+    p.add_argument("-l", "--relevance-level", type=_integer, default=1, metavar="N",
                    help="minimum relevance that counts as relevant (default: 1)")
     p.add_argument("--name", help="retriever name in the history (default: the spec or the "
                    "run file's stem); baselines are chosen per name")
@@ -80,16 +105,16 @@ def add_subcommands(subparsers) -> None:
     alerts.add_argument("--baseline", default="latest", metavar="latest|first|ID|none",
                         help="entry to test for a regression against (default: latest entry "
                         "of the same retriever)")
-    alerts.add_argument("--alpha", type=float, default=0.05,
+    alerts.add_argument("--alpha", type=_number, default=0.05,
                         help="significance level of the regression test (default: 0.05)")
     alerts.add_argument("--test", default="t",
                         choices=("t", "wilcoxon", "randomization", "bootstrap"),
                         help="paired test (default: t)")
     alerts.add_argument("--correction", default="holm", choices=("holm", "bonferroni", "bh", "none"),
                         help="multiple-comparison correction over measures (default: holm)")
-    alerts.add_argument("--min-drop", type=float, default=0.0, metavar="D",
+    alerts.add_argument("--min-drop", type=_number, default=0.0, metavar="D",
                         help="smallest drop of a mean that counts as a regression (default: 0)")
-    alerts.add_argument("--seed", type=int, default=0,
+    alerts.add_argument("--seed", type=_integer, default=0,
                         help="seed of the randomization/bootstrap tests (default: 0)")
     alerts.add_argument("--on-dataset-change", choices=("warn", "alert"), default="warn",
                         help="baseline on another dataset: skip the regression check with a "
@@ -98,12 +123,12 @@ def add_subcommands(subparsers) -> None:
                         help="shell command run when an alert fires, JSON payload on stdin")
     alerts.add_argument("--alert-url", metavar="URL",
                         help="http(s) URL that receives the JSON payload by POST when an alert fires")
-    alerts.add_argument("--alert-timeout", type=float, default=30.0, metavar="SECONDS",
+    alerts.add_argument("--alert-timeout", type=_number, default=30.0, metavar="SECONDS",
                         help="timeout of each alert channel (default: 30)")
     p.add_argument("--every", metavar="INTERVAL",
                    help="repeat in the foreground every INTERVAL (e.g. 24h, 30m, 1h30m) until "
                    "SIGINT/SIGTERM")
-    p.add_argument("--lock-timeout", type=float, default=10.0, metavar="SECONDS",
+    p.add_argument("--lock-timeout", type=_number, default=10.0, metavar="SECONDS",
                    help="wait this long for another writer of the history (default: 10)")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="stdout: a summary line, or the JSON payload")
@@ -119,12 +144,12 @@ def add_subcommands(subparsers) -> None:
     h.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
                    help="measure to show, repeatable (default: all)")
     h.add_argument("--retriever", metavar="NAME", help="only this retriever's entries")
-    h.add_argument("--last", type=int, metavar="N", help="only the last N entries")
+    h.add_argument("--last", type=_integer, metavar="N", help="only the last N entries")
     h.add_argument("--plot", metavar="PNG", help="also write a plot of the trend to this file")
     h.add_argument("--format", choices=("table", "csv", "json"), default="table")
     h.add_argument("--check", action="store_true",
                    help="verify the file and every entry; exit 2 with the problems if any")
-    h.add_argument("--lock-timeout", type=float, default=10.0, metavar="SECONDS")
+    h.add_argument("--lock-timeout", type=_number, default=10.0, metavar="SECONDS")
     h.set_defaults(handler=_cmd_history)
 
 
@@ -211,8 +236,9 @@ def _check_monitor_args(args) -> None:
 
     if args.alert_url:
         check_url(args.alert_url)
-    if not args.alert_timeout > 0:
-        raise InputError(f"--alert-timeout must be > 0 seconds; got {args.alert_timeout!r}")
+    if not 0 < args.alert_timeout <= MAX_ALERT_TIMEOUT:
+        raise InputError(f"--alert-timeout must be more than 0 and at most {MAX_ALERT_TIMEOUT:g} "
+                         f"seconds; got {args.alert_timeout!r}")
     for text in args.param:
         _key_value(text)
 

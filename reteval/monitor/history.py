@@ -58,6 +58,7 @@ import pandas as pd
 from reteval.errors import InputError, RetevalError
 from reteval.monitor.alerts import Alert
 from reteval.monitor.fingerprint import DatasetFingerprint
+from reteval.textfile import INT64_MAX
 
 __all__ = [
     "APPLICATION_ID",
@@ -513,9 +514,11 @@ class HistoryStore:
             No entry has this id.
         """
         with self._errors("read"):
-            rows = self._con.execute(
-                f"SELECT {self._ENTRY_COLUMNS} FROM entries WHERE id = ?", (int(entry_id),)
-            ).fetchall()
+            rows = []
+            if 1 <= int(entry_id) <= INT64_MAX:  # SQLite ids are 64-bit
+                rows = self._con.execute(
+                    f"SELECT {self._ENTRY_COLUMNS} FROM entries WHERE id = ?", (int(entry_id),)
+                ).fetchall()
             if not rows:
                 last = self._con.execute("SELECT max(id) FROM entries").fetchone()[0]
                 raise InputError(
@@ -535,7 +538,7 @@ class HistoryStore:
         if isinstance(which, (int, np.integer)) and not isinstance(which, bool):
             return self.entry(int(which))
         text = str(which).strip().lower()
-        if text.isdigit():
+        if text.isascii() and text.isdigit():
             return self.entry(int(text))
         if text not in ("latest", "first"):
             raise InputError(f"baseline must be 'latest', 'first' or an entry id; got {which!r}")

@@ -403,7 +403,7 @@ def monitor_once(
     baseline_spec = None if baseline is None or str(baseline).lower() == "none" else baseline
     if isinstance(baseline_spec, str):
         text = baseline_spec.strip().lower()
-        if text not in ("latest", "first") and not text.isdigit():
+        if text not in ("latest", "first") and not (text.isascii() and text.isdigit()):
             raise InputError(
                 f"baseline must be 'latest', 'first', 'none' or an entry id; got {baseline!r}"
             )
