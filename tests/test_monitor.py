@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import http.server
 import json
+import re
 import socket
 import sqlite3
 import sys
@@ -688,4 +689,78 @@ def test_damaged_entry_gives_one_line_errors(tmp_path, capsys):
     assert "entry 1 is damaged" in err and "Traceback" not in err
     assert main(["history", "--check", str(history)]) == 2
     captured = capsys.readouterr()
-    assert "entry 1: its list of measures is not valid JSON" in captured.out + captured.err
+    assert "entry 1: measures is not valid JSON" in captured.out + captured.err
+
+
+# --------------------------------------------------------------------------- damaged histories
+
+
+def _damage_old_pages(path):
+    """Overwrite part of every page after the first two, as a disk fault might."""
+    con = sqlite3.connect(path)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    page = con.execute("PRAGMA page_size").fetchone()[0]
+    count = con.execute("PRAGMA page_count").fetchone()[0]
+    con.close()
+    data = bytearray(path.read_bytes())
+    for number in range(2, count - 1):
+        offset = number * page + 100
+        data[offset:offset + 200] = b"\xaa" * 200
+    path.write_bytes(bytes(data))
+
+
+def test_monitor_never_appends_to_a_damaged_history(files, capsys):
+    for _ in range(3):
+        monitor(files, "good", baseline="none")
+    _damage_old_pages(files["history"])
+    before = files["history"].read_bytes()
+    with pytest.raises(HistoryError, match="damaged, so reteval will not append") as info:
+        monitor(files, "good", baseline="none")
+    assert str(files["history"]) in str(info.value)
+    assert files["history"].read_bytes() == before
+    argv = ["monitor", str(files["history"]), "--run", str(files["good"]), "--qrels",
+            str(files["qrels"]), "--baseline", "none", "-m", "RR"]
+    assert main(argv) == 2
+    assert main(["history", str(files["history"])]) == 2  # no table of gaps
+    captured = capsys.readouterr()
+    errors = captured.err.strip().splitlines()
+    assert len(errors) == 2 and all(e.startswith("reteval: error: ") for e in errors)
+    assert "damaged" in errors[1] and "Traceback" not in captured.err
+    assert captured.out == ""
+    assert main(["history", "--check", str(files["history"])]) == 2
+    assert "integrity" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("column", "value", "message"), [
+    ("measures", '{"RR": 1}', "measures is not a list of str"),
+    ("measures", "[1, 2]", "measures is not a list of str"),
+    ("measures", "[]", "measures is not a list of distinct names"),
+    ("measures", '["RR", "RR"]', "measures is not a list of distinct names"),
+    ("measures", "[" * 100_000, "measures is not valid JSON"),
+    ("measures", b"[]", "measures is bytes, not JSON text"),
+    ("num_queries", "many", "num_queries is not a count"),
+    ("num_queries", -3, "num_queries is not a count"),
+    ("created_utc", "yesterday", "created_utc is not a UTC timestamp"),
+    ("created_utc", 42, "created_utc is not a UTC timestamp"),
+    ("retriever", b"\x00", "retriever is not a non-empty text"),
+    ("parameters", "[1]", "parameters is not dict"),
+    ("notices", "[1]", "notices is not a list of str"),
+])
+def test_damaged_entry_fields_name_the_entry(files, capsys, column, value, message):
+    monitor(files, "good", baseline="none")
+    monitor(files, "good", baseline="none")
+    con = sqlite3.connect(files["history"])
+    con.execute(f"UPDATE entries SET {column} = ? WHERE id = 1", (value,))
+    con.commit()
+    con.close()
+    with open_history(files["history"]) as store:
+        assert store.entry(2).id == 2  # the other entry still reads
+        with pytest.raises(HistoryError, match=f"entry 1 is damaged: {re.escape(message)}"):
+            store.entry(1)
+        problems = store.verify()
+    assert len(problems) == 1 and problems[0].startswith(f"entry 1: {message}")
+    assert main(["history", str(files["history"])]) == 2
+    err = capsys.readouterr().err
+    assert "entry 1 is damaged" in err and "Traceback" not in err and len(err.splitlines()) == 1
+    assert main(["history", "--check", str(files["history"])]) == 2
+    assert f"entry 1: {message}" in capsys.readouterr().err

@@ -274,6 +274,8 @@ def _cmd_history(args) -> int:
     from reteval.monitor.trend import history_frame, plot_history
 
     with open_history(args.history, lock_timeout=args.lock_timeout) as store:
+        if not args.check:
+            store.check_pages()  # a damaged file is an error, not a table of gaps
         if args.check:
             problems = store.verify()
             if problems:
