@@ -764,3 +764,112 @@ def test_damaged_entry_fields_name_the_entry(files, capsys, column, value, messa
     assert "entry 1 is damaged" in err and "Traceback" not in err and len(err.splitlines()) == 1
     assert main(["history", "--check", str(files["history"])]) == 2
     assert f"entry 1: {message}" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- alert channels
+
+
+class _Odd(http.server.BaseHTTPRequestHandler):
+    """A redirecting server (``/redirect``) and one that answers one byte at a time."""
+
+    received: list
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers["Content-Length"]))
+        type(self).received.append(self.path)
+        if self.path == "/redirect":
+            self.send_response(307)
+            self.send_header("Location", "/target")
+            self.end_headers()
+            return
+        if self.path == "/target":
+            self.send_response(200)
+            self.end_headers()
+            return
+        self.send_response(200)
+        self.send_header("Content-Length", "100")
+        self.end_headers()
+        try:
+            for _ in range(100):  # each byte within a per-read timeout, the whole far beyond
+                self.wfile.write(b"x")
+                self.wfile.flush()
+                time.sleep(0.1)
+        except OSError:  # the client gave up, as it should
+            pass
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def odd_server():
+    handler = type("Odd", (_Odd,), {"received": []})
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield handler, f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_alert_url_does_not_follow_redirects(odd_server):
+    from reteval.monitor.channels import post_json
+
+    handler, base = odd_server
+    delivery = post_json(f"{base}/redirect", {"a": 1}, timeout=5)
+    assert not delivery.ok and "HTTP 307" in delivery.detail and "redirect" in delivery.detail
+    assert handler.received == ["/redirect"]  # never sent on to the target
+
+
+def test_alert_url_timeout_is_a_deadline_for_the_whole_request(odd_server):
+    from reteval.monitor.channels import post_json
+
+    _, base = odd_server
+    start = time.monotonic()
+    delivery = post_json(f"{base}/slow", {"a": 1}, timeout=1)
+    assert time.monotonic() - start < 3
+    assert not delivery.ok and "within 1 s" in delivery.detail
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie (a killed orphan may wait for its reaper)."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_alert_command_timeout_ends_the_whole_group_and_ignores_inherited_pipes(tmp_path):
+    from reteval.monitor.channels import run_command
+
+    pid_file = tmp_path / "child.pid"
+    start = time.monotonic()
+    delivery = run_command(f"sleep 60 & echo $! > {pid_file}; wait", {}, timeout=1)
+    assert not delivery.ok and "timed out" in delivery.detail
+    assert time.monotonic() - start < 5
+    child = int(pid_file.read_text())
+    time.sleep(0.2)
+    assert not _running(child)
+    # A command that exits at once but leaves a child holding its stderr: no wait.
+    start = time.monotonic()
+    delivery = run_command(f"(sleep 3 >&2 & echo $! > {pid_file}); exit 0", {}, timeout=30)
+    assert delivery.ok and time.monotonic() - start < 2
+    import os
+    import signal
+
+    os.kill(int(pid_file.read_text()), signal.SIGKILL)
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "0", "-1", "601", "1e300"])
+def test_absurd_alert_timeout_is_refused_before_anything_is_recorded(files, capsys, value):
+    try:
+        status = cli(files, "good", "--alert-timeout", value)
+    except SystemExit as exc:  # argparse: not a number at all
+        status = exc.code
+    assert status == 2
+    assert not files["history"].exists()
+    err = capsys.readouterr().err
+    assert "--alert-timeout" in err and "Traceback" not in err
