@@ -162,7 +162,8 @@ def main(argv=None) -> int:
     try:
         return int(args.handler(args) or 0)
     except RetevalError as exc:
-        print(f"reteval: error: {exc}", file=sys.stderr)
+        message = " ".join(str(exc).split("\n"))  # one line, whatever the message holds
+        print(f"reteval: error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("reteval: interrupted", file=sys.stderr)

@@ -873,3 +873,37 @@ def test_absurd_alert_timeout_is_refused_before_anything_is_recorded(files, caps
     assert not files["history"].exists()
     err = capsys.readouterr().err
     assert "--alert-timeout" in err and "Traceback" not in err
+
+
+# --------------------------------------------------------------------------- retrievers that fail
+
+
+FAILING_MODULES = {
+    "exits_on_import": "import sys\nsys.exit('no GPU here')\n",
+    "raises_on_import": "raise ValueError('line one\\nline two')\n",
+    "bad_syntax": "def f(:\n",
+    "lazy_attr": "def __getattr__(name):\n    raise RuntimeError('lazy failure')\n",
+    "calls_exit": "import sys\ndef search(queries):\n    sys.exit(3)\n",
+    "odd_run": ("class Weird:\n    def __iter__(self):\n        raise TypeError('no')\n"
+                "def search(queries):\n    return {q: Weird() for q in queries}\n"),
+    "multiline": "def search(queries):\n    raise KeyError('a\\nb')\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(FAILING_MODULES))
+def test_any_retriever_failure_is_one_line_and_status_2(files, tmp_path, monkeypatch, capsys, name):
+    module = f"failing_{name}_{tmp_path.name[-6:].replace('-', '_')}"
+    (tmp_path / f"{module}.py").write_text(FAILING_MODULES[name])
+    monkeypatch.chdir(tmp_path)
+    try:
+        status = main(["monitor", str(files["history"]), "--retriever", f"{module}:search",
+                       "--qrels", str(files["qrels"]), "--queries", str(files["queries"]),
+                       "-m", "RR"])
+    finally:
+        sys.modules.pop(module, None)
+    err = capsys.readouterr().err
+    assert status == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("reteval: error: retriever"), err
+    assert "Traceback" not in err
+    assert not files["history"].exists() or len(open_history(files["history"])) == 0
