@@ -907,3 +907,22 @@ def test_any_retriever_failure_is_one_line_and_status_2(files, tmp_path, monkeyp
     assert len(lines) == 1 and lines[0].startswith("reteval: error: retriever"), err
     assert "Traceback" not in err
     assert not files["history"].exists() or len(open_history(files["history"])) == 0
+
+
+@pytest.mark.parametrize("name", ["two\nlines", "tab\there", "cr\rname", "_private", "__x\n"])
+def test_odd_names_keep_the_table_and_the_legend(files, capsys, name):
+    monitor(files, "good", name=name, baseline="none")
+    monitor(files, "good", name="plain", baseline="none")
+    capsys.readouterr()
+    assert main(["history", str(files["history"])]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3  # header and one row per entry
+    assert len({len(line) for line in lines}) >= 1 and "\r" not in "".join(lines)
+    from reteval.monitor.trend import display_name
+
+    assert display_name(name) in lines[1]
+    with open_history(files["history"]) as store:
+        fig = plot_history(store, measures=["RR"])
+    labels = [text.get_text() for text in fig.axes[0].get_legend().get_texts()]
+    assert any(display_name(name) in label for label in labels), labels
+    assert any("plain" in label for label in labels)

@@ -162,7 +162,9 @@ def _summary(result) -> str:
         f"{m}={v:.0f}" if m.startswith("Num") else f"{m}={v:.4f}" for m, v in e.aggregates.items()
     )
     flag = f", {len(e.alerts)} alert(s)" if e.alerts else ""
-    return (f"entry {e.id} {e.created_utc:%Y-%m-%dT%H:%M:%SZ} {e.retriever}: "
+    from reteval.monitor.trend import display_name
+
+    return (f"entry {e.id} {e.created_utc:%Y-%m-%dT%H:%M:%SZ} {display_name(e.retriever)}: "
             f"{e.num_queries} queries {values}{flag}")
 
 
@@ -319,6 +321,8 @@ def _cmd_history(args) -> int:
 
 
 def _table(frame) -> str:
+    from reteval.monitor.trend import display_name
+
     fixed = {"created_utc", "retriever", "dataset", "fingerprint", "num_queries",
              "alert", "alerts", "alert_measures"}
     measures = [c for c in frame.columns if c not in fixed]
@@ -329,8 +333,8 @@ def _table(frame) -> str:
         cells = [
             str(entry_id),
             row["created_utc"].strftime("%Y-%m-%d %H:%M:%S"),
-            str(row["retriever"]),
-            f"{row['dataset'] or ''}#{row['fingerprint'][:8]}",
+            display_name(row["retriever"]),
+            f"{display_name(row['dataset'] or '')}#{row['fingerprint'][:8]}",
             str(row["num_queries"]),
         ]
         for m in measures:
@@ -338,7 +342,7 @@ def _table(frame) -> str:
             text = "-" if math.isnan(value) else (
                 f"{value:.0f}" if m.startswith("Num") else f"{value:.4f}")
             cells.append(text + ("!" if m in marked else " "))
-        cells.append(row["alerts"])
+        cells.append(display_name(row["alerts"]))
         rows.append(cells)
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     lines = []
