@@ -339,11 +339,17 @@ def read_qrels(path: str | os.PathLike) -> pd.DataFrame:
 
 
 def _atomic_write(path: Path, text: str) -> None:
+    """Write beside ``path`` and rename: readers see the old file or the whole new one."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     opener = gzip.open if path.suffix == ".gz" else open
-    with opener(tmp, "wt", encoding="utf-8") as handle:
-        handle.write(text)
-    os.replace(tmp, path)
+    try:
+        with opener(tmp, "wt", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror or exc}", path=path) from None
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 _UNWRITABLE = "[ \t\n\r\x0b\x0c]"  # ASCII white space and line breaks split a TREC field

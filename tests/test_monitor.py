@@ -926,3 +926,26 @@ def test_odd_names_keep_the_table_and_the_legend(files, capsys, name):
     labels = [text.get_text() for text in fig.axes[0].get_legend().get_texts()]
     assert any(display_name(name) in label for label in labels), labels
     assert any("plain" in label for label in labels)
+
+
+def test_plot_is_written_atomically_and_errors_name_the_file(files, tmp_path, capsys):
+    monitor(files, "good", baseline="none")
+    target = tmp_path / "trend.png"
+    target.write_bytes(b"old image")
+    assert main(["history", str(files["history"]), "--plot", str(tmp_path / "trend.nosuchformat")]) == 2
+    assert "trend.nosuchformat: cannot write the plot" in capsys.readouterr().err
+    assert main(["history", str(files["history"]), "--plot", str(tmp_path / "no" / "t.png")]) == 2
+    assert "cannot write the plot" in capsys.readouterr().err
+    assert main(["history", str(files["history"]), "--plot", str(target)]) == 0
+    assert target.read_bytes().startswith(b"\x89PNG")
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
+def test_history_json_is_strict(files, capsys):
+    monitor(files, "good", baseline="none", measures=["RR"])
+    monitor(files, "good", baseline="none", measures=["R@5"])  # RR missing here: NaN in the frame
+    capsys.readouterr()
+    assert main(["history", str(files["history"]), "--format", "json"]) == 0
+    out = capsys.readouterr().out
+    records = json.loads(out, parse_constant=lambda name: pytest.fail(f"{name} in JSON"))
+    assert records[1]["RR"] is None

@@ -52,6 +52,17 @@ def _number(text: str) -> float:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _strict_json(value):
+    """``value`` with every NaN or infinity replaced by None: strict JSON has no NaN."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _strict_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_strict_json(v) for v in value]
+    return value
+
+
 def _key_value(text: str):
     key, sep, value = text.partition("=")
     if not sep or not key.strip():
@@ -225,7 +236,7 @@ def _monitor_once(args) -> int:
     if args.format == "json":
         doc = result.payload()
         doc["deliveries"] = [vars(d) for d in deliveries]
-        json.dump(doc, sys.stdout, indent=2, ensure_ascii=False)
+        json.dump(_strict_json(doc), sys.stdout, indent=2, ensure_ascii=False, allow_nan=False)
         sys.stdout.write("\n")
     else:
         print(_summary(result))
@@ -293,10 +304,7 @@ def _cmd_history(args) -> int:
             frame = frame.iloc[-args.last:]
         if args.plot:
             fig = plot_history(store, measures=args.measures, retriever=args.retriever)
-            try:
-                fig.savefig(args.plot, dpi=120)
-            except (OSError, ValueError) as exc:
-                raise InputError(f"cannot write the plot: {exc}", path=args.plot) from None
+            _save_atomically(fig, args.plot)
     out = sys.stdout
     if args.format == "csv":
         frame.to_csv(out, float_format="%.6g", date_format="%Y-%m-%dT%H:%M:%SZ")
@@ -313,11 +321,28 @@ def _cmd_history(args) -> int:
                     value = value.item()
                 record[key] = value
             records.append(record)
-        json.dump(records, out, indent=2, ensure_ascii=False)
+        json.dump(_strict_json(records), out, indent=2, ensure_ascii=False, allow_nan=False)
         out.write("\n")
     else:
         out.write(_table(frame))
     return 0
+
+
+def _save_atomically(fig, path) -> None:
+    """Write the figure to a temporary file beside ``path``, then rename it over ``path``:
+    an interrupted or failed write never leaves a truncated image (nor destroys the old one)."""
+    import os
+    from pathlib import Path
+
+    target = Path(path)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        fig.savefig(tmp, dpi=120, format=target.suffix[1:].lower() or "png")
+        os.replace(tmp, target)
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot write the plot: {exc}", path=path) from None
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def _table(frame) -> str:
