@@ -35,6 +35,7 @@ Decisions, made once:
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
 import os
 import shutil
@@ -43,6 +44,7 @@ import urllib.error
 import urllib.request
 import warnings
 import zipfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
@@ -407,13 +409,27 @@ def default_cache_dir() -> Path:
 
 
 def _download(url: str, target: Path) -> tuple[str, str]:
-    """Stream ``url`` into ``target``; return its (md5, sha256) hex digests."""
+    """Stream ``url`` into ``target``; return its (md5, sha256) hex digests.
+
+    A response cut short (fewer bytes than its ``Content-Length``, or a broken
+    connection) raises :class:`OSError`.
+    """
     md5, sha256 = hashlib.md5(), hashlib.sha256()
-    with _urlopen(url, timeout=_TIMEOUT) as response, open(target, "wb") as out:
-        while chunk := response.read(_CHUNK):
-            md5.update(chunk)
-            sha256.update(chunk)
-            out.write(chunk)
+    received = 0
+    try:
+        with _urlopen(url, timeout=_TIMEOUT) as response, open(target, "wb") as out:
+            headers = getattr(response, "headers", None)
+            length = headers.get("Content-Length") if headers is not None else None
+            while chunk := response.read(_CHUNK):
+                received += len(chunk)
+                md5.update(chunk)
+                sha256.update(chunk)
+                out.write(chunk)
+    except http.client.HTTPException as exc:  # e.g. IncompleteRead: the server hung up
+        raise OSError(f"the response was interrupted after {received} bytes "
+                      f"({type(exc).__name__})") from None
+    if length is not None and length.strip().isdigit() and received != int(length):
+        raise OSError(f"the response was interrupted: {received} of {int(length)} bytes")
     return md5.hexdigest(), sha256.hexdigest()
 
 
@@ -436,22 +452,49 @@ def _record_sha256(cache: Path, name: str, digest: str) -> None:
     os.replace(tmp, cache / "checksums.json")
 
 
-def _safe_extract(archive: zipfile.ZipFile, destination: Path) -> None:
+#: An archive may expand to at most this many times its own size (a "zip bomb" is refused).
+MAX_EXPANSION = 200
+
+
+def _safe_extract(archive: zipfile.ZipFile, destination: Path, archive_size: int) -> None:
     root = destination.resolve()
+    total = 0
     for member in archive.infolist():
         target = (destination / member.filename).resolve()
         if target != root and root not in target.parents:
             raise DownloadError(f"refusing to extract {member.filename!r}: it points outside "
                                 f"the extraction folder {destination}")
-    archive.extractall(destination)
+        total += member.file_size
+    if total > MAX_EXPANSION * max(archive_size, 1):
+        raise DownloadError(f"refusing to extract an archive of {archive_size} bytes that "
+                            f"expands to {total} bytes (more than {MAX_EXPANSION} times its size)")
+    archive.extractall(destination)  # zipfile stops at each member's declared size
+
+
+def _check_layout(source: Path, url: str) -> None:
+    """A BEIR folder: corpus, queries and at least one qrels split, before it is cached."""
+    def has(name):
+        return any((source / f).is_file() for f in (name, name + ".gz"))
+
+    missing = [name for name in ("corpus.jsonl", "queries.jsonl") if not has(name)]
+    qrels = source / "qrels"
+    if not qrels.is_dir() or not any(p.name.endswith((".tsv", ".tsv.gz")) for p in qrels.iterdir()):
+        missing.append("qrels/<split>.tsv")
+    if missing:
+        raise DownloadError(f"{url} does not hold a BEIR folder: no {', '.join(missing)}; "
+                            "nothing was written to the cache")
 
 
 def _fetch_beir(name: str, cache: Path) -> Path:
     """Download, verify and unzip BEIR dataset ``name`` into ``cache / name``."""
     url = BEIR_URL.format(name=name)
     final = cache / name
-    cache.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=cache))
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=cache))
+    except OSError as exc:  # a file where the cache folder should be, no permission ...
+        raise InputError(f"cannot use the dataset cache folder: {exc.strerror or exc} (set "
+                         "RETEVAL_CACHE or cache_dir to a writable folder)", path=cache) from None
     try:
         zip_path = work / f"{name}.zip"
         try:
@@ -479,14 +522,13 @@ def _fetch_beir(name: str, cache: Path) -> Path:
         unpacked = work / "unpacked"
         try:
             with zipfile.ZipFile(zip_path) as archive:
-                _safe_extract(archive, unpacked)
-        except zipfile.BadZipFile as exc:
+                _safe_extract(archive, unpacked, zip_path.stat().st_size)
+        except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
             raise DownloadError(f"{url} is not a valid zip file: {exc}") from None
         source = unpacked / name
         if not source.is_dir():
             source = unpacked
-        if not any((source / f).is_file() for f in ("corpus.jsonl", "corpus.jsonl.gz")):
-            raise DownloadError(f"{url} does not hold a BEIR folder with corpus.jsonl")
+        _check_layout(source, url)
         try:
             os.rename(source, final)  # atomic: readers see no folder or a whole one
         except OSError:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import http.client
 import io
 import json
 import re
@@ -567,3 +568,77 @@ def test_qrels_scores_follow_the_integer_grammar(tmp_path, score):
     folder = write_beir(tmp_path / "toy", qrels=[f"q1\td1\t{score}"])
     with pytest.raises(InputError, match=r"test.tsv:1: relevance score is (not an integer|outside)"):
         datasets.load_beir(folder)
+
+
+# --------------------------------------------------------------------------- download faults
+
+
+class _CutResponse(io.BytesIO):
+    """A response that delivers part of its body, then fails or ends early."""
+
+    def __init__(self, payload: bytes, *, declared: int, error: Exception | None):
+        super().__init__(payload[: len(payload) // 2])
+        self.headers = {"Content-Length": str(declared)}
+        self.error = error
+
+    def read(self, size=-1):
+        chunk = super().read(size)
+        if not chunk and self.error is not None:
+            raise self.error
+        return chunk
+
+
+@pytest.mark.parametrize("error", [None, http.client.IncompleteRead(b"x", 10),
+                                   ConnectionResetError("reset by peer")])
+def test_interrupted_download_is_a_download_error(tmp_path, monkeypatch, error):
+    payload = beir_zip("scifact", folder=tmp_path / "src")
+    monkeypatch.setitem(datasets.BEIR_DATASETS, "scifact", hashlib.md5(payload).hexdigest())
+    monkeypatch.setattr(datasets, "_urlopen", lambda url, timeout=None: _CutResponse(
+        payload, declared=len(payload), error=error))
+    cache = tmp_path / "cache"
+    with pytest.raises(DownloadError, match="could not download dataset 'scifact'.*interrupted|reset"):
+        load("scifact", cache_dir=cache)
+    assert cache_leftovers(cache) == []
+
+
+def test_cache_folder_that_is_a_file(tmp_path, monkeypatch):
+    monkeypatch.setattr(datasets, "_urlopen", FakeOpener(b""))
+    cache = tmp_path / "cache"
+    cache.write_text("not a folder")
+    with pytest.raises(InputError, match="cannot use the dataset cache folder") as info:
+        load("scifact", cache_dir=cache)
+    assert str(cache / "beir") in str(info.value)
+
+
+@pytest.mark.parametrize(("drop", "named"), [("queries.jsonl", "queries.jsonl"),
+                                            ("qrels/test.tsv", "qrels/<split>.tsv")])
+def test_archive_without_the_beir_layout_never_enters_the_cache(tmp_path, monkeypatch, drop, named):
+    folder = tmp_path / "src"
+    write_beir(folder)
+    (folder / drop).unlink()
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                archive.write(path, f"scifact/{path.relative_to(folder).as_posix()}")
+    payload = buffer.getvalue()
+    monkeypatch.setitem(datasets.BEIR_DATASETS, "scifact", hashlib.md5(payload).hexdigest())
+    monkeypatch.setattr(datasets, "_urlopen", FakeOpener(payload))
+    cache = tmp_path / "cache"
+    with pytest.raises(DownloadError, match=f"does not hold a BEIR folder: no {re.escape(named)}"):
+        load("scifact", cache_dir=cache)
+    assert cache_leftovers(cache) == []
+
+
+def test_archive_that_expands_a_thousandfold_is_refused(tmp_path, monkeypatch):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("scifact/corpus.jsonl", b" " * 20_000_000)
+    payload = buffer.getvalue()
+    assert len(payload) * 1000 < 20_000_000
+    monkeypatch.setitem(datasets.BEIR_DATASETS, "scifact", hashlib.md5(payload).hexdigest())
+    monkeypatch.setattr(datasets, "_urlopen", FakeOpener(payload))
+    cache = tmp_path / "cache"
+    with pytest.raises(DownloadError, match="expands to 20000000 bytes"):
+        load("scifact", cache_dir=cache)
+    assert cache_leftovers(cache) == []
