@@ -166,3 +166,67 @@ def test_history_last_too_large(tmp_path, capsys):
     path = tmp_path / "history.sqlite"
     path.write_text("")
     assert_one_error(*run_cli(["history", path, "--last", "9" * 30], capsys)[::2], "64-bit")
+
+
+# --------------------------------------------------------------------------- BEIR files through the CLI
+
+CORPUS = '{"_id": "d1", "text": "tea"}\n{"_id": "d2", "text": "coffee"}\n'
+QUERIES = '{"_id": "q1", "text": "tea"}\n'
+BEIR_QRELS = "query-id\tcorpus-id\tscore\nq1\td1\t1\n"
+
+BAD_BEIR = {
+    "corpus NaN": ("corpus.jsonl", b'{"_id": "d1", "text": NaN}\n', "corpus.jsonl:1: malformed JSON"),
+    "corpus deep": ("corpus.jsonl", b"[" * 100_000 + b"\n", "corpus.jsonl:1: malformed JSON"),
+    "corpus surrogate": ("corpus.jsonl", b'{"_id": "\\udc00", "text": "x"}\n', "lone surrogate"),
+    "queries not utf-8": ("queries.jsonl", b'{"_id": "q1", "text": "\xff"}\n', "queries.jsonl:1: not UTF-8"),
+    "queries bad gzip": ("queries.jsonl.gz", _gzip_bad_deflate(QUERIES), "queries.jsonl.gz: damaged gzip"),
+    "qrels 1_0": ("qrels/test.tsv", b"q1\td1\t1_0\n", "test.tsv:1: relevance score is not an integer"),
+    "qrels int64": ("qrels/test.tsv", b"q1\td1\t" + b"9" * 30 + b"\n", "test.tsv:1: relevance score is outside"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_BEIR))
+def test_monitor_on_a_bad_beir_folder(tmp_path, capsys, case):
+    name, data, expected = BAD_BEIR[case]
+    folder = tmp_path / "beir"
+    (folder / "qrels").mkdir(parents=True)
+    (folder / "corpus.jsonl").write_text(CORPUS)
+    (folder / "queries.jsonl").write_text(QUERIES)
+    (folder / "qrels" / "test.tsv").write_text(BEIR_QRELS)
+    if name.endswith(".gz"):
+        (folder / name.removesuffix(".gz")).unlink()
+    (folder / name).write_bytes(data)
+    argv = ["monitor", tmp_path / "h.sqlite", "--retriever", "bm25", "--dataset", folder]
+    assert_one_error(*run_cli(argv, capsys)[::2], expected)
+    assert not (tmp_path / "h.sqlite").exists() or sqlite3.connect(tmp_path / "h.sqlite").execute(
+        "SELECT count(*) FROM sqlite_master WHERE name = 'entries'").fetchone()[0] in (0, 1)
+
+
+def test_monitor_bom_and_cr_only_beir_folder_reads(tmp_path, capsys):
+    folder = tmp_path / "beir"
+    (folder / "qrels").mkdir(parents=True)
+    for name, text in [("corpus.jsonl", CORPUS), ("queries.jsonl", QUERIES),
+                       ("qrels/test.tsv", BEIR_QRELS)]:
+        (folder / name).write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r").encode())
+    argv = ["monitor", tmp_path / "h.sqlite", "--retriever", "bm25", "--dataset", folder,
+            "-m", "RR", "--baseline", "none"]
+    status, out, err = run_cli(argv, capsys)
+    assert status == 0, err
+    assert "1 queries RR=1.0000" in out
+
+
+def test_monitor_refuses_a_damaged_history(tmp_path, good, capsys):
+    history = tmp_path / "h.sqlite"
+    argv = ["monitor", history, "--run", good[1], "--qrels", good[0], "--baseline", "none"]
+    for _ in range(2):
+        assert run_cli(argv, capsys)[0] == 0
+    con = sqlite3.connect(history)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    pages = con.execute("PRAGMA page_count").fetchone()[0]
+    con.close()
+    data = bytearray(history.read_bytes())
+    for page in range(2, pages):  # every page but the first two (header, schema)
+        data[page * 4096: (page + 1) * 4096] = b"\xaa" * 4096
+    history.write_bytes(bytes(data))
+    assert_one_error(*run_cli(argv, capsys)[::2], "h.sqlite: the history is damaged")
+    assert_one_error(*run_cli(["history", history], capsys)[::2], "h.sqlite: the history is damaged")

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from reteval import datasets
 from reteval.datasets import (
@@ -642,3 +644,35 @@ def test_archive_that_expands_a_thousandfold_is_refused(tmp_path, monkeypatch):
     with pytest.raises(DownloadError, match="expands to 20000000 bytes"):
         load("scifact", cache_dir=cache)
     assert cache_leftovers(cache) == []
+
+
+# --------------------------------------------------------------------------- property: any bytes
+
+
+@settings(max_examples=120, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["corpus.jsonl", "queries.jsonl", "qrels/test.tsv"]),
+       st.binary(max_size=300), st.sampled_from(["", "bom", "gzip", "cut-gzip"]),
+       st.sampled_from(["\n", "\r\n", "\r"]))
+def test_any_bytes_in_any_part_load_or_raise_input_error(tmp_path_factory, part, data, shape, ending):
+    import warnings
+
+    folder = write_beir(tmp_path_factory.mktemp("beir") / "toy")
+    path = folder / part
+    good = path.read_bytes().replace(b"\n", ending.encode())
+    data = good + data  # random bytes after good records, so that parsing gets that far
+    if shape == "bom":
+        data = b"\xef\xbb\xbf" + data
+    elif shape in ("gzip", "cut-gzip"):
+        data = gzip.compress(data)
+        if shape == "cut-gzip":
+            data = data[: len(data) - 5]
+    path.write_bytes(data)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DatasetWarning)
+        try:
+            ds = datasets.load_beir(folder)
+        except InputError:
+            return
+    assert set(ds.qrels["query_id"]) <= set(ds.queries)
+    assert all(isinstance(k, str) for k in ds.corpus)
