@@ -30,24 +30,6 @@ def execute(name, tmp_path, **parameters):
     return output_dir, json.loads((output_dir / "results.json").read_text())
 
 
-def test_walkthrough_records_what_evaluate_computes(tmp_path):
-    output_dir, results = execute("01_metrics_walkthrough", tmp_path, retriever="vector", k=3, depth=20)
-    collection = load("teaching")
-    run = make_retriever("vector", collection.corpus).run(collection.queries, k=20)
-    expected = reteval.evaluate(collection.qrels, run, ["R@3", "P@3", "RR", "AP", "nDCG@3", "nDCG_exp@3"])
-    assert results["k"] == 3 and results["retriever"] == "vector"
-    assert results["num_queries"] == len(expected) == len(collection.queries)
-    for name, value in expected.mean().items():
-        assert results["reteval_means"][name] == pytest.approx(value, abs=1e-12)
-    # The chapter's AP divides by relevant documents retrieved: never below trec_eval's AP.
-    assert results["chapter_means"]["AP"] >= results["reteval_means"]["AP"]
-    assert results["chapter_means"]["RR"] == pytest.approx(results["reteval_means"]["RR"])
-    # The worked example, by hand: q1 relevant at ranks 1 and 3 of 3 relevant; q2 at rank 2 of 2.
-    assert results["worked_example"]["AP"] == pytest.approx({"q1": (1 + 2 / 3) / 3, "q2": 0.25})
-    assert results["chapter_worked_example"]["AP"] == pytest.approx({"q1": (1 + 2 / 3) / 2, "q2": 0.5})
-    assert (output_dir / "figures" / "ap_chapter_vs_trec.png").stat().st_size > 1000
-
-
 def test_comparison_records_what_evaluate_computes(tmp_path):
     output_dir, results = execute(
         "02_retriever_comparison", tmp_path, retrievers=["bm25", "vector"], k_values=[2, 5],
@@ -74,37 +56,8 @@ def test_comparison_records_what_evaluate_computes(tmp_path):
     [
         ("02_retriever_comparison", {"retrievers": ["bm25", "colbert"]}, "unknown retrievers \\['colbert'\\]"),
         ("02_retriever_comparison", {"measures": ["nDGC@10"]}, "Did you mean 'nDCG'"),
-        ("01_metrics_walkthrough", {"dataset": "/nonexistent/folder"}, "nonexistent"),
     ],
 )
 def test_validation_cell_stops_with_a_clear_message(tmp_path, name, parameters, message):
     with pytest.raises(papermill.PapermillExecutionError, match=message):
         execute(name, tmp_path, **parameters)
-
-
-def test_report_from_run_files_with_history(tmp_path):
-    from reteval.monitor.runner import monitor_once
-
-    collection = load("teaching")
-    qrels_path = tmp_path / "qrels.txt"
-    reteval.write_qrels(collection.qrels, qrels_path)
-    runs = {}
-    for name in ("bm25", "vector"):
-        runs[name] = str(tmp_path / f"{name}.txt")
-        reteval.write_run(make_retriever(name, collection.corpus).run(collection.queries, k=50), runs[name])
-    history = tmp_path / "history.sqlite"
-    for name in ("bm25", "vector"):
-        monitor_once(history, run=runs[name], qrels=str(qrels_path), measures=["R@5", "AP"],
-                     name="prod", thresholds=["R@5=0.99"])
-    output_dir, results = execute(
-        "04_report", tmp_path, qrels=str(qrels_path), runs=runs, measures=["AP", "nDCG@10"],
-        baseline="bm25", test="randomization", history_file=str(history),
-    )
-    assert results["systems"] == ["bm25", "vector"]
-    for name, path in runs.items():
-        expected = reteval.evaluate(str(qrels_path), path, ["AP", "nDCG@10"]).mean()
-        assert results["means"][name] == pytest.approx(expected.to_dict(), abs=1e-12)
-    assert results["trend_entries"] == 2
-    for name in ("report.md", "report.html", "report.tex", "figures/trend.png", "figures/forest.png"):
-        assert (output_dir / name).stat().st_size > 100
-    assert "bm25" in (output_dir / "report.md").read_text()
