@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import math
 import os
 import sys
 import warnings
@@ -37,7 +38,7 @@ def _add_evaluate(subparsers) -> None:
         "spellings and lists work too (-m P_5,10, -m ndcg_cut, -m official: trec_eval's "
         f"default set) (default: {' '.join(DEFAULT_MEASURES)})",
     )
-    p.add_argument("-l", "--relevance-level", type=int, default=1, metavar="N",
+    p.add_argument("-l", "--relevance-level", type=_level, default=1, metavar="N",
                    help="minimum relevance that counts as relevant (default: 1)")
     p.add_argument("--missing", choices=("zero", "skip", "error"), default="zero",
                    help="judged queries absent from the run: score 0 and warn (default), "
@@ -54,6 +55,23 @@ def _add_evaluate(subparsers) -> None:
                    help="with --engine dask: address of a running Dask scheduler "
                    "(default: start a local cluster of 2 worker processes)")
     p.set_defaults(handler=_cmd_evaluate)
+
+
+def _level(text: str) -> int:
+    """``-l``: an integer as trec_eval writes one, from 0 up (checked again by evaluate)."""
+    from reteval.errors import InputError
+    from reteval.textfile import parse_integer
+
+    try:
+        return parse_integer(text.strip(), what="relevance level")
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _json_number(value):
+    """A float for JSON, None (null) for NaN or an infinity: strict parsers reject NaN."""
+    value = float(value)
+    return value if math.isfinite(value) else None
 
 
 def _cmd_evaluate(args) -> int:
@@ -80,12 +98,12 @@ def _cmd_evaluate(args) -> int:
     means = aggregate(per_query)
     out = sys.stdout
     if args.format == "json":
-        doc = {"measures": {k: float(v) for k, v in means.items()},
+        doc = {"measures": {k: _json_number(v) for k, v in means.items()},
                "num_queries": len(per_query)}
         if args.per_query:
-            doc["per_query"] = {q: {k: float(v) for k, v in row.items()}
+            doc["per_query"] = {q: {k: _json_number(v) for k, v in row.items()}
                                 for q, row in per_query.iterrows()}
-        json.dump(doc, out, indent=2)
+        json.dump(doc, out, indent=2, allow_nan=False)
         out.write("\n")
     elif args.format == "trec":
         from reteval.formats import to_trec_eval
@@ -149,7 +167,8 @@ def main(argv=None) -> int:
     try:
         return int(args.handler(args) or 0)
     except RetevalError as exc:
-        print(f"reteval: error: {exc}", file=sys.stderr)
+        message = " ".join(str(exc).split("\n"))  # one line, whatever the message holds
+        print(f"reteval: error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("reteval: interrupted", file=sys.stderr)

@@ -205,7 +205,12 @@ def load_retriever(spec: str, *, corpus=None):
         obj = importlib.import_module(module_name)
     except ImportError as exc:
         raise InputError(
-            f"retriever {spec!r}: cannot import module {module_name!r}: {exc}"
+            f"retriever {spec!r}: cannot import module {module_name!r}: {_one_line(exc)}"
+        ) from None
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - its own code failed, or exited
+        raise RetrieverError(
+            f"retriever {spec!r}: importing module {module_name!r} raised "
+            f"{type(exc).__name__}: {_one_line(exc)}"
         ) from None
     finally:
         if added and cwd in sys.path:
@@ -217,6 +222,9 @@ def load_retriever(spec: str, *, corpus=None):
             raise InputError(
                 f"retriever {spec!r}: module {module_name!r} has no attribute {attribute!r}"
             ) from None
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - a module __getattr__
+            raise RetrieverError(f"retriever {spec!r}: looking up {attribute!r} raised "
+                                 f"{type(exc).__name__}: {_one_line(exc)}") from None
     if not (callable(getattr(obj, "run", None)) or callable(obj)):
         raise InputError(
             f"retriever {spec!r} must name an object with a .run(queries) method or a callable "
@@ -234,14 +242,24 @@ def _call_retriever(retriever, queries: dict[str, str], label: str) -> pd.DataFr
         run = target(dict(queries))
     except RetevalError:
         raise
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - SystemExit too: reteval exits
         raise RetrieverError(
-            f"retriever {label!r} raised {type(exc).__name__}: {exc}"
-        ) from exc
+            f"retriever {label!r} raised {type(exc).__name__}: {_one_line(exc)}"
+        ) from None
     try:
         return as_run(run)
-    except InputError as exc:
-        raise RetrieverError(f"retriever {label!r} did not return a run: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - whatever it returned, it is not a run
+        raise RetrieverError(
+            f"retriever {label!r} did not return a run: {_one_line(exc)}") from None
+
+
+def _one_line(exc: BaseException) -> str:
+    """An exception's message on one line (user code may raise anything)."""
+    try:
+        text = str(exc)
+    except Exception:  # noqa: BLE001 - a __str__ that fails
+        text = ""
+    return " ".join(text.split())[:300] or "(no message)"
 
 
 def _retriever_label(retriever, spec) -> str:
@@ -403,7 +421,7 @@ def monitor_once(
     baseline_spec = None if baseline is None or str(baseline).lower() == "none" else baseline
     if isinstance(baseline_spec, str):
         text = baseline_spec.strip().lower()
-        if text not in ("latest", "first") and not text.isdigit():
+        if text not in ("latest", "first") and not (text.isascii() and text.isdigit()):
             raise InputError(
                 f"baseline must be 'latest', 'first', 'none' or an entry id; got {baseline!r}"
             )
