@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import warnings
-from concurrent.futures import ThreadPoolExecutor
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from reteval.errors import InputError
-from reteval.io import as_qrels, as_run
 from reteval.measures import measure_columns, parse_measures
-from reteval.metrics import compute, rank_judgments
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# numpy, pandas, pyarrow and the modules that need them are imported inside the functions:
+# ``import reteval`` (and so every command line call, ``reteval --help`` too) does not pay
+# for them.
 
 __all__ = ["MISSING_POLICIES", "MissingQueriesWarning", "aggregate", "evaluate"]
 
@@ -110,6 +112,14 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "
 
         return evaluate_dask(qrels, run, measures, relevance_level=relevance_level,
                              missing=missing)
+    from concurrent.futures import ThreadPoolExecutor
+
+    import numpy as np
+    import pandas as pd
+
+    from reteval.io import as_qrels, as_run
+    from reteval.metrics import compute, rank_judgments
+
     if missing not in MISSING_POLICIES:
         raise InputError(f"missing must be one of {MISSING_POLICIES}; got {missing!r}")
     if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)):
