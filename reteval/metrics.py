@@ -100,31 +100,26 @@ def _arrow_ids(column: pd.Series):
     return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
 
 
-def _tie_moves(tied: np.ndarray, doc, rows) -> tuple[np.ndarray, np.ndarray] | None:
-    """Where the rows of tied blocks go when each block is put in doc id descending order.
+def _block_offsets(block: np.ndarray, score: np.ndarray, rows: np.ndarray, doc) -> np.ndarray:
+    """Place of each row within its block, in trec_eval's order (score, then doc id, descending).
 
-    ``tied[i]`` says that positions ``i`` and ``i + 1`` of a sequence ranked by
-    query and score have the same query and score; ``rows`` maps positions to
-    rows of ``doc`` (None: the identity). Returns ``(positions, targets)``: the
-    element at ``positions[j]`` moves to ``targets[j]``; None when nothing is tied.
+    ``block`` labels the rows ``rows`` (row positions in ``doc``, an Arrow string
+    array, read only here); ``score`` is their score. Returns, per row, how many
+    rows of its block come before it.
     """
-    if not tied.any():
-        return None
-    in_block = np.zeros(len(tied) + 1, dtype=bool)
-    in_block[:-1] |= tied
-    in_block[1:] |= tied
-    positions = np.flatnonzero(in_block)
-    blocks = np.cumsum(np.concatenate(([True], ~tied))[positions])
-    taken = positions if rows is None else rows[positions]
-    docs = np.asarray(doc.take(pa.array(taken)).to_numpy(zero_copy_only=False), dtype=str)
-    ascending = np.lexsort((docs, blocks))
-    # Block [lo, hi) in doc id descending order: its j-th smallest doc goes to hi - 1 - j.
-    _, lo, sizes = np.unique(blocks, return_index=True, return_counts=True)
-    lo = np.repeat(lo, sizes)
-    hi = lo + np.repeat(sizes, sizes)
-    targets = np.empty(len(positions), dtype=np.int64)
-    targets[ascending] = positions[lo + hi - 1 - np.arange(len(positions))]
-    return positions, targets
+    docs = np.asarray(doc.take(pa.array(rows)).to_numpy(zero_copy_only=False), dtype=str)
+    # lexsort gives doc ids ascending within a (block, score) run: each run is read backwards.
+    order = np.lexsort((docs, -score, block))
+    b, s = block[order], score[order]
+    new_block = np.concatenate(([True], b[1:] != b[:-1]))
+    new_run = new_block | np.concatenate(([False], s[1:] != s[:-1]))
+    index = np.arange(len(order))
+    run_start = np.maximum.accumulate(np.where(new_run, index, 0))
+    run_end = np.append(np.flatnonzero(new_run)[1:], len(order))[np.cumsum(new_run) - 1]
+    block_start = np.maximum.accumulate(np.where(new_block, index, 0))
+    offset = np.empty(len(order), dtype=np.int64)
+    offset[order] = run_start + run_end - 1 - index - block_start
+    return offset
 
 
 def _descending_keys(score: np.ndarray) -> np.ndarray:
@@ -194,25 +189,8 @@ def _ranks_by_counting(query: np.ndarray, score: np.ndarray, doc, wanted: np.nda
                                  .to_numpy(zero_copy_only=False))
         del keys
         rows = members if candidates is None else candidates[members]
-        member_keys = key_of(query[rows], score[rows])
-        member_scores = score[rows]
-        docs = np.asarray(doc.take(pa.array(rows)).to_numpy(zero_copy_only=False), dtype=str)
-        # Within a block: score descending, then doc id descending. lexsort gives doc ids
-        # ascending; each run of equal (key, score) is then read backwards.
-        order = np.lexsort((docs, -member_scores, member_keys))
-        k_sorted, s_sorted = member_keys[order], member_scores[order]
-        new_run = np.concatenate(([True], (k_sorted[1:] != k_sorted[:-1])
-                                  | (s_sorted[1:] != s_sorted[:-1])))
-        new_block = np.concatenate(([True], k_sorted[1:] != k_sorted[:-1]))
-        idx = np.arange(len(order))
-        run_start = np.maximum.accumulate(np.where(new_run, idx, 0))
-        run_end = np.concatenate((np.flatnonzero(new_run)[1:], [len(order)]))
-        run_end = run_end[np.cumsum(new_run) - 1]
-        block_start = np.maximum.accumulate(np.where(new_block, idx, 0))
-        offset = np.empty(len(order), dtype=np.int64)
-        offset[order] = run_start + run_end - 1 - idx - block_start
-        at = np.searchsorted(rows, wanted[shared])
-        rank[shared] += offset[at]
+        offset = _block_offsets(key_of(query[rows], score[rows]), score[rows], rows, doc)
+        rank[shared] += offset[np.searchsorted(rows, wanted[shared])]
     return rank
 
 
@@ -235,15 +213,23 @@ def _ranks(query: np.ndarray, score: np.ndarray, doc, wanted: np.ndarray,
     contiguous = len(group_starts) == np.count_nonzero(np.bincount(query))
     if not (contiguous and np.all((score[1:] <= score[:-1]) | ~same_query)):
         return _ranks_by_counting(query, score, doc, wanted, n_queries)
-    position = wanted.copy()
-    moves = _tie_moves(same_query & (score[1:] == score[:-1]), doc, None)
-    if moves is not None:
-        moved, targets = moves
-        index = np.searchsorted(moved, wanted).clip(max=len(moved) - 1)
-        in_block = moved[index] == wanted
-        position[in_block] = targets[index[in_block]]
+    # Rows in rank order: a rank is the distance from the start of the query, except inside
+    # a run of tied scores, which only the runs holding a wanted row are put in order.
+    tied = same_query & (score[1:] == score[:-1])
+    run_starts = np.flatnonzero(np.concatenate(([True], ~tied)))
+    at = np.searchsorted(run_starts, wanted, side="right") - 1
+    lo = run_starts[at]
+    hi = np.append(run_starts, len(query))[at + 1]
     start = group_starts[np.searchsorted(group_starts, wanted, side="right") - 1]
-    return position - start + 1
+    rank = lo - start + 1
+    shared = np.flatnonzero(hi - lo > 1)
+    if len(shared):
+        lo_u, first = np.unique(lo[shared], return_index=True)
+        sizes = hi[shared][first] - lo_u
+        rows = np.repeat(lo_u - np.cumsum(sizes) + sizes, sizes) + np.arange(sizes.sum())
+        offset = _block_offsets(np.repeat(lo_u, sizes), score[rows], rows, doc)
+        rank[shared] += offset[np.searchsorted(rows, wanted[shared])]
+    return rank
 
 
 def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedRanking:
