@@ -454,6 +454,25 @@ def duplicate_error(what, query_id, doc_id, where, source) -> InputError:
 _CHUNK_ROWS = 1 << 15
 
 
+def _stable_order(codes: np.ndarray) -> np.ndarray:
+    """``argsort(codes, kind="stable")`` for non-negative integer codes, several times faster.
+
+    Each code is packed with its row number into one 64-bit integer and the integers are
+    sorted as values (numpy sorts those with SIMD instructions; an argsort cannot).
+    """
+    n = len(codes)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    row_bits = max(n - 1, 1).bit_length()
+    if int(codes.max()).bit_length() + row_bits > 64:  # pragma: no cover - beyond 2**64 rows
+        return np.argsort(codes, kind="stable")
+    packed = codes.astype(np.uint64) << np.uint64(row_bits)
+    packed |= np.arange(n, dtype=np.uint64)
+    packed.sort()
+    packed &= np.uint64((1 << row_bits) - 1)
+    return packed.view(np.int64)
+
+
 def first_duplicate(query: np.ndarray, doc) -> tuple[int, int] | None:
     """Row positions of a document listed twice for one query, or None.
 
@@ -485,10 +504,10 @@ def first_duplicate(query: np.ndarray, doc) -> tuple[int, int] | None:
     if n < 2:
         return None
     starts = np.flatnonzero(np.concatenate(([True], query[1:] != query[:-1])))
-    if len(np.unique(query[starts])) == len(starts):
+    if len(starts) == np.count_nonzero(np.bincount(query)):
         order = None  # every query's rows are contiguous already
     else:
-        order = np.argsort(query, kind="stable")
+        order = _stable_order(query)
         query = query[order]
         doc = doc.take(pa.array(order))
         starts = np.flatnonzero(np.concatenate(([True], query[1:] != query[:-1])))
