@@ -124,13 +124,17 @@ def _block_offsets(block: np.ndarray, score: np.ndarray, rows: np.ndarray, doc) 
 
 def _descending_keys(score: np.ndarray) -> np.ndarray:
     """Unsigned 64-bit keys whose ascending order is ``score`` descending (exact; -0.0 == 0.0)."""
-    negated = -score
-    negated += 0.0  # -0.0 becomes 0.0: trec_eval compares scores as numbers
-    bits = negated.view(np.uint64)
-    negative = bits >> np.uint64(63) == 1
-    # Non-negative floats order as their bits with the sign bit set; negative ones as the
-    # complement of their bits.
-    return np.where(negative, ~bits, bits | np.uint64(1 << 63))
+    keys = np.negative(score)
+    keys += 0.0  # -0.0 becomes 0.0: trec_eval compares scores as numbers
+    keys = keys.view(np.int64)
+    # The usual order-preserving map of IEEE doubles to integers, in place: negative values
+    # get their magnitude bits flipped; then the sign bit is flipped to sort as unsigned.
+    flip = keys >> 63
+    flip &= np.int64(0x7FFF_FFFF_FFFF_FFFF)
+    keys ^= flip
+    del flip
+    keys ^= np.int64(-(1 << 63))
+    return keys.view(np.uint64)
 
 
 def _ranks_by_counting(query: np.ndarray, score: np.ndarray, doc, wanted: np.ndarray,
@@ -156,7 +160,9 @@ def _ranks_by_counting(query: np.ndarray, score: np.ndarray, doc, wanted: np.nda
         if query_shift is None:
             return k
         k >>= score_shift
-        k |= rows_query.astype(np.uint64) << query_shift
+        high = rows_query.astype(np.uint64)
+        high <<= query_shift
+        k |= high
         return k
 
     # The lowest wanted score of each query: rows below it never precede a wanted row.
