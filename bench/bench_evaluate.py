@@ -708,6 +708,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "then evaluate on the DataFrames) per layout that splits its time into phases")
     p.add_argument("--data-dir", default=str(DEFAULT_DATA_DIR), help="where generated files are cached")
     p.add_argument("--json", metavar="PATH", help="also write all measurements as JSON")
+    p.add_argument("--generate-only", action="store_true", help=argparse.SUPPRESS)
     return p
 
 
@@ -731,6 +732,14 @@ def main(argv=None) -> int:
     tools = _split(args.tools, TOOLS, "--tools")
     layouts = _split(args.layouts, LAYOUTS, "--layouts")
 
+    if args.generate_only:
+        ensure_data(args)
+        return 0
+    # The files are made in a child process: a child's peak RSS as the kernel reports it
+    # starts from its parent's peak (the memory image it was started from), so the parent
+    # that starts the timed tools must never have held the generated arrays.
+    subprocess.run([sys.executable, __file__, "--generate-only", *(argv or sys.argv[1:])],
+                   check=True)
     qrels, runs, meta = ensure_data(args)
     runs = {layout: runs[layout] for layout in layouts}
     for path in runs.values():  # put the files in the page cache so no tool pays for the disk
