@@ -133,17 +133,35 @@ def _fmt(name, value) -> str:
 # Subcommands that live in their own modules, imported only when needed so that
 # `reteval evaluate` starts fast.
 _SUBCOMMAND_MODULES = {"run": "reteval.pipeline", "book": "reteval.book",
-                       "monitor": "reteval.monitor", "history": "reteval.monitor"}
+                       "monitor": "reteval.monitor.commands",
+                       "history": "reteval.monitor.commands"}
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: looks the installed version up only when asked (importlib.metadata is slow)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="show the version and exit"):
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0,
+                         help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        import reteval
+
+        print(f"reteval {reteval.__version__}")
+        parser.exit()
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The argument parser; with ``command="evaluate"`` other subcommands are not loaded."""
-    from reteval.version import __version__
+    """The argument parser; with ``command="evaluate"`` other subcommands are not loaded.
 
+    Building it imports no numpy, pandas or pyarrow: every subcommand module keeps those
+    inside its handlers, so ``reteval --help`` and ``reteval COMMAND --help`` answer at once.
+    """
     parser = argparse.ArgumentParser(
         prog="reteval", description="Evaluate retrieval systems: metrics, statistics, notebooks."
     )
-    parser.add_argument("--version", action="version", version=f"reteval {__version__}")
+    parser.add_argument("--version", action=_VersionAction)
     parser.add_argument("-q", "--quiet", action="store_true", dest="no_progress",
                         help="no progress bars (as RETEVAL_PROGRESS=off)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import numbers
 import warnings
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from reteval.errors import InputError
-from reteval.io import as_qrels, as_run
 from reteval.measures import measure_columns, parse_measures
-from reteval.metrics import compute, rank_judgments
 from reteval.textfile import INT64_MAX
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# numpy, pandas, pyarrow and the modules that need them are imported inside the functions:
+# ``import reteval`` (and so every command line call, ``reteval --help`` too) does not pay
+# for them.
 
 __all__ = ["MISSING_POLICIES", "MissingQueriesWarning", "aggregate", "evaluate"]
 
@@ -59,7 +62,7 @@ def check_arguments(measures, relevance_level, missing) -> list:
     """
     if missing not in MISSING_POLICIES:
         raise InputError(f"missing must be one of {MISSING_POLICIES}; got {missing!r}")
-    if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)):
+    if isinstance(relevance_level, bool) or not isinstance(relevance_level, numbers.Integral):
         raise InputError(f"relevance_level must be an integer; got {relevance_level!r}")
     if not 0 <= int(relevance_level) <= INT64_MAX:
         raise InputError(f"relevance_level must be from 0 to {INT64_MAX} (negative judgments "
@@ -147,6 +150,14 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "
             "a Dask collection is evaluated by reteval.evaluate (or "
             "reteval.distributed.evaluate_dask), not by reteval.evaluate.evaluate, which works in memory"
         )
+    from concurrent.futures import ThreadPoolExecutor
+
+    import numpy as np
+    import pandas as pd
+
+    from reteval.io import as_qrels, as_run
+    from reteval.metrics import compute, rank_judgments
+
     # The qrels are read while the run is: a large run file is parsed by Arrow outside the GIL.
     with ThreadPoolExecutor(max_workers=1) as pool:
         qrels_future = pool.submit(as_qrels, qrels)
