@@ -111,3 +111,55 @@ def test_validation_cell_stops_with_a_clear_message(tmp_path):
     with pytest.raises(papermill.PapermillExecutionError,
                        match="log_path '/nonexistent/log.csv' does not exist"):
         execute(tmp_path, log_path="/nonexistent/log.csv")
+
+
+# ---- the chapter's ABTestFramework
+
+
+def test_the_chapter_assignment_resets_the_global_random_state():
+    import random
+
+    from reteval.teaching.chapter_ab import ABTestFramework, draws_after_assignment
+
+    reference = random.Random("user123")  # seeded the way assign_group seeds the global one
+    used = reference.random()            # the draw assign_group uses
+    after = [reference.random() for _ in range(2)]
+    saved = random.getstate()
+    try:
+        random.seed(2024)
+        group = ABTestFramework().assign_group("user123")
+        assert group == ("A" if used < 0.5 else "B")
+        assert [random.random() for _ in range(2)] == after  # the rest of the program's draws
+    finally:
+        random.setstate(saved)
+    assert draws_after_assignment("user123", n=2) == after
+
+
+def test_random_seed_of_a_string_does_not_depend_on_the_hash_seed():
+    import subprocess
+    import sys
+
+    code = "import random; random.seed('user123'); print(repr(random.random()))"
+    outputs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              env={"PYTHONHASHSEED": str(h)}, check=True).stdout
+               for h in (0, 1, 12345)}
+    assert len(outputs) == 1
+
+
+def test_the_chapter_analysis_matches_reteval_rates_on_records_with_feedback():
+    from reteval.teaching.chapter_ab import ABTestFramework
+
+    qrels, run_a, run_b = ab.synthetic_collection(n_queries=10, rng=1)
+    log = ab.simulate_log(DESIGN, qrels, run_a, run_b, n_users=200, days=2, rng=2)
+    framework = ABTestFramework()
+    rated = log[log["feedback"].notna()]
+    for rec in rated.to_dict("records"):
+        framework.log_interaction(rec["variant"], rec["query"], rec["retrieved"],
+                                  int(rec["feedback"]))
+    chapter = framework.analyze()
+    for variant in ("A", "B"):
+        part = rated[rated["variant"] == variant]
+        assert chapter[variant]["total_queries"] == len(part)
+        assert chapter[variant]["satisfaction_rate"] == pytest.approx(part["feedback"].mean())
+    table = ab.summarize_variants(ab.reduce_log(log))
+    assert chapter["B"]["satisfaction_rate"] == pytest.approx(table.loc["B", "satisfaction_rate"])
