@@ -45,6 +45,7 @@ def write_csv_log(path):
     return len(rows)
 
 
+@pytest.mark.slow
 def test_notebook_analyses_a_csv_log_like_the_library(tmp_path):
     csv_path = tmp_path / "log.csv"
     n_good = write_csv_log(csv_path)
@@ -107,6 +108,54 @@ def test_notebook_analyses_a_csv_log_like_the_library(tmp_path):
     assert pd.read_csv(output_dir / "comparisons.csv").shape[0] == 3
 
 
+@pytest.mark.slow
+def test_default_run_records_the_library_values_and_the_conclusions_its_prose_draws(tmp_path):
+    _, results = execute(tmp_path, lang="en", n_experiments=40, aa_experiments=200)
+    design = ab.Experiment("ranker-test", ("A", "B"), feedback_values=(0, 1))
+    qrels, run_a, run_b = ab.synthetic_collection(rng=42)
+    log = ab.simulate_log(design, qrels, run_a, run_b, n_users=2000, queries_per_user=3.0,
+                          click_model="cascade", depth=10, days=14, rng=42)
+    direct = ab.analyze(ab.reduce_log(log), experiment=design,
+                        metrics=["satisfaction", "ctr"], guardrails=["queries_per_user"])
+    got = results["analysis"]
+    assert results["n_interactions"] == len(log)
+    for mine, ref in zip(got["comparisons"], direct.comparisons):
+        assert mine["pvalue"] == pytest.approx(ref.pvalue, rel=1e-9)
+        assert mine["outcome"] == ref.outcome
+    # section 5: "ship B", the guardrail shows no detectable change
+    assert (got["decision"], got["recommended"]) == (direct.decision, direct.recommended) == ("ship", "B")
+    assert [c["outcome"] for c in got["comparisons"]] == ["better", "better", "no detectable change"]
+
+    # section 6, first puzzle: fixed horizon significant, mSPRT not (yet); same data at the last look
+    seq = results["sequential"]
+    assert seq["fixed_horizon_pvalue"] < 0.05 and seq["stopped_at"] is None
+    assert seq["naive_pvalue"][-1] == pytest.approx(seq["fixed_horizon_pvalue"], rel=1e-9)
+    # second puzzle: on the defaults the naive p-value is below alpha only late, not on day 1
+    assert seq["naive_below_alpha"] and seq["naive_below_alpha"][0] > 0
+    assert seq["naive_below_alpha"] == [i for i, p in enumerate(seq["naive_pvalue"]) if p < 0.05]
+    # peeking: daily naive looks err far more often than alpha; the mSPRT and a single look do not
+    rates = results["peeking"]["false_positive_rate"]
+    assert rates["naive"] > 2 * 0.05
+    assert rates["msprt"] <= 0.05 and rates["once"] <= 0.1
+
+    # section 7: interleaving needs fewer impressions than the A/B test
+    needed = results["interleaving"]["needed"]
+    assert needed["interleaving"] is not None and needed["ab"] is not None
+    assert needed["interleaving"] < needed["ab"]
+
+    # section 1: the chapter's framework beside reteval's
+    chapter = results["chapter"]
+    assert chapter["draws_after_assignment_identical"] and chapter["seed_of_string_stable"]
+    assert chapter["same_group_next_experiment"]["chapter"] == 1.0
+    assert 0.45 < chapter["same_group_next_experiment"]["reteval"] < 0.55
+    table = ab.summarize_variants(ab.reduce_log(log))
+    for variant in ("A", "B"):
+        assert chapter["satisfaction_rated"][variant] == pytest.approx(
+            table.loc[variant, "satisfaction_rate"], rel=1e-12)
+        assert chapter["satisfaction_all_records"][variant] < chapter["satisfaction_rated"][variant]
+
+
+@pytest.mark.slow
 def test_validation_cell_stops_with_a_clear_message(tmp_path):
     with pytest.raises(papermill.PapermillExecutionError,
                        match="log_path '/nonexistent/log.csv' does not exist"):
