@@ -17,6 +17,22 @@ NOTEBOOK = ROOT / "notebooks" / "03_ab_analysis.ipynb"
 DESIGN = ab.Experiment("nb-test", ("A", "B"), feedback_values=(0, 1))
 
 
+def pipeline_parameters():
+    """What `reteval run` gives this notebook from params/default.yml."""
+    from reteval.pipeline import load_params
+
+    params = load_params(ROOT / "params" / "default.yml")
+    declared = set(papermill.inspect_notebook(str(NOTEBOOK)))
+    values = {k: v for k, v in params["common"].items() if k in declared}
+    values.update(params["notebooks"].get(NOTEBOOK.stem, {}))
+    return values
+
+
+def test_the_pipeline_keeps_the_lesson_on_the_synthetic_collection():
+    # `common` must not turn the lesson (a known effect, interleaving's advantage) off
+    assert pipeline_parameters()["dataset"] == "synthetic"
+
+
 def execute(tmp_path, **parameters):
     output_dir = tmp_path / "out"
     papermill.execute_notebook(
@@ -110,11 +126,13 @@ def test_notebook_analyses_a_csv_log_like_the_library(tmp_path):
 
 @pytest.mark.slow
 def test_default_run_records_the_library_values_and_the_conclusions_its_prose_draws(tmp_path):
-    _, results = execute(tmp_path, lang="en", n_experiments=40, aa_experiments=200)
+    parameters = pipeline_parameters()
+    _, results = execute(tmp_path, lang="en", aa_experiments=200, **parameters)
     design = ab.Experiment("ranker-test", ("A", "B"), feedback_values=(0, 1))
-    qrels, run_a, run_b = ab.synthetic_collection(rng=42)
-    log = ab.simulate_log(design, qrels, run_a, run_b, n_users=2000, queries_per_user=3.0,
-                          click_model="cascade", depth=10, days=14, rng=42)
+    seed, n_users, days = parameters["seed"], parameters["n_users"], parameters["days"]
+    qrels, run_a, run_b = ab.synthetic_collection(rng=seed)
+    log = ab.simulate_log(design, qrels, run_a, run_b, n_users=n_users, queries_per_user=3.0,
+                          click_model="cascade", depth=10, days=days, rng=seed)
     direct = ab.analyze(ab.reduce_log(log), experiment=design,
                         metrics=["satisfaction", "ctr"], guardrails=["queries_per_user"])
     got = results["analysis"]

@@ -1,11 +1,15 @@
 """Notebook 06 (continuous evaluation): the chapter's loop on a fake clock, the monitor's month."""
 
+import json
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
+import papermill
 import pytest
 
 import reteval
-from reteval.monitor import history_frame, monitor_once
+from reteval.monitor import check_regression, history_frame, monitor_once
+from reteval.pipeline import load_params
 from reteval.teaching.chapter_continuous import (
     ClockStopped,
     ContinuousEvaluation,
@@ -72,3 +76,107 @@ def test_monitor_once_records_the_time_it_is_given(tmp_path):
     monitor_once(tmp_path / "h.sqlite", run={"q1": ["d1"]}, qrels={"q1": {"d1": 1}},
                  measures=["RR"], created_utc=moment)
     assert history_frame(tmp_path / "h.sqlite")["created_utc"].tolist() == [moment]
+
+
+# ---- the notebook, through papermill
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK = ROOT / "notebooks" / "06_continuous_evaluation.ipynb"
+
+
+def pipeline_parameters():
+    """What `reteval run` gives this notebook from params/default.yml."""
+    params = load_params(ROOT / "params" / "default.yml")
+    declared = set(papermill.inspect_notebook(str(NOTEBOOK)))
+    values = {k: v for k, v in params["common"].items() if k in declared}
+    values.update(params["notebooks"].get(NOTEBOOK.stem, {}))
+    return values
+
+
+def execute(tmp_path, **parameters):
+    output_dir = tmp_path / "out"
+    papermill.execute_notebook(
+        str(NOTEBOOK), str(tmp_path / "06.ipynb"),
+        parameters={"output_dir": str(output_dir), **parameters},
+        progress_bar=False, kernel_name="python3", cwd=str(ROOT),
+    )
+    return output_dir, json.loads((output_dir / "results.json").read_text())
+
+
+def direct_month(results):
+    """The simulated system evaluated by reteval.evaluate on each day, without the monitor."""
+    start = datetime.fromisoformat(results["start"])
+    clock = FakeClock(start)
+    search = SimulatedSearch(clock, start, **results["system"])
+    per_day = {}
+    for day in range(1, results["days"] + 1):
+        clock.now = start + timedelta(days=day)
+        per_day[day] = reteval.evaluate(search.qrels, search.run(search.queries),
+                                        results["measures"])
+    return per_day
+
+
+def check_month(output_dir, results):
+    per_day = direct_month(results)
+    days = list(per_day)
+    threshold = results["threshold"]
+    r5 = [per_day[d]["R@5"].mean() for d in days]
+    monitor, chapter = results["monitor"], results["chapter"]
+    # the history the monitor wrote, one entry per day, evaluates to what reteval.evaluate gives
+    frame = history_frame(output_dir / "history.sqlite")
+    assert len(frame) == results["days"]
+    assert monitor["days"] == days
+    for m in results["measures"]:
+        expected = [per_day[d][m].mean() for d in days]
+        assert monitor["values"][m] == pytest.approx(expected, abs=1e-12)
+        assert frame[m].tolist() == pytest.approx(expected, abs=1e-12)
+    # the threshold alert is the chapter's rule, and the chapter's loop computed the same R@5
+    below = [d for d, v in zip(days, r5) if v < threshold]
+    assert monitor["threshold_alert_days"] == below
+    assert chapter["days"] == days and chapter["recall@5"] == pytest.approx(r5, abs=1e-12)
+    assert chapter["alert_days"] == below
+    assert chapter["hours_simulated"] == 24 * results["days"] == chapter["sleeps"]
+    rd = results["regression_day"]
+    assert monitor["threshold_false_alarms"] == sum(d < rd for d in below)
+    assert monitor["threshold_missed_after"] == sum(d >= rd and d not in below for d in days)
+    # the significant-regression alert catches the injected regression on its day
+    assert monitor["first_detection"] == rd
+    assert "R@5" in monitor["regression_alert_measures"][str(rd)]
+    report = check_regression(per_day[rd], per_day[rd - 1], alpha=0.05, test="t",
+                              correction="holm")
+    assert {a.measure for a in report.alerts} == set(monitor["regression_alert_measures"][str(rd)])
+    return per_day
+
+
+@pytest.mark.slow
+def test_default_month_records_the_library_values_and_the_conclusions_its_prose_draws(tmp_path):
+    parameters = pipeline_parameters()
+    output_dir, results = execute(tmp_path, lang="en", **parameters)
+    assert results["regression_day"] == parameters["regression_day"] == 18
+    check_month(output_dir, results)
+    monitor = results["monitor"]
+    # the prose: the regression alert fires on the injected day only; the threshold alert fires on
+    # (almost) every day after it and raised no false alarm before it
+    assert monitor["regression_alert_days"] == [18]
+    assert monitor["threshold_false_alarms"] == 0 and monitor["regression_false_alarms"] == 0
+    assert monitor["threshold_after"] >= 0.8 * (results["days"] - 18 + 1)
+    # the threshold table: a lower threshold misses days after, a higher one raises false alarms
+    table = results["threshold_table"]
+    thresholds = sorted(table, key=float)
+    missed = [table[t][2] for t in thresholds]
+    false_alarms = [table[t][0] for t in thresholds]
+    assert missed == sorted(missed, reverse=True) and false_alarms == sorted(false_alarms)
+    assert (output_dir / "figures" / "trend.png").stat().st_size > 1000
+
+
+@pytest.mark.slow
+def test_another_month_records_the_library_values(tmp_path):
+    output_dir, results = execute(tmp_path, lang="zh", days=16, regression_day=9, seed=3,
+                                  threshold=0.75, measures=["R@5", "AP"], n_queries=50)
+    assert results["measures"] == ["R@5", "AP"] and results["days"] == 16
+    check_month(output_dir, results)
+
+
+def test_validation_cell_stops_with_a_clear_message(tmp_path):
+    with pytest.raises(papermill.PapermillExecutionError, match="regression_day must be in 2..days"):
+        execute(tmp_path, days=5, regression_day=9)
