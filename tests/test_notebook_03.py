@@ -230,3 +230,63 @@ def test_the_chapter_analysis_matches_reteval_rates_on_records_with_feedback():
         assert chapter[variant]["satisfaction_rate"] == pytest.approx(part["feedback"].mean())
     table = ab.summarize_variants(ab.reduce_log(log))
     assert chapter["B"]["satisfaction_rate"] == pytest.approx(table.loc["B", "satisfaction_rate"])
+
+
+# ---- exercises
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_solutions_notebook_passes_its_own_checks(tmp_path, lang):
+    # every solution cell asserts that check() accepts it: an execution error fails this test
+    papermill.execute_notebook(
+        str(ROOT / "notebooks" / "solutions" / "03_solutions.ipynb"), str(tmp_path / "s.ipynb"),
+        parameters={"lang": lang}, progress_bar=False, kernel_name="python3", cwd=str(ROOT))
+
+
+def test_the_checks_reject_plausible_wrong_answers():
+    import random
+
+    from reteval.teaching.exercises import check
+
+    generator = random.Random("user42")
+    used, next_draw = generator.random(), generator.random()
+    assert check("03.1", next_draw) and check("03.1", round(next_draw, 4))
+    assert not check("03.1", used)                      # the draw the assignment consumed
+    assert not check("03.1", None)
+    n = math.ceil(ab.sample_size(ab.proportion_effect_size(0.82, 0.80)))
+    assert n == 6036                                     # statsmodels NormalIndPower().solve_power
+    assert check("03.2", n) and not check("03.2", 2 * n)  # per variant, not in total
+    one_sided = math.ceil(ab.sample_size(ab.proportion_effect_size(0.82, 0.80), alpha=0.10))
+    assert not check("03.2", one_sided)
+    assert check("03.3", "b") and check("03.3", " B ")
+    for wrong in ("a", "c", "d"):
+        assert not check("03.3", wrong)
+    assert check("03.4", 507)                            # counted independently below
+    assert sum(random.Random(f"user{i}").random() >= 0.5 for i in range(1000)) == 507
+    assert not check("03.4", 254) and not check("03.4", 1000) and not check("03.4", True)
+    verdict = check("03.4", 254, lang="en")
+    assert "Hint" in verdict.message and "experiment" in verdict.message
+
+
+# ---- one bilingual source (docs/teaching.md)
+
+
+@pytest.mark.parametrize("path", ["03_ab_analysis.ipynb", "06_continuous_evaluation.ipynb",
+                                  "solutions/03_solutions.ipynb", "solutions/06_solutions.ipynb"])
+def test_prose_cells_come_in_chinese_english_pairs(path):
+    import re
+
+    import nbformat
+
+    notebook = nbformat.read(ROOT / "notebooks" / path, as_version=4)
+    prose = [c for c in notebook.cells if c.cell_type == "markdown"]
+    tags = [tuple(t for t in c.metadata.get("tags", []) if t.startswith("lang-")) for c in prose]
+    assert tags == [("lang-zh",), ("lang-en",)] * (len(prose) // 2)
+    cells = notebook.cells
+    for i, cell in enumerate(cells):
+        if "lang-zh" in cell.metadata.get("tags", []):
+            assert "lang-en" in cells[i + 1].metadata.get("tags", [])
+            assert re.search(r"[\u4e00-\u9fff]", cell.source), cell.source[:80]
+    parameters = [c for c in cells if "parameters" in c.metadata.get("tags", [])]
+    assert len(parameters) == 1 and 'lang = "zh"' in parameters[0].source

@@ -180,3 +180,27 @@ def test_another_month_records_the_library_values(tmp_path):
 def test_validation_cell_stops_with_a_clear_message(tmp_path):
     with pytest.raises(papermill.PapermillExecutionError, match="regression_day must be in 2..days"):
         execute(tmp_path, days=5, regression_day=9)
+
+
+# ---- exercises
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_solutions_notebook_passes_its_own_checks(tmp_path, lang):
+    # every solution cell asserts that check() accepts it: an execution error fails this test
+    papermill.execute_notebook(
+        str(ROOT / "notebooks" / "solutions" / "06_solutions.ipynb"), str(tmp_path / "s.ipynb"),
+        parameters={"lang": lang}, progress_bar=False, kernel_name="python3", cwd=str(ROOT))
+
+
+def test_the_checks_reject_plausible_wrong_answers():
+    from reteval.teaching.exercises import check
+
+    assert check("06.1", 2)
+    assert not check("06.1", 3)       # as if the first evaluation ran at once
+    assert not check("06.1", 70) and not check("06.1", True)
+    assert check("06.2", 5 / 8) and check("06.2", 0.625)
+    assert not check("06.2", 1.0) and not check("06.2", 0.7) and not check("06.2", 5 / 10)
+    assert check("06.3", "first") and check("06.3", "First ")
+    assert not check("06.3", "latest") and not check("06.3", "none") and not check("06.3", 1)
