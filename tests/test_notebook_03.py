@@ -3,44 +3,27 @@
 import csv
 import json
 import math
-from pathlib import Path
 
 import pandas as pd
 import papermill
 import pytest
+from notebook_run import ROOT, execute_solutions, pipeline_parameters
+from notebook_run import execute as run_notebook
 
 from reteval import ab
 
-ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "notebooks" / "03_ab_analysis.ipynb"
 
 DESIGN = ab.Experiment("nb-test", ("A", "B"), feedback_values=(0, 1))
 
 
-def pipeline_parameters():
-    """What `reteval run` gives this notebook from params/default.yml."""
-    from reteval.pipeline import load_params
-
-    params = load_params(ROOT / "params" / "default.yml")
-    declared = set(papermill.inspect_notebook(str(NOTEBOOK)))
-    values = {k: v for k, v in params["common"].items() if k in declared}
-    values.update(params["notebooks"].get(NOTEBOOK.stem, {}))
-    return values
-
-
 def test_the_pipeline_keeps_the_lesson_on_the_synthetic_collection():
     # `common` must not turn the lesson (a known effect, interleaving's advantage) off
-    assert pipeline_parameters()["dataset"] == "synthetic"
+    assert pipeline_parameters(NOTEBOOK.stem)["dataset"] == "synthetic"
 
 
 def execute(tmp_path, **parameters):
-    output_dir = tmp_path / "out"
-    papermill.execute_notebook(
-        str(NOTEBOOK), str(tmp_path / "03.ipynb"),
-        parameters={"output_dir": str(output_dir), **parameters},
-        progress_bar=False, kernel_name="python3", cwd=str(ROOT),
-    )
-    return output_dir, json.loads((output_dir / "results.json").read_text())
+    return run_notebook(NOTEBOOK.stem, tmp_path, **parameters)
 
 
 def write_csv_log(path):
@@ -126,7 +109,7 @@ def test_notebook_analyses_a_csv_log_like_the_library(tmp_path):
 
 @pytest.mark.slow
 def test_default_run_records_the_library_values_and_the_conclusions_its_prose_draws(tmp_path):
-    parameters = pipeline_parameters()
+    parameters = pipeline_parameters(NOTEBOOK.stem)
     _, results = execute(tmp_path, lang="en", aa_experiments=200, **parameters)
     design = ab.Experiment("ranker-test", ("A", "B"), feedback_values=(0, 1))
     seed, n_users, days = parameters["seed"], parameters["n_users"], parameters["days"]
@@ -238,10 +221,7 @@ def test_the_chapter_analysis_matches_reteval_rates_on_records_with_feedback():
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_solutions_notebook_passes_its_own_checks(tmp_path, lang):
-    # every solution cell asserts that check() accepts it: an execution error fails this test
-    papermill.execute_notebook(
-        str(ROOT / "notebooks" / "solutions" / "03_solutions.ipynb"), str(tmp_path / "s.ipynb"),
-        parameters={"lang": lang}, progress_bar=False, kernel_name="python3", cwd=str(ROOT))
+    execute_solutions("03", tmp_path, lang)  # each solution cell asserts check() accepts it
 
 
 def test_the_checks_reject_plausible_wrong_answers():

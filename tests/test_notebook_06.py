@@ -1,15 +1,14 @@
 """Notebook 06 (continuous evaluation): the chapter's loop on a fake clock, the monitor's month."""
 
-import json
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
 import papermill
 import pytest
+from notebook_run import execute as run_notebook
+from notebook_run import execute_solutions, pipeline_parameters
 
 import reteval
 from reteval.monitor import check_regression, history_frame, monitor_once
-from reteval.pipeline import load_params
 from reteval.teaching.chapter_continuous import (
     ClockStopped,
     ContinuousEvaluation,
@@ -80,27 +79,8 @@ def test_monitor_once_records_the_time_it_is_given(tmp_path):
 
 # ---- the notebook, through papermill
 
-ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOK = ROOT / "notebooks" / "06_continuous_evaluation.ipynb"
-
-
-def pipeline_parameters():
-    """What `reteval run` gives this notebook from params/default.yml."""
-    params = load_params(ROOT / "params" / "default.yml")
-    declared = set(papermill.inspect_notebook(str(NOTEBOOK)))
-    values = {k: v for k, v in params["common"].items() if k in declared}
-    values.update(params["notebooks"].get(NOTEBOOK.stem, {}))
-    return values
-
-
 def execute(tmp_path, **parameters):
-    output_dir = tmp_path / "out"
-    papermill.execute_notebook(
-        str(NOTEBOOK), str(tmp_path / "06.ipynb"),
-        parameters={"output_dir": str(output_dir), **parameters},
-        progress_bar=False, kernel_name="python3", cwd=str(ROOT),
-    )
-    return output_dir, json.loads((output_dir / "results.json").read_text())
+    return run_notebook("06_continuous_evaluation", tmp_path, **parameters)
 
 
 def direct_month(results):
@@ -150,7 +130,7 @@ def check_month(output_dir, results):
 
 @pytest.mark.slow
 def test_default_month_records_the_library_values_and_the_conclusions_its_prose_draws(tmp_path):
-    parameters = pipeline_parameters()
+    parameters = pipeline_parameters("06_continuous_evaluation")
     output_dir, results = execute(tmp_path, lang="en", **parameters)
     assert results["regression_day"] == parameters["regression_day"] == 18
     check_month(output_dir, results)
@@ -188,10 +168,7 @@ def test_validation_cell_stops_with_a_clear_message(tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_solutions_notebook_passes_its_own_checks(tmp_path, lang):
-    # every solution cell asserts that check() accepts it: an execution error fails this test
-    papermill.execute_notebook(
-        str(ROOT / "notebooks" / "solutions" / "06_solutions.ipynb"), str(tmp_path / "s.ipynb"),
-        parameters={"lang": lang}, progress_bar=False, kernel_name="python3", cwd=str(ROOT))
+    execute_solutions("06", tmp_path, lang)  # each solution cell asserts check() accepts it
 
 
 def test_the_checks_reject_plausible_wrong_answers():

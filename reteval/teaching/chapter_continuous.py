@@ -366,12 +366,16 @@ class SimulatedSearch:
                 score=signal * self._labels + self._noise + self.daily_sd * daily)
             table = table.sort_values(["query_id", "score", "doc_id"],
                                       ascending=[True, False, False])
-            table = table.groupby("query_id", sort=True).head(self.depth)
-            self._cache = (day, table, table.groupby("query_id")["doc_id"].apply(list).to_dict())
+            self._cache = (day, table.groupby("query_id", sort=True).head(self.depth), None)
         return self._cache[1]
 
     def _lists(self, day: int) -> dict:
-        self._ranking(day)
+        table = self._ranking(day)
+        if self._cache[2] is None:
+            lists: dict = {}
+            for qid, doc in zip(table["query_id"], table["doc_id"]):
+                lists.setdefault(qid, []).append(doc)
+            self._cache = (day, table, lists)
         return self._cache[2]
 
     def eval_dataset(self) -> list:
