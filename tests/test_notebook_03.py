@@ -248,25 +248,3 @@ def test_the_checks_reject_plausible_wrong_answers():
     verdict = check("03.4", 254, lang="en")
     assert "Hint" in verdict.message and "experiment" in verdict.message
 
-
-# ---- one bilingual source (docs/teaching.md)
-
-
-@pytest.mark.parametrize("path", ["03_ab_analysis.ipynb", "06_continuous_evaluation.ipynb",
-                                  "solutions/03_solutions.ipynb", "solutions/06_solutions.ipynb"])
-def test_prose_cells_come_in_chinese_english_pairs(path):
-    import re
-
-    import nbformat
-
-    notebook = nbformat.read(ROOT / "notebooks" / path, as_version=4)
-    prose = [c for c in notebook.cells if c.cell_type == "markdown"]
-    tags = [tuple(t for t in c.metadata.get("tags", []) if t.startswith("lang-")) for c in prose]
-    assert tags == [("lang-zh",), ("lang-en",)] * (len(prose) // 2)
-    cells = notebook.cells
-    for i, cell in enumerate(cells):
-        if "lang-zh" in cell.metadata.get("tags", []):
-            assert "lang-en" in cells[i + 1].metadata.get("tags", [])
-            assert re.search(r"[\u4e00-\u9fff]", cell.source), cell.source[:80]
-    parameters = [c for c in cells if "parameters" in c.metadata.get("tags", [])]
-    assert len(parameters) == 1 and 'lang = "zh"' in parameters[0].source
