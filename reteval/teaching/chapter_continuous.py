@@ -333,7 +333,8 @@ class SimulatedSearch:
         self.depth = int(depth)
         self.seed = int(seed)
         self.qrels, _, _ = synthetic_collection(n_queries=n_queries, docs_per_query=docs_per_query,
-                                                label_shares=tuple(label_shares), rng=[seed, 1])
+                                                label_shares=tuple(label_shares),
+                                                rng=np.random.default_rng([seed, 1]))
         self._labels = self.qrels["relevance"].to_numpy(dtype=float)
         self._noise = np.random.default_rng([seed, 2]).standard_normal(len(self._labels))
         self.queries = {q: f"query {q}" for q in self.qrels["query_id"].unique()}
