@@ -36,6 +36,7 @@ import sys
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 import pandas as pd
@@ -327,6 +328,7 @@ def monitor_once(
     n_resamples: int = 10_000,
     rng=0,
     lock_timeout: float = 5.0,
+    created_utc: datetime | None = None,
 ) -> MonitorResult:
     """Evaluate a retriever or a run once, check alerts, record the entry.
 
@@ -377,6 +379,9 @@ def monitor_once(
         ``"dataset"`` alert.
     lock_timeout : float, default 5
         Seconds to wait for another writer (see :func:`open_history`).
+    created_utc : datetime, optional
+        Timezone-aware time to record for the entry; default: now. For
+        replaying past evaluations or simulating a schedule on a fake clock.
 
     Returns
     -------
@@ -444,7 +449,7 @@ def monitor_once(
             relevance_level=relevance_level, name=name, parameters=parameters,
             baseline_spec=baseline_spec, alpha=alpha, test=test, correction=correction,
             min_drop=min_drop, on_dataset_change=on_dataset_change,
-            n_resamples=n_resamples, rng=rng,
+            n_resamples=n_resamples, rng=rng, created_utc=created_utc,
         )
     finally:
         if store is not history:
@@ -454,7 +459,7 @@ def monitor_once(
 def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset, split, names,
                          rules, relevance_level, name, parameters, baseline_spec, alpha,
                          test, correction, min_drop, on_dataset_change, n_resamples,
-                         rng) -> MonitorResult:
+                         rng, created_utc=None) -> MonitorResult:
     # ---- the dataset
     data = None
     if dataset is not None:
@@ -573,6 +578,7 @@ def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset, spli
         alerts=alerts,
         notices=notices,
         aggregates=aggregates,
+        created_utc=created_utc,
     )
     return MonitorResult(entry, os.path.abspath(store.path), base, report)
 
