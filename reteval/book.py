@@ -30,7 +30,6 @@ import html
 import logging
 import os
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -495,8 +494,3 @@ def add_subcommands(subparsers) -> None:
                    help="glossary in Markdown (default: docs/glossary.md of the source tree)")
     p.set_defaults(handler=_cmd_book)
 
-
-if __name__ == "__main__":  # pragma: no cover
-    from reteval.cli import main
-
-    sys.exit(main(["book", *sys.argv[1:]]))
