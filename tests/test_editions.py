@@ -18,7 +18,6 @@ PENDING = {
     "01_metrics_walkthrough",
     "02_retriever_comparison",
     "03_ab_analysis",
-    "04_report",
     "05_explore",
 }
 
