@@ -124,13 +124,16 @@ class _Displayable:
         """What the explorer shows now, as plain text."""
         raise NotImplementedError
 
+    def _fallback_html(self, text: str) -> str:
+        return f"<pre>{html.escape(text)}</pre>"
+
     def _repr_mimebundle_(self, **kwargs):
         bundle = self.widget._repr_mimebundle_(**kwargs)
         text = self.text()
         bundle["text/plain"] = text
         bundle["text/html"] = (f"<div class='reteval-w reteval-fallback'><p><em>"
                                f"{html.escape(_LIVE_NOTE[self.lang])}</em></p>"
-                               f"<pre>{html.escape(text)}</pre></div>")
+                               f"{self._fallback_html(text)}</div>")
         return bundle
 
 
@@ -770,6 +773,8 @@ class KCurveExplorer(_Displayable):
     k : int, default 10
         Initial position of the slider (a vertical line on the plot).
     relevance_level : int, default 1
+    lang : {"en", "zh"}, default "en"
+        Language of the plot's labels.
 
     Attributes
     ----------
@@ -784,7 +789,8 @@ class KCurveExplorer(_Displayable):
     """
 
     def __init__(self, qrels, runs, *, families=("P", "R", "nDCG"), max_k: int = 20,
-                 k: int = 10, relevance_level: int = 1):
+                 k: int = 10, relevance_level: int = 1, lang: str = "en"):
+        self.lang = _check_lang(lang)
         self.curves = k_curves(qrels, runs, families=families, max_k=max_k,
                                relevance_level=relevance_level)
         self.families = list(dict.fromkeys(self.curves.columns.get_level_values("family")))
@@ -816,18 +822,24 @@ class KCurveExplorer(_Displayable):
         """A matplotlib Figure (no pyplot state) of the curves, K marked."""
         from matplotlib.figure import Figure
 
-        fig = Figure(figsize=(3.6 * len(self.families), 3.0), layout="constrained")
+        from reteval.fonts import use_cjk_font
+
+        use_cjk_font(warn=False)
+        words = {"zh": ("截断位置 K", "平均值"), "en": ("cutoff K", "mean")}[self.lang]
+        fig = Figure(figsize=(3.6 * len(self.families) + 1.2, 3.0), layout="constrained")
         axes = fig.subplots(1, len(self.families), squeeze=False)[0]
         ks = self.curves.index.to_numpy()
         for ax, family in zip(axes, self.families):
-            for system in self.systems:
-                ax.plot(ks, self.curves[(family, system)], marker="o", markersize=3,
-                        label=system)
-            ax.axvline(k, color="grey", linewidth=1, linestyle="--")
-            ax.set_xlabel("K")
+            for i, system in enumerate(self.systems):
+                ax.plot(ks, self.curves[(family, system)], marker="osD^vPX"[i % 7], markersize=3,
+                        linestyle=("-", "--", "-.", ":")[i % 4], label=system)
+            ax.axvline(k, color="grey", linewidth=1, linestyle=":", label=f"K = {k}")
+            ax.set_xlabel(words[0])
+            ax.set_ylabel(f"{words[1]} {family}@K")
             ax.set_title(f"{family}@K")
             ax.set_ylim(0, 1.02)
-        axes[0].legend(fontsize=8)
+            ax.grid(alpha=0.3)
+        fig.legend(*axes[0].get_legend_handles_labels(), loc="outside right center", fontsize=8)
         return fig
 
     def png(self, k: int) -> bytes:
@@ -842,6 +854,13 @@ class KCurveExplorer(_Displayable):
         """The values at the slider's K, as a plain-text table."""
         k = int(self.k_slider.value)
         return f"K = {k}\n" + self.at(k).round(4).to_string()
+
+    def _fallback_html(self, text: str) -> str:
+        import base64
+
+        image = base64.b64encode(self.png(int(self.k_slider.value))).decode("ascii")
+        return (f"<pre>{html.escape(text)}</pre>"
+                f"<img alt='{html.escape(text.splitlines()[0])}' src='data:image/png;base64,{image}'>")
 
     def values_table_html(self, k: int) -> str:
         table = self.at(k)

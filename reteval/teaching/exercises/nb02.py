@@ -17,9 +17,8 @@ solutions: ``notebooks/solutions/02_solutions.ipynb``.
 from __future__ import annotations
 
 import functools
-import math
 
-from reteval.teaching.exercises import Exercise
+from reteval.teaching.exercises import Exercise, number
 
 __all__ = ["DEPTH", "EXERCISES", "WHY_IDENTICAL"]
 
@@ -47,14 +46,6 @@ WHY_IDENTICAL = {
 
 _TOLERANCE = 5e-3
 
-
-def _number(answer) -> float:
-    if isinstance(answer, bool) or answer is None:
-        raise TypeError("a number is expected")
-    value = float(answer)
-    if not math.isfinite(value):
-        raise ValueError("a finite number is expected")
-    return value
 
 
 @functools.lru_cache(maxsize=1)
@@ -86,11 +77,11 @@ def _ap20_pvalue() -> float:
 
 
 def _check_numret(answer) -> bool:
-    return abs(_number(answer) - _mean_numret()) <= 0.01
+    return abs(number(answer) - _mean_numret()) <= 0.01
 
 
 def _check_pvalue(answer) -> bool:
-    return abs(_number(answer) - _ap20_pvalue()) <= _TOLERANCE
+    return abs(number(answer) - _ap20_pvalue()) <= _TOLERANCE
 
 
 def _check_letter(answer) -> bool:
