@@ -5,17 +5,12 @@
 [0.5]
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
+from reteval.engines import evaluate
 from reteval.errors import InputError, RetevalError, UnknownMeasureError
-from reteval.evaluate import aggregate, evaluate
+from reteval.evaluate import aggregate
 from reteval.io import read_qrels, read_run, write_qrels, write_run
 from reteval.measures import Measure, parse_measure
-
-try:
-    __version__ = version("reteval")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0+unknown"
+from reteval.version import __version__
 
 __all__ = [
     "Comparison",
@@ -30,6 +25,7 @@ __all__ = [
     "parse_measure",
     "read_qrels",
     "read_run",
+    "to_long",
     "write_qrels",
     "write_run",
 ]
@@ -41,4 +37,8 @@ def __getattr__(name):
         from reteval import comparison
 
         return getattr(comparison, name)
+    if name == "to_long":
+        from reteval.formats import to_long
+
+        return to_long
     raise AttributeError(f"module 'reteval' has no attribute {name!r}")

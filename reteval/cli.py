@@ -1,7 +1,7 @@
 """The ``reteval`` command line.
 
 Subcommands: ``evaluate`` (trec_eval-style evaluation of a run), ``run`` (the
-notebook pipeline), ``monitor`` and ``history`` (continuous evaluation). Expected
+notebook pipeline), ``book`` (its executed notebooks as static HTML pages), ``monitor`` and ``history`` (continuous evaluation). Expected
 problems with the user's input print one line on stderr and exit with status 2;
 no traceback.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 import warnings
 
@@ -113,18 +114,20 @@ def _fmt(name, value) -> str:
 
 # Subcommands that live in their own modules, imported only when needed so that
 # `reteval evaluate` starts fast.
-_SUBCOMMAND_MODULES = {"run": "reteval.pipeline", "monitor": "reteval.monitor",
-                       "history": "reteval.monitor"}
+_SUBCOMMAND_MODULES = {"run": "reteval.pipeline", "book": "reteval.book",
+                       "monitor": "reteval.monitor", "history": "reteval.monitor"}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser; with ``command="evaluate"`` other subcommands are not loaded."""
-    from reteval import __version__
+    from reteval.version import __version__
 
     parser = argparse.ArgumentParser(
         prog="reteval", description="Evaluate retrieval systems: metrics, statistics, notebooks."
     )
     parser.add_argument("--version", action="version", version=f"reteval {__version__}")
+    parser.add_argument("-q", "--quiet", action="store_true", dest="no_progress",
+                        help="no progress bars (as RETEVAL_PROGRESS=off)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_evaluate(subparsers)
     if command != "evaluate":
@@ -141,6 +144,8 @@ def main(argv=None) -> int:
     if not getattr(args, "handler", None):
         parser.print_help(sys.stderr)
         return 2
+    if args.no_progress or getattr(args, "quiet", False):
+        os.environ["RETEVAL_PROGRESS"] = "off"
     try:
         return int(args.handler(args) or 0)
     except RetevalError as exc:

@@ -38,6 +38,7 @@ from reteval.stats import (
     bootstrap_mean_ci,
     pairwise_tests,
 )
+from reteval.validation import check_n_resamples, check_rng
 
 __all__ = ["Comparison", "compare"]
 
@@ -351,17 +352,8 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
     """
     test_name, correction_name = _check_options(runs, baseline, test, correction, alpha,
                                                 confidence_level)
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) \
-            or n_resamples < 1:
-        raise InputError(f"n_resamples must be a positive integer; got {n_resamples!r}")
-    if isinstance(rng, np.random.Generator):
-        gen = rng
-    elif rng is None or isinstance(rng, (int, np.integer)):
-        gen = np.random.default_rng(rng)
-    else:
-        raise InputError(
-            f"rng must be a numpy.random.Generator, an integer seed or None; got {type(rng).__name__}"
-        )
+    n_resamples = check_n_resamples(n_resamples)
+    gen = check_rng(rng)
     systems = tuple(runs)
     measure_names = [measures] if isinstance(measures, str) else list(measures)
     if not measure_names:

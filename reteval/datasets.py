@@ -46,13 +46,14 @@ import urllib.request
 import warnings
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 import pandas as pd
 
+from reteval.collection import Dataset, DatasetWarning
 from reteval.errors import InputError, RetevalError
+from reteval.progress import progress_counter
 
 __all__ = [
     "BEIR_DATASETS",
@@ -63,6 +64,7 @@ __all__ = [
     "default_cache_dir",
     "load",
     "load_beir",
+    "read_queries",
 ]
 
 #: Where the public BEIR zips live; ``{name}`` is the dataset name.
@@ -98,55 +100,8 @@ _TIMEOUT = 60.0
 _CHUNK = 1 << 20
 
 
-class DatasetWarning(UserWarning):
-    """A collection that loads, but with something the user should know."""
-
-
 class DownloadError(RetevalError):
     """A dataset could not be downloaded, or the download failed its checksum."""
-
-
-@dataclass(frozen=True, eq=False)
-class Dataset:
-    """A test collection: documents, queries and graded relevance judgments.
-
-    Parameters
-    ----------
-    name : str
-        Short name (``"teaching"``, ``"scifact"``, or the folder name).
-    corpus : dict of str to dict
-        Document id -> ``{"title": str, "text": str}``, in file order.
-    queries : dict of str to str
-        Query id -> query text, only the queries judged in the loaded split.
-    qrels : pandas.DataFrame
-        Columns ``query_id`` (str), ``doc_id`` (str), ``relevance`` (int64),
-        one row per judgment, in file order.
-
-    Notes
-    -----
-    Equality is identity (two loads of one folder are different objects):
-    comparing corpora of millions of documents by value is rarely meant.
-
-    Examples
-    --------
-    >>> from reteval.datasets import load
-    >>> ds = load("teaching")
-    >>> ds.queries["q01"]
-    'Python 编程入门'
-    >>> list(ds.qrels.columns)
-    ['query_id', 'doc_id', 'relevance']
-    """
-
-    name: str
-    corpus: dict[str, dict[str, str]]
-    queries: dict[str, str]
-    qrels: pd.DataFrame
-
-    def __repr__(self) -> str:
-        return (
-            f"Dataset(name={self.name!r}, documents={len(self.corpus)}, "
-            f"queries={len(self.queries)}, judgments={len(self.qrels)})"
-        )
 
 
 # --------------------------------------------------------------------------- reading
@@ -228,7 +183,13 @@ def _read_corpus(path: Path) -> dict[str, dict[str, str]]:
     return corpus
 
 
-def _read_queries(path: Path) -> dict[str, str]:
+def read_queries(path: str | os.PathLike) -> dict[str, str]:
+    """Read a BEIR ``queries.jsonl`` (``_id``, ``text`` per line): query id -> text.
+
+    Raises :class:`~reteval.errors.InputError` naming the file and line of a bad
+    record or a duplicated id.
+    """
+    path = Path(path)
     queries: dict[str, str] = {}
     for number, record in _read_jsonl(path, "queries"):
         query_id = _string_field(record, "_id", path, number, required=True)
@@ -374,7 +335,7 @@ def load_beir(path: str | os.PathLike, split: str = "test", *, name: str | None 
         ) from None
     corpus = _read_corpus(_find(folder, "corpus.jsonl"))
     queries_path = _find(folder, "queries.jsonl")
-    all_queries = _read_queries(queries_path)
+    all_queries = read_queries(queries_path)
     qrels = _read_qrels(qrels_path)
 
     known_query = qrels["query_id"].isin(all_queries.keys())
@@ -426,10 +387,16 @@ def _download(url: str, target: Path) -> tuple[str, str]:
     """Stream ``url`` into ``target``; return its (md5, sha256) hex digests."""
     md5, sha256 = hashlib.md5(), hashlib.sha256()
     with _urlopen(url, timeout=_TIMEOUT) as response, open(target, "wb") as out:
-        while chunk := response.read(_CHUNK):
-            md5.update(chunk)
-            sha256.update(chunk)
-            out.write(chunk)
+        headers = getattr(response, "headers", None)
+        size = headers.get("Content-Length") if headers is not None else None
+        total = int(size) if size and size.isdigit() else None
+        with progress_counter(total, desc=f"downloading {target.name}", unit="B",
+                              unit_scale=True) as advance:
+            while chunk := response.read(_CHUNK):
+                md5.update(chunk)
+                sha256.update(chunk)
+                out.write(chunk)
+                advance(len(chunk))
     return md5.hexdigest(), sha256.hexdigest()
 
 

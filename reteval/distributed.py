@@ -50,8 +50,10 @@ import pandas as pd
 
 from reteval.errors import InputError
 from reteval.evaluate import MISSING_POLICIES, MissingQueriesWarning, check_missing, evaluate
+from reteval.extras import require
 from reteval.io import RUN_COLUMNS, as_qrels, read_run
 from reteval.measures import parse_measures
+from reteval.progress import progress, progress_counter, progress_mode
 
 __all__ = [
     "dask_client",
@@ -78,14 +80,7 @@ def is_dask_collection(obj) -> bool:
 
 
 def _import_dask():
-    try:
-        import dask
-        import dask.dataframe as dd
-    except ImportError:  # pragma: no cover - dask is in the dev environment
-        raise InputError(
-            'Dask is not installed; install the optional extra: pip install "reteval[dask]"'
-        ) from None
-    return dask, dd
+    return require("dask", "dask", "Dask runs"), require("dask.dataframe", "dask", "Dask runs")
 
 
 def _empty_run() -> pd.DataFrame:
@@ -97,17 +92,49 @@ def _empty_run() -> pd.DataFrame:
 # ---------------------------------------------------------------- evaluation
 
 
-def _share(dask, obj):
-    """Send ``obj`` once to every worker (scatter), or wrap it for any other scheduler."""
+def _client(dask):
+    """The distributed client that ``dask.compute`` would use, or None."""
     try:
         from distributed import default_client
 
         client = default_client()
     except (ImportError, ValueError):
-        return dask.delayed(obj)
+        return None
     if dask.config.get("scheduler", None) not in (None, "dask.distributed", "distributed"):
+        return None
+    return client
+
+
+def _share(dask, obj):
+    """Send ``obj`` once to every worker (scatter), or wrap it for any other scheduler."""
+    client = _client(dask)
+    if client is None:
         return dask.delayed(obj)
     return client.scatter(obj, broadcast=True, hash=False)
+
+
+def _compute(dask, parts: list, desc: str) -> list:
+    """``dask.compute(*parts)`` with a progress bar over the partitions done."""
+    if progress_mode() == "off" or not parts:
+        return list(dask.compute(*parts))
+    client = _client(dask)
+    if client is not None:
+        from distributed import as_completed
+
+        futures = client.compute(parts)
+        for _ in progress(as_completed(futures), total=len(futures), desc=desc, unit="part"):
+            pass
+        return client.gather(futures)
+    from dask.callbacks import Callback
+
+    with progress_counter(None, desc=desc, unit="task") as advance:
+
+        class _Advance(Callback):
+            def _posttask(self, key, result, dsk, state, worker_id):
+                advance()
+
+        with _Advance():
+            return list(dask.compute(*parts))
 
 
 def _by_query(run):
@@ -256,7 +283,7 @@ def evaluate_dask(qrels, run, measures, *, relevance_level: int = 1,
     task = dask.delayed(_evaluate_partition, pure=True)
     parts = [task(part, shared, names, relevance_level, number)
              for number, part in enumerate(grouped.to_delayed())]
-    results = [r for r in dask.compute(*parts) if r is not None]
+    results = [r for r in _compute(dask, parts, "evaluating partitions") if r is not None]
 
     per_query = pd.concat(results) if results else None
     if per_query is not None and per_query.index.has_duplicates:
@@ -519,7 +546,7 @@ def reduce_log_dask(log) -> pd.DataFrame:
     partial = log[needed].map_partitions(_partial_users)
     task = dask.delayed(_partition_statistics, pure=True)
     parts = [task(p) for p in partial.shuffle(on="user_id").to_delayed()]
-    stats = [s for s in dask.compute(*parts) if s is not None]
+    stats = [s for s in _compute(dask, parts, "reducing the log") if s is not None]
     if not stats:
         raise InputError("the log holds no interactions")
     table = pd.concat(stats).reset_index()

@@ -36,3 +36,10 @@ class InputError(RetevalError, ValueError):
 
 class UnknownMeasureError(InputError):
     """A measure name that reteval does not know."""
+
+
+class MissingExtraError(RetevalError, ImportError):
+    """A feature whose optional dependencies are not installed.
+
+    The message names the ``pip install "reteval[extra]"`` that installs them.
+    """

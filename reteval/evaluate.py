@@ -56,10 +56,9 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "
     qrels : path, DataFrame, dict or EvaluationQuery records
         Relevance judgments, in any form :func:`reteval.io.as_qrels` takes.
     run : path, DataFrame or dict
-        Retrieval results, in any form :func:`reteval.io.as_run` takes, or a
-        Dask DataFrame too large for memory: it is evaluated partition by
-        partition with the same kernels and the same result
-        (:func:`reteval.distributed.evaluate_dask`).
+        Retrieval results, in any form :func:`reteval.io.as_run` takes. This
+        function works in memory; ``reteval.evaluate`` (the package-level
+        name, :func:`reteval.engines.evaluate`) also takes a Dask DataFrame.
     measures : str or sequence of str
         Measure names such as ``"nDCG@10"``, ``"AP"``, ``"MRR"``,
         ``"P(rel=2)@10"`` or trec_eval's ``"P_5,10"`` and ``"official"``
@@ -106,10 +105,10 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "
     dtype: float64
     """
     if any(type(x).__module__.partition(".")[0] == "dask" for x in (run, qrels)):
-        from reteval.distributed import evaluate_dask  # same kernels, partition by partition
-
-        return evaluate_dask(qrels, run, measures, relevance_level=relevance_level,
-                             missing=missing)
+        raise InputError(
+            "a Dask collection is evaluated by reteval.evaluate (or "
+            "reteval.distributed.evaluate_dask), not by reteval.evaluate.evaluate, which works in memory"
+        )
     if missing not in MISSING_POLICIES:
         raise InputError(f"missing must be one of {MISSING_POLICIES}; got {missing!r}")
     if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)):

@@ -527,18 +527,27 @@ def _id_column(column: pd.Series) -> pd.api.extensions.ExtensionArray:
     return _ids(column.astype(str))
 
 
+#: PyTerrier's column names (``qid, docno, score`` runs, ``qid, docno, label`` qrels),
+#: read when reteval's own names are absent. PyTerrier's ``docid`` is an internal
+#: integer id, never the document's name, so it is not read.
+_PYTERRIER_COLUMNS = {"query_id": "qid", "doc_id": "docno", "relevance": "label", "score": "score"}
+
+
 def _from_frame(frame: pd.DataFrame, value_column: str, what: str) -> pd.DataFrame:
-    missing = [c for c in ("query_id", "doc_id", value_column) if c not in frame.columns]
+    wanted = ("query_id", "doc_id", value_column)
+    names = {c: c if c in frame.columns else _PYTERRIER_COLUMNS[c] for c in wanted}
+    missing = [c for c in wanted if names[c] not in frame.columns]
     if missing:
         raise InputError(
-            f"a {what} DataFrame needs columns query_id, doc_id, {value_column}; "
+            f"a {what} DataFrame needs columns query_id, doc_id, {value_column} "
+            f"(or PyTerrier's qid, docno, {_PYTERRIER_COLUMNS[value_column]}); "
             f"missing {missing}, got {list(frame.columns)}"
         )
     out = pd.DataFrame(
         {
-            "query_id": _id_column(frame["query_id"]),
-            "doc_id": _id_column(frame["doc_id"]),
-            value_column: frame[value_column],
+            "query_id": _id_column(frame[names["query_id"]].rename("query_id")),
+            "doc_id": _id_column(frame[names["doc_id"]].rename("doc_id")),
+            value_column: frame[names[value_column]],
         }
     )
     if frame.index.name == "line":
@@ -624,7 +633,9 @@ def as_qrels(qrels) -> pd.DataFrame:
     ----------
     qrels : path, DataFrame, mapping or sequence of EvaluationQuery
         * a path to a TREC or BEIR qrels file;
-        * a DataFrame with columns ``query_id``, ``doc_id``, ``relevance``;
+        * a DataFrame with columns ``query_id``, ``doc_id``, ``relevance``
+          (ir_datasets' ``qrels_iter()`` fields), or PyTerrier's ``qid``,
+          ``docno``, ``label``;
         * ``{query_id: {doc_id: relevance}}`` as pytrec_eval takes, or
           ``{query_id: [relevant doc ids]}`` (relevance 1);
         * records with ``query_id``, ``relevant_docs`` and ``relevance_scores``
@@ -670,7 +681,9 @@ def as_run(run, *, check_duplicates: bool = True) -> pd.DataFrame:
     ----------
     run : path, DataFrame or mapping
         * a path to a TREC run file;
-        * a DataFrame with columns ``query_id``, ``doc_id``, ``score``;
+        * a DataFrame with columns ``query_id``, ``doc_id``, ``score``, or
+          PyTerrier's ``qid``, ``docno``, ``score`` (a ``pt.Experiment``-style
+          result frame; its other columns are ignored);
         * ``{query_id: {doc_id: score}}`` as pytrec_eval takes;
         * ``{query_id: [doc ids in rank order]}``, as the chapter's functions
           take: the first gets the highest score.

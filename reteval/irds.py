@@ -26,19 +26,14 @@ from collections.abc import ItemsView, Iterator, Mapping
 
 import pandas as pd
 
-from reteval.errors import InputError, RetevalError
+from reteval.errors import InputError
+from reteval.extras import require
 
 __all__ = ["IrdsCorpus", "load_irds"]
 
 
 def _import_ir_datasets():
-    try:
-        import ir_datasets
-    except ImportError:
-        raise RetevalError(
-            'loading "irds:..." datasets needs ir_datasets: pip install "reteval[irds]"'
-        ) from None
-    return ir_datasets
+    return require("ir_datasets", "irds", '"irds:..." datasets')
 
 
 def _document(doc) -> dict[str, str]:
@@ -122,7 +117,7 @@ def load_irds(dataset_id: str):
     RetevalError
         ir_datasets is not installed.
     """
-    from reteval.datasets import Dataset, DatasetWarning
+    from reteval.collection import Dataset, DatasetWarning
 
     ir_datasets = _import_ir_datasets()
     try:

@@ -1,40 +1,69 @@
 """The notebook pipeline: every notebook, in order, headless through papermill.
 
 ``reteval run`` (and ``make run``) executes each ``notebooks/NN_name.ipynb`` with
-parameters from one YAML file and writes into ``OUTPUT/NN_name/``: the executed
-notebook, its figures and its machine-readable results.
+parameters from one YAML file and writes into ``OUTPUT/<lang>/NN_name/``: the
+executed notebook, its figures and its machine-readable results.
 
-The parameters file has two sections::
+**Editions.** The notebooks are bilingual sources (:mod:`reteval.editions`).
+``lang`` picks the edition: ``zh`` (the default), ``en``, or ``all`` (Chinese
+first, then English). What runs, and what is saved, is the edition: the source
+without the other language's prose. A notebook that declares ``lang`` in its
+parameters cell gets the edition's language.
 
-    common:              # given to every notebook that declares the parameter
-      dataset: teaching
+The parameters file::
+
+    lang: zh             # zh, en or all; --lang on the command line wins
+    common:              # given to the notebooks that declare the parameter
+      seed: 0
     notebooks:           # per notebook (by file stem), overriding common
       02_retriever_comparison:
         retrievers: [bm25, vector, hybrid, reranked]
+    order: [01_metrics_walkthrough, 02_retriever_comparison, 04_report]
 
-A string value may contain ``{output}``, replaced by the output folder, so that one
-notebook can read another's results (e.g. ``"{output}/02_retriever_comparison"``).
-Notebooks run in name order; an optional top-level ``order`` list (of notebook
-stems) runs those first, in that order, and the others after them: the default
-parameters put the report last.
-Every notebook also gets ``output_dir``. A parameter that a notebook does not
-declare in its ``parameters`` cell is an error, except in ``common``.
+**How parameters reach a notebook, so that the pipeline never silently changes a
+notebook's lesson.** A notebook's defaults (its ``parameters`` cell) are its
+lesson. A value under ``notebooks:`` is written for that notebook: it must be
+declared there (anything else is an error). A value under ``common:`` goes only
+to the notebooks that declare that parameter, and every notebook default it
+replaces is reported: logged (``common: dataset='teaching' overrides
+03_ab_analysis's default 'synthetic'``) and recorded in
+:attr:`NotebookResult.overrides`. Keep in ``common`` only what every notebook
+may share; a choice that changes what one notebook shows belongs to that
+notebook's section.
+
+A string value may contain ``{output}``, replaced by ``OUTPUT/<lang>``, so that
+one notebook can read another's results of the same edition (e.g.
+``"{output}/02_retriever_comparison"``). Notebooks run in name order; an optional
+top-level ``order`` list (of notebook stems) runs those first, in that order,
+and the others after them: the default parameters put the report last.
+Every notebook also gets ``output_dir``.
+
+Progress: one bar over the notebooks and one over the cells of the running
+notebook (:mod:`reteval.progress`: on a terminal only, never with ``--quiet``);
+the kernels run with ``RETEVAL_PROGRESS=off`` (no front end is live there).
 
 On a failure the run stops, the partial executed notebook is kept, and the error
-names the notebook and the cell.
+names the notebook, the edition and the cell. At the end, ``reteval run`` writes
+the book (:mod:`reteval.book`): ``OUTPUT/index.html`` and an HTML page per
+executed edition.
 """
 
 from __future__ import annotations
 
+import ast
+import contextlib
 import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from reteval.errors import InputError, RetevalError
 
 __all__ = ["NotebookFailed", "NotebookResult", "add_subcommands", "load_params", "run_pipeline"]
+
+LANG_CHOICES = ("zh", "en", "all")
+DEFAULT_LANG = "zh"
 
 
 class NotebookFailed(RetevalError):
@@ -43,25 +72,37 @@ class NotebookFailed(RetevalError):
 
 @dataclass(frozen=True)
 class NotebookResult:
-    """One executed notebook: where its output went and how long it took."""
+    """One executed edition of a notebook: where its output went and how long it took.
+
+    ``overrides`` maps each parameter whose notebook default a ``common`` value
+    replaced to ``(default source text, value given)``.
+    """
 
     name: str
     output_dir: Path
     notebook: Path
     seconds: float
+    lang: str = DEFAULT_LANG
+    overrides: dict = field(default_factory=dict)
 
 
 def load_params(path: str | os.PathLike | None) -> dict:
     """Read a pipeline parameters file; ``None`` gives empty parameters.
 
+    Returns
+    -------
+    dict
+        ``{"lang": str or None, "common": {...}, "notebooks": {name: {...}}, "order": [...]}``.
+
     Raises
     ------
     InputError
         The file is missing, is not YAML, or has another shape than
-        ``{common: {...}, notebooks: {name: {...}}}``.
+        ``{lang: zh|en|all, common: {...}, notebooks: {name: {...}}, order: [...]}``;
+        or it sets ``lang`` inside ``common`` or a notebook's section.
     """
     if path is None:
-        return {"common": {}, "notebooks": {}, "order": []}
+        return {"lang": None, "common": {}, "notebooks": {}, "order": []}
     import yaml
 
     path = Path(path)
@@ -79,8 +120,12 @@ def load_params(path: str | os.PathLike | None) -> dict:
         mark = getattr(exc, "problem_mark", None)
         raise InputError(f"not valid YAML: {getattr(exc, 'problem', exc)}", path=path,
                          line=None if mark is None else mark.line + 1) from None
-    if not isinstance(data, dict) or set(data) - {"common", "notebooks", "order"}:
-        raise InputError("expected top-level keys 'common', 'notebooks' and 'order' only", path=path)
+    if not isinstance(data, dict) or set(data) - {"lang", "common", "notebooks", "order"}:
+        raise InputError("expected top-level keys 'lang', 'common', 'notebooks' and 'order' only",
+                         path=path)
+    lang = data.get("lang")
+    if lang is not None and lang not in LANG_CHOICES:
+        raise InputError(f"'lang' must be one of {list(LANG_CHOICES)}; got {lang!r}", path=path)
     order = data.get("order") or []
     if not isinstance(order, list) or not all(isinstance(name, str) for name in order):
         raise InputError("'order' must be a list of notebook names", path=path)
@@ -90,8 +135,13 @@ def load_params(path: str | os.PathLike | None) -> dict:
         isinstance(v, dict) for v in notebooks.values() if v is not None
     ):
         raise InputError("'common' and each entry of 'notebooks' must be mappings", path=path)
-    return {"common": common, "notebooks": {k: v or {} for k, v in notebooks.items()},
-            "order": order}
+    notebooks = {k: v or {} for k, v in notebooks.items()}
+    where = ["common"] * ("lang" in common) + [f"notebooks: {k}" for k, v in notebooks.items()
+                                                if "lang" in v]
+    if where:
+        raise InputError(f"'lang' is set in {where}; the edition is chosen by the top-level "
+                         "'lang' key or --lang", path=path)
+    return {"lang": lang, "common": common, "notebooks": notebooks, "order": order}
 
 
 def _substitute(value, output: str):
@@ -126,27 +176,74 @@ def notebook_paths(notebooks_dir: str | os.PathLike, only=None, order=()) -> lis
     return paths
 
 
+def _default_value(source: str | None):
+    """A notebook default (its source text) as a value, or the text itself when not a literal."""
+    if source is None:
+        return None
+    try:
+        return ast.literal_eval(source)
+    except (ValueError, SyntaxError):
+        return source
+
+
+@contextlib.contextmanager
+def _kernel_environment(**variables):
+    """Set environment variables for the kernels started inside the block, then restore them."""
+    saved = {name: os.environ.get(name) for name in variables}
+    os.environ.update(variables)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def languages(lang: str | None, params: dict | None = None) -> list[str]:
+    """The editions to run: ``lang``, else the parameters' ``lang``, else ``zh``; ``all`` is zh, en.
+
+    Examples
+    --------
+    >>> languages(None, {"lang": "en"}), languages("all", {"lang": "en"})
+    (['en'], ['zh', 'en'])
+    """
+    chosen = lang or (params or {}).get("lang") or DEFAULT_LANG
+    if chosen not in LANG_CHOICES:
+        raise InputError(f"unknown language {chosen!r}; expected one of {list(LANG_CHOICES)}")
+    return ["zh", "en"] if chosen == "all" else [chosen]
+
+
 def run_pipeline(
     params: dict | str | os.PathLike | None = None,
     *,
     output: str | os.PathLike = "outputs",
     notebooks_dir: str | os.PathLike = "notebooks",
     only=None,
+    lang: str | None = None,
     log=None,
+    quiet: bool = False,
 ) -> list[NotebookResult]:
-    """Execute every notebook in order with papermill.
+    """Execute every notebook's edition in order with papermill.
 
     Parameters
     ----------
     params : dict, path or None
         Parameters (see the module docstring) or a YAML file holding them.
     output : path, default "outputs"
-        Each notebook writes into ``output/<notebook stem>/``.
+        Each edition writes into ``output/<lang>/<notebook stem>/``.
     notebooks_dir : path, default "notebooks"
     only : sequence of str, optional
         Run only these notebooks (by stem), still in order.
+    lang : {"zh", "en", "all"}, optional
+        The editions to run; default: the parameters' ``lang``, else ``"zh"``.
+        ``"all"`` runs every notebook in Chinese, then every notebook in English.
     log : callable, optional
-        Called with one line of progress per notebook.
+        Called with one line per notebook, and one per notebook default that
+        a ``common`` value overrides.
+    quiet : bool, default False
+        No progress bars.
 
     Returns
     -------
@@ -155,13 +252,18 @@ def run_pipeline(
     Raises
     ------
     NotebookFailed
-        A cell raised; the message names the notebook, the cell and the error,
-        and the partial executed notebook is kept.
+        A cell raised; the message names the notebook, the edition, the cell and
+        the error, and the partial executed notebook is kept.
     """
+    import nbformat
     import papermill
+
+    from reteval.editions import edition
+    from reteval.progress import progress, progress_mode
 
     if not isinstance(params, dict):
         params = load_params(params)
+    langs = languages(lang, params)
     output = Path(output).resolve()
     if output.exists() and not output.is_dir():
         raise InputError("the output must be a folder; this is a file", path=output)
@@ -170,53 +272,91 @@ def run_pipeline(
     if unknown:
         raise InputError(f"parameters for unknown notebooks {sorted(unknown)}; have "
                          f"{[p.stem for p in notebook_paths(notebooks_dir)]}")
-    results = []
-    for path in paths:
+    say = log or (lambda line: None)
+    plans = []
+    for path in paths:  # check every notebook's parameters before running any
         name = path.stem
-        declared = set(papermill.inspect_notebook(str(path)))
+        declared = papermill.inspect_notebook(str(path))
         given = dict(params["notebooks"].get(name, {}))
-        undeclared = set(given) - declared
+        undeclared = set(given) - set(declared)
         if undeclared:
             raise InputError(
                 f"parameters {sorted(undeclared)} are not declared in {path.name}'s parameters "
                 f"cell; it declares {sorted(declared)}"
             )
-        values = {k: v for k, v in params["common"].items() if k in declared}
-        values.update(given)
-        values = _substitute(values, str(output))
-        target = output / name
+        common = {k: v for k, v in params["common"].items() if k in declared and k not in given}
+        overrides = {}
+        for key, value in common.items():
+            default = declared[key].get("default")
+            if _default_value(default) != value:
+                overrides[key] = (default, value)
+        plans.append((path, declared, {**common, **given}, overrides))
+
+    bars = "off" if quiet else progress_mode()
+    jobs = [(lg, plan) for lg in langs for plan in plans]
+    results = []
+    steps = iter(jobs) if quiet else progress(jobs, desc="notebooks", unit="notebook")
+    for lg, (path, declared, values, overrides) in steps:
+        name = path.stem
+        root = output / lg
+        values = _substitute(values, str(root))
+        target = root / name
         target.mkdir(parents=True, exist_ok=True)
         if "output_dir" in declared:
             values["output_dir"] = str(target)
+        if "lang" in declared:
+            values["lang"] = lg
+        for key, (default, value) in overrides.items():
+            say(f"common: {key}={value!r} overrides {name}'s default {default}")
         executed = target / path.name
+        text = edition(path, lg)
+        text.metadata["reteval"]["source"] = path.as_posix()
+        nbformat.write(text, str(executed))
+        say(f"running {lg}/{path.name} -> {target}")
         start = time.perf_counter()
-        if log:
-            log(f"running {path.name} -> {target}")
+        cells = {"desc": f"{lg}/{name}", "leave": False, "file": sys.stderr,
+                 "disable": bars == "off", "dynamic_ncols": True}
         try:
-            papermill.execute_notebook(
-                str(path), str(executed), parameters=values, cwd=os.getcwd(),
-                progress_bar=False, kernel_name="python3",
-            )
+            with _kernel_environment(RETEVAL_PROGRESS="off"):
+                papermill.execute_notebook(
+                    str(executed), str(executed), parameters=values, cwd=os.getcwd(),
+                    progress_bar=cells, kernel_name="python3",
+                )
         except papermill.PapermillExecutionError as exc:
             raise NotebookFailed(
-                f"notebook {path.name} failed in cell {exc.exec_count} (index {exc.cell_index}): "
-                f"{exc.ename}: {exc.evalue}; the partial notebook is in {executed}"
+                f"notebook {path.name} ({lg} edition) failed in cell {exc.exec_count} "
+                f"(index {exc.cell_index}): {exc.ename}: {exc.evalue}; "
+                f"the partial notebook is in {executed}"
             ) from None
         seconds = time.perf_counter() - start
-        results.append(NotebookResult(name, target, executed, seconds))
-        if log:
-            log(f"done    {path.name} in {seconds:.1f} s")
+        results.append(NotebookResult(name, target, executed, seconds, lg, overrides))
+        say(f"done    {lg}/{path.name} in {seconds:.1f} s")
     return results
 
 
 def _cmd_run(args) -> int:
     started = time.perf_counter()
+    if args.quiet:
+        log = None
+    else:
+        from tqdm import tqdm
+
+        def log(line):
+            tqdm.write(line, file=sys.stderr)  # above the progress bars, when they show
+
     results = run_pipeline(
         args.params, output=args.output, notebooks_dir=args.notebooks, only=args.only,
-        log=lambda line: print(line, file=sys.stderr),
+        lang=args.lang, log=log, quiet=args.quiet,
     )
     total = time.perf_counter() - started
-    print(f"{len(results)} notebooks ran in {total:.1f} s; results in {Path(args.output).resolve()}")
+    editions = sorted({r.lang for r in results}, key=LANG_CHOICES.index)
+    print(f"{len(results)} notebooks ran in {total:.1f} s ({', '.join(editions)}); "
+          f"results in {Path(args.output).resolve()}")
+    if not args.no_book:
+        from reteval.book import build_book
+
+        pages = build_book(args.output)
+        print(f"book: {len(pages)} pages; open {pages[0]}")
     return 0
 
 
@@ -224,12 +364,20 @@ def add_subcommands(subparsers) -> None:
     """Add ``reteval run`` to the command line."""
     p = subparsers.add_parser(
         "run", help="run every notebook headless through papermill",
-        description="Execute notebooks/NN_*.ipynb in order with parameters from a YAML file, "
-        "writing executed notebooks, figures and results into OUTPUT/<notebook>/.",
+        description="Execute the chosen edition of notebooks/NN_*.ipynb in order with parameters "
+        "from a YAML file, writing executed notebooks, figures and results into "
+        "OUTPUT/<lang>/<notebook>/.",
     )
     p.add_argument("--params", metavar="FILE.yml", help="parameters file (default: none)")
     p.add_argument("--output", default="outputs", metavar="DIR", help="default: outputs")
     p.add_argument("--notebooks", default="notebooks", metavar="DIR", help="default: notebooks")
     p.add_argument("--only", action="append", metavar="NAME",
                    help="run only this notebook (stem, repeatable)")
+    p.add_argument("--lang", choices=LANG_CHOICES, default=None,
+                   help="edition: zh (Chinese), en (English) or all (both, Chinese first); "
+                   "default: the parameters file's lang, else zh")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bars and no per-notebook lines")
+    p.add_argument("--no-book", action="store_true",
+                   help="do not write the HTML book (OUTPUT/index.html) at the end")
     p.set_defaults(handler=_cmd_run)

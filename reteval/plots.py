@@ -26,10 +26,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
-from matplotlib.figure import Figure
 
 from reteval.comparison import Comparison
 from reteval.errors import InputError, UnknownMeasureError
+from reteval.extras import require
 from reteval.fonts import use_cjk_font
 from reteval.measures import parse_measure
 
@@ -43,6 +43,7 @@ __all__ = [
     "report_figures",
 ]
 
+Figure = require("matplotlib.figure", "plots", "figures").Figure
 use_cjk_font(warn=False)
 
 

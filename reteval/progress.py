@@ -17,11 +17,12 @@ own bar per notebook and per cell), and the CLI's ``--quiet`` sets it too.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Iterable, Iterator
 
-__all__ = ["progress", "progress_mode"]
+__all__ = ["progress", "progress_counter", "progress_mode"]
 
 _MODES = ("auto", "off", "text", "notebook")
 _DELAY_SECONDS = 0.5
@@ -92,12 +93,52 @@ def progress(iterable: Iterable, *, total: int | None = None, desc: str | None =
     if mode == "off":
         yield from iterable
         return
+    with _bar(mode, iterable, total=total, desc=desc, unit=unit) as bar:
+        yield from bar
+
+
+@contextlib.contextmanager
+def progress_counter(total: int | None, *, desc: str | None = None, unit: str = "it",
+                     unit_scale: bool = False):
+    """A progress bar advanced by hand, for work that is not a loop (e.g. a task graph).
+
+    Shows under the same rules as :func:`progress`.
+
+    Parameters
+    ----------
+    total : int or None
+        Number of steps, if known.
+    desc, unit : str
+        As for :func:`progress`.
+    unit_scale : bool, default False
+        Show counts with k/M/G prefixes (for bytes: ``unit="B"``).
+
+    Yields
+    ------
+    callable
+        ``advance(n=1)``: call it as steps finish.
+
+    Examples
+    --------
+    >>> with progress_counter(3, desc="tasks") as advance:
+    ...     for _ in range(3):
+    ...         advance()
+    """
+    mode = progress_mode()
+    if mode == "off":
+        yield lambda n=1: None
+        return
+    scale = {"unit_scale": True, "unit_divisor": 1024} if unit_scale else {}
+    with _bar(mode, None, total=total, desc=desc, unit=unit, **scale) as bar:
+        yield bar.update
+
+
+def _bar(mode: str, iterable, **kwargs):
     if mode == "notebook":
         from tqdm.notebook import tqdm
     else:
         from tqdm import tqdm
-    kwargs = {"total": total, "desc": desc, "unit": unit, "leave": False}
+    kwargs["leave"] = False
     if mode == "text":
         kwargs.update(file=sys.stderr, delay=_DELAY_SECONDS, dynamic_ncols=True)
-    with tqdm(iterable, **kwargs) as bar:
-        yield from bar
+    return tqdm(iterable, **kwargs)

@@ -377,3 +377,43 @@ def test_cli_starts_and_stops_a_local_cluster(files, capsys):
     assert main(["evaluate", str(files / "qrels.trec"), str(files / "run.trec"),
                  "-m", "AP", "-m", "nDCG@10", "--format", "json"]) == 0
     assert json.loads(out.stdout) == json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("scheduler", ["distributed", "threads"])
+def test_progress_bar_over_partitions_same_result(client, teaching, scheduler, monkeypatch, capsys):
+    import dask
+
+    qrels, run = teaching
+    ddf = dd.from_pandas(run, npartitions=4)
+    silent = evaluate_dask(qrels, ddf, ["AP"])
+    monkeypatch.setenv("RETEVAL_PROGRESS", "text")
+    monkeypatch.setattr("reteval.progress._DELAY_SECONDS", 0)
+    config = {} if scheduler == "distributed" else {"scheduler": scheduler,
+                                                   "dataframe.shuffle.method": "tasks"}
+    with dask.config.set(config):
+        shown = evaluate_dask(qrels, ddf, ["AP"])
+    assert "evaluating partitions" in capsys.readouterr().err
+    assert_frame_equal(shown, silent, check_exact=True)
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_cli_progress_on_the_dask_engine_and_quiet(client, files, capsys, monkeypatch, quiet):
+    monkeypatch.setenv("RETEVAL_PROGRESS", "text")
+    monkeypatch.setattr("reteval.progress._DELAY_SECONDS", 0)
+    argv = ["evaluate", str(files / "qrels.trec"), str(files / "parquet"), "-m", "AP",
+            "--engine", "dask", "--scheduler", client.scheduler.address]
+    assert main(["--quiet", *argv] if quiet else argv) == 0
+    captured = capsys.readouterr()
+    assert ("evaluating partitions" in captured.err) is not quiet
+    assert "AP" in captured.out
+
+
+def test_in_memory_engine_refuses_dask_and_names_the_dispatcher(teaching):
+    from reteval.evaluate import evaluate as evaluate_in_memory
+
+    qrels, run = teaching
+    with pytest.raises(InputError, match="Dask collection is evaluated by reteval.evaluate"):
+        evaluate_in_memory(qrels, dd.from_pandas(run, npartitions=2), ["AP"])
+    import reteval
+
+    assert "evaluate_dask" in reteval.evaluate.__doc__

@@ -383,6 +383,17 @@ def test_download_verifies_md5_unzips_and_caches(tmp_path, monkeypatch):
     assert again.corpus == ds.corpus
 
 
+def test_download_shows_progress_in_bytes(tmp_path, monkeypatch, capsys):
+    payload = beir_zip("scifact", folder=tmp_path / "src")
+    monkeypatch.setitem(datasets.BEIR_DATASETS, "scifact", hashlib.md5(payload).hexdigest())
+    monkeypatch.setattr(datasets, "_urlopen", FakeOpener(payload))
+    monkeypatch.setenv("RETEVAL_PROGRESS", "text")
+    monkeypatch.setattr("reteval.progress._DELAY_SECONDS", 0)
+    load("scifact", cache_dir=tmp_path / "cache")
+    err = capsys.readouterr().err
+    assert "downloading scifact.zip" in err and "B" in err
+
+
 def test_download_checksum_mismatch_leaves_no_cache(tmp_path, monkeypatch):
     payload = beir_zip("scifact", folder=tmp_path / "src")
     # the real published md5 of scifact.zip cannot match this small test zip

@@ -22,9 +22,21 @@ def names(requirements):
     return out
 
 
+def resolve(project, extra):
+    """The requirements of an extra, with the extras it names (``reteval[a,b]``) expanded."""
+    out = []
+    for requirement in project["optional-dependencies"][extra]:
+        if requirement.startswith("reteval["):
+            for inner in requirement[len("reteval["):-1].split(","):
+                out.extend(resolve(project, inner.strip()))
+        else:
+            out.append(requirement)
+    return out
+
+
 def test_conda_environment_lists_the_pip_dependencies():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    expected = names(project["dependencies"]) | names(project["optional-dependencies"]["dev"])
+    expected = names(project["dependencies"]) | names(resolve(project, "dev"))
     env = yaml.safe_load((ROOT / "environment.yml").read_text())
     conda, pip = [], []
     for item in env["dependencies"]:
@@ -34,3 +46,10 @@ def test_conda_environment_lists_the_pip_dependencies():
             conda.append(item)
     listed = names(conda) | names(pip)
     assert listed - {"python", "pip"} == expected
+
+
+def test_core_install_is_only_what_evaluating_needs():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert names(project["dependencies"]) == {"numpy", "pandas", "scipy", "pyarrow", "tqdm"}
+    assert names(resolve(project, "all")) >= {"matplotlib", "papermill", "bm25s", "dask"}
+    assert "reteval[all]" in project["optional-dependencies"]["dev"]

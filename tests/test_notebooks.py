@@ -56,31 +56,3 @@ def test_walkthrough_records_what_evaluate_computes(tmp_path):
 def test_validation_cell_stops_with_a_clear_message(tmp_path, name, parameters, message):
     with pytest.raises(papermill.PapermillExecutionError, match=message):
         execute(name, tmp_path, **parameters)
-
-
-def test_report_from_run_files_with_history(tmp_path):
-    from reteval.monitor.runner import monitor_once
-
-    collection = load("teaching")
-    qrels_path = tmp_path / "qrels.txt"
-    reteval.write_qrels(collection.qrels, qrels_path)
-    runs = {}
-    for name in ("bm25", "vector"):
-        runs[name] = str(tmp_path / f"{name}.txt")
-        reteval.write_run(make_retriever(name, collection.corpus).run(collection.queries, k=50), runs[name])
-    history = tmp_path / "history.sqlite"
-    for name in ("bm25", "vector"):
-        monitor_once(history, run=runs[name], qrels=str(qrels_path), measures=["R@5", "AP"],
-                     name="prod", thresholds=["R@5=0.99"])
-    output_dir, results = execute(
-        "04_report", tmp_path, qrels=str(qrels_path), runs=runs, measures=["AP", "nDCG@10"],
-        baseline="bm25", test="randomization", history_file=str(history),
-    )
-    assert results["systems"] == ["bm25", "vector"]
-    for name, path in runs.items():
-        expected = reteval.evaluate(str(qrels_path), path, ["AP", "nDCG@10"]).mean()
-        assert results["means"][name] == pytest.approx(expected.to_dict(), abs=1e-12)
-    assert results["trend_entries"] == 2
-    for name in ("report.md", "report.html", "report.tex", "figures/trend.png", "figures/forest.png"):
-        assert (output_dir / name).stat().st_size > 100
-    assert "bm25" in (output_dir / "report.md").read_text()

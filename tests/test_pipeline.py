@@ -1,15 +1,43 @@
-"""`reteval run`: parameters file, outputs per notebook, failures named by notebook and cell."""
+"""`reteval run`: parameters file, editions, outputs per edition and notebook, failures named."""
 
 import json
+import os
 from pathlib import Path
 
+import nbformat
 import pytest
+from nbformat import v4
 
 from reteval.cli import main
 from reteval.errors import InputError
-from reteval.pipeline import load_params
+from reteval.pipeline import languages, load_params, run_pipeline
 
 ROOT = Path(__file__).resolve().parents[1]
+
+RECORD = """\
+import json, os, pathlib
+pathlib.Path(output_dir).mkdir(parents=True, exist_ok=True)
+seen = {"lang": lang, "dataset": dataset, "k": k, "source": source,
+        "progress": os.environ.get("RETEVAL_PROGRESS")}
+pathlib.Path(output_dir, "results.json").write_text(json.dumps(seen))
+"""
+
+
+def fake_notebooks(folder):
+    """Two small bilingual notebooks; the second reads the first one's output through {output}."""
+    folder.mkdir()
+    for name, dataset in (("01_first", "synthetic"), ("02_second", "teaching")):
+        nb = v4.new_notebook(cells=[
+            v4.new_markdown_cell(f"# 第{name[1]}本", metadata={"tags": ["lang-zh"]}),
+            v4.new_markdown_cell(f"# Notebook {name[1]}", metadata={"tags": ["lang-en"]}),
+            v4.new_code_cell(f'lang = "zh"\ndataset = "{dataset}"\nk = 1\nsource = None\n'
+                             f'output_dir = "x"', metadata={"tags": ["parameters"]}),
+            v4.new_code_cell(RECORD),
+        ])
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                     "language": "python"}
+        nbformat.write(nb, folder / f"{name}.ipynb")
+    return folder
 
 
 def test_params_file_errors(tmp_path):
@@ -19,6 +47,12 @@ def test_params_file_errors(tmp_path):
         load_params(bad)
     bad.write_text("others: {}\n")
     with pytest.raises(InputError, match="expected top-level keys"):
+        load_params(bad)
+    bad.write_text("lang: fr\n")
+    with pytest.raises(InputError, match="p.yml: 'lang' must be one of \\['zh', 'en', 'all'\\]; got 'fr'"):
+        load_params(bad)
+    bad.write_text("common:\n  lang: en\nnotebooks:\n  01_a:\n    lang: en\n")
+    with pytest.raises(InputError, match="'lang' is set in \\['common', 'notebooks: 01_a'\\]"):
         load_params(bad)
     with pytest.raises(InputError, match="no such parameters file"):
         load_params(tmp_path / "missing.yml")
@@ -30,10 +64,15 @@ def test_run_one_notebook_with_params(tmp_path, monkeypatch, capsys):
     params.write_text("common:\n  dataset: teaching\nnotebooks:\n  01_metrics_walkthrough:\n    k: 2\n    depth: 10\n")
     out = tmp_path / "out"
     assert main(["run", "--params", str(params), "--output", str(out), "--only", "01_metrics_walkthrough"]) == 0
-    folder = out / "01_metrics_walkthrough"
+    folder = out / "zh" / "01_metrics_walkthrough"
     assert (folder / "01_metrics_walkthrough.ipynb").exists()
     assert json.loads((folder / "results.json").read_text())["k"] == 2
-    assert "1 notebooks ran" in capsys.readouterr().out
+    captured = capsys.readouterr()
+    assert "1 notebooks ran" in captured.out and "(zh)" in captured.out
+    assert "running zh/01_metrics_walkthrough.ipynb" in captured.err
+    assert "overrides" not in captured.err  # common's dataset equals the notebook's default
+    assert "book: " in captured.out and (out / "index.html").is_file()
+    assert (out / "zh" / "01_metrics_walkthrough" / "01_metrics_walkthrough.html").is_file()
 
 
 def test_failure_names_notebook_and_cell_and_keeps_partial_output(tmp_path, monkeypatch, capsys):
@@ -43,9 +82,9 @@ def test_failure_names_notebook_and_cell_and_keeps_partial_output(tmp_path, monk
     out = tmp_path / "out"
     assert main(["run", "--params", str(params), "--output", str(out), "--only", "01_metrics_walkthrough"]) == 2
     err = capsys.readouterr().err
-    assert "notebook 01_metrics_walkthrough.ipynb failed in cell" in err
+    assert "notebook 01_metrics_walkthrough.ipynb (zh edition) failed in cell" in err
     assert "InputError: unknown retriever 'nosuch'" in err
-    assert (out / "01_metrics_walkthrough" / "01_metrics_walkthrough.ipynb").exists()
+    assert (out / "zh" / "01_metrics_walkthrough" / "01_metrics_walkthrough.ipynb").exists()
 
 
 def test_undeclared_parameter_is_an_error(tmp_path, monkeypatch, capsys):
@@ -87,3 +126,75 @@ def test_bad_params_and_output_paths(tmp_path, monkeypatch, capsys):
     assert main(["run", "--output", str(a_file), "--only", "01_metrics_walkthrough"]) == 2
     err = capsys.readouterr().err
     assert "the output must be a folder" in err and "Traceback" not in err
+
+
+def test_edition_choice_cli_over_file_over_default(tmp_path):
+    params = tmp_path / "p.yml"
+    params.write_text("lang: en\n")
+    loaded = load_params(params)
+    assert loaded["lang"] == "en"
+    assert languages(None, loaded) == ["en"]
+    assert languages("zh", loaded) == ["zh"]  # the command line wins
+    assert languages(None, load_params(None)) == ["zh"]  # the Chinese edition by default
+    assert languages("all", loaded) == ["zh", "en"]  # Chinese first
+    assert load_params(ROOT / "params" / "default.yml")["lang"] == "zh"
+    with pytest.raises(InputError, match="unknown language 'de'"):
+        languages("de")
+
+
+def test_default_params_common_changes_no_notebook_default():
+    import papermill
+
+    default = load_params(ROOT / "params" / "default.yml")
+    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+        declared = papermill.inspect_notebook(str(path))
+        for key, value in default["common"].items():
+            if key in declared and key not in default["notebooks"].get(path.stem, {}):
+                assert repr(value) == declared[key]["default"].strip(), (path.name, key)
+
+
+@pytest.mark.slow
+def test_all_editions_common_overrides_and_kernel_environment(tmp_path, monkeypatch):
+    notebooks = fake_notebooks(tmp_path / "nbs")
+    monkeypatch.setenv("RETEVAL_PROGRESS", "text")  # ours; the kernels must get "off"
+    lines = []
+    params = {"lang": "en", "order": [],
+              "common": {"dataset": "teaching", "k": 1, "colour": "blue"},
+              "notebooks": {"02_second": {"k": 3, "source": "{output}/01_first"}}}
+    out = tmp_path / "out"
+    results = run_pipeline(params, output=out, notebooks_dir=notebooks, lang="all",
+                           log=lines.append)
+    assert [(r.lang, r.name) for r in results] == [
+        ("zh", "01_first"), ("zh", "02_second"), ("en", "01_first"), ("en", "02_second")]
+    for lang in ("zh", "en"):
+        first = json.loads((out / lang / "01_first" / "results.json").read_text())
+        second = json.loads((out / lang / "02_second" / "results.json").read_text())
+        assert first == {"lang": lang, "dataset": "teaching", "k": 1, "source": None,
+                         "progress": "off"}
+        assert second == {"lang": lang, "dataset": "teaching", "k": 3,
+                          "source": str((out / lang / "01_first").resolve()), "progress": "off"}
+        # The saved notebook is the edition: its own language's prose only.
+        saved = nbformat.read(out / lang / "01_first" / "01_first.ipynb", as_version=4)
+        prose = [c.source for c in saved.cells if c.cell_type == "markdown"]
+        assert prose == (["# 第1本"] if lang == "zh" else ["# Notebook 1"])
+        assert saved.metadata["reteval"]["lang"] == lang
+        assert saved.metadata["papermill"]["parameters"]["lang"] == lang
+    # common's dataset replaced 01_first's default (reported), not 02_second's (equal to it);
+    # colour is declared by neither and goes nowhere.
+    assert results[0].overrides == {"dataset": ('"synthetic"', "teaching")}
+    assert results[1].overrides == {}
+    assert lines.count("common: dataset='teaching' overrides 01_first's default \"synthetic\"") == 2
+    assert os.environ["RETEVAL_PROGRESS"] == "text"  # restored after the run
+
+
+def test_quiet_run_prints_only_the_summary(tmp_path, monkeypatch, capsys):
+    notebooks = fake_notebooks(tmp_path / "nbs")
+    monkeypatch.setenv("RETEVAL_PROGRESS", "text")
+    out = tmp_path / "out"
+    assert main(["run", "--notebooks", str(notebooks), "--output", str(out), "--only", "01_first",
+                 "--lang", "en", "--quiet", "--no-book"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    assert "1 notebooks ran" in captured.out and "(en)" in captured.out
+    assert (out / "en" / "01_first" / "results.json").is_file()
+    assert not (out / "zh").exists() and not (out / "index.html").exists()

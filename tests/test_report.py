@@ -1,4 +1,5 @@
-"""Tests of reteval.report and reteval.plots: escaping, structure, best-system wording, files."""
+"""Tests of reteval.report and reteval.plots: escaping, structure, best-system wording, files,
+the Chinese and English editions, the continuous-evaluation section."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from reteval.plots import (
     plot_forest,
     report_figures,
 )
-from reteval.report import to_html, to_latex, to_markdown, write_report
+from reteval.report import LANGUAGES, to_html, to_latex, to_markdown, write_report
 
 EVIL = "<script>alert(1)</script>"
 N = 24
@@ -193,7 +194,7 @@ def test_report_ties():
     res = make({"one": SIMILAR, "two": SIMILAR})
     assert (res.best["status"] == "tie").all()
     text = to_markdown(res)
-    assert "- **RR**: tie between one and two" in text
+    assert "- **RR** (mean reciprocal rank, MRR): tie between one and two" in text
     assert "Every measure ends in a tie" in text
     html_page = to_html(res)
     assert "tie between one and two" in html_page
@@ -252,3 +253,145 @@ def test_input_errors(evil):
         to_latex(evil, digits=-1)
     with pytest.raises(InputError, match="expected a reteval.comparison.Comparison"):
         plot_forest(None)
+
+
+# --------------------------------------------------------------------------- languages
+
+PLAIN = {"base": SIMILAR, "strong": STRONG, "weak": WEAK}
+NUMBER = re.compile(r"\d+(?:\.\d+)?")
+# Names that stay as they are in the Chinese edition: systems, measures, tests and corrections
+# named after people, the statistics' symbols.
+KEEP = re.compile(r"\b(?:base|strong|weak|tweak|nDCG|MRR|MAP|Holm|Bonferroni|Benjamini|Hochberg|"
+                  r"Wilcoxon|Fisher|Hodges|Lehmann|Cohen|bootstrap|reteval|XeLaTeX|LuaLaTeX|"
+                  r"ctex|xeCJK|xelatex|ctexart|UTC)\b")
+
+
+@pytest.fixture(scope="module")
+def plain():
+    return make(PLAIN)
+
+
+def english_words(text):
+    """Runs of two or more English words left once names and markup are removed."""
+    text = re.sub(r"\\[a-zA-Z]+|[{}$]|figures/\w+\.png|\w+@k|\w+@\d+", " ", text)
+    text = KEEP.sub(" ", text)
+    return re.findall(r"[A-Za-z]{2,}(?:[ ,.;:'-]+[A-Za-z]{2,})+", text)
+
+
+def test_chinese_report_has_no_english_sentence(plain):
+    text = to_markdown(plain, lang="zh")
+    for heading in ("# 检索系统评估报告", "## 评估指标对比", "## 各指标的最佳检索器",
+                    "## 显著性检验", "## 建议"):
+        assert heading in text
+    for term in ("精确率", "平均倒数排名", "归一化折损累计增益", "置信区间", "显著"):
+        assert term in text
+    assert english_words(text) == []
+    # the same check finds the English edition's sentences
+    assert len(english_words(to_markdown(plain, lang="en"))) > 10
+
+
+def test_editions_have_the_same_numbers(plain):
+    zh, en = to_markdown(plain, lang="zh"), to_markdown(plain, lang="en")
+    assert sorted(NUMBER.findall(zh)) == sorted(NUMBER.findall(en))
+    # every mean of the table appears, to four decimals, in both
+    for value in plain.table["mean"]:
+        assert f"{value:.4f}" in zh and f"{value:.4f}" in en
+
+
+def test_chinese_wording_of_significance():
+    ranks = [(1, 3) if i % 2 else (2, 3) for i in range(N)]
+    ranks[0], ranks[2] = (1, 3), (1, 3)
+    res = make({"base": SIMILAR, "tweak": run_with_ranks(ranks)})
+    text = to_markdown(res, lang="zh")
+    line = next(ln for ln in text.splitlines() if ln.startswith("- **RR**"))
+    assert line.startswith("- **RR**（平均倒数排名 MRR）：**tweak**")
+    assert "但差异不显著" in line and "可能只是偶然" in line
+    assert "这些查询选不出最佳检索器" in text and "约需" in text
+    strong = to_markdown(make({"strong": STRONG, "weak": WEAK}), lang="zh")
+    assert "显著优于第二名 weak" in strong and "推荐：**strong**" in strong
+    tie = to_markdown(make({"one": SIMILAR, "two": SIMILAR}), lang="zh")
+    assert "one 和 two 并列" in tie and "每个指标都是并列" in tie
+    single = to_markdown(make({"only": STRONG}), lang="zh")
+    assert "唯一参评的检索器" in single and "## 显著性检验" not in single
+
+
+def test_html_language_and_fonts(plain):
+    zh = to_html(plain, lang="zh")
+    en = to_html(plain, lang="en")
+    assert '<html lang="zh-CN">' in zh and '<html lang="en">' in en
+    assert "<title>检索系统评估报告</title>" in zh
+    assert '"Noto Sans CJK SC"' in zh and '"Microsoft YaHei"' in zh
+    parser = Collector()
+    parser.feed(zh)
+    parser.close()
+    assert parser.stack == []
+    assert english_words(" ".join(parser.data).split("body{")[0]) == []
+    headers = re.findall(r"<th>(.*?)</th>", zh)
+    assert headers[:4] == ["检索器", "P@1", "P@5", "P@10"] and "校正后 p" in headers
+
+
+def test_chinese_latex_fragment_and_document(plain):
+    tex = to_latex(plain, lang="zh")
+    assert tex.splitlines()[0].startswith("%") and "XeLaTeX" in tex.splitlines()[0]
+    assert "ctex" in tex.splitlines()[0]
+    n_cols, rows = latex_rows(tex)
+    assert n_cols == 2 + 5 and all(count_cells(r) == n_cols for r in rows)
+    assert rows[0].startswith("& 检索器 &") and "显著优于该检索器" in rows[-1]
+    assert english_words("\n".join(rows)) == []
+    # the same numbers as the English table
+    assert latex_rows(to_latex(plain, lang="en"))[1][1:-1] == rows[1:-1]
+    doc = to_latex(plain, lang="zh", standalone=True)
+    lines = doc.splitlines()
+    assert r"\documentclass[UTF8]{ctexart}" in lines
+    assert lines[-1] == r"\end{document}" and r"\begin{document}" in lines
+    assert doc.index(r"\begin{table}") < doc.index(r"\begin{tabular}") < doc.index(r"\end{table}")
+    assert r"\caption{检索系统评估报告}" in doc
+    en_doc = to_latex(plain, lang="en", standalone=True, title="A & B")
+    assert r"\documentclass{article}" in en_doc and r"\caption{A \& B}" in en_doc
+    assert "ctex" not in en_doc
+
+
+def test_language_is_checked(plain):
+    for render in (to_markdown, to_html, to_latex):
+        with pytest.raises(InputError, match="lang must be one of"):
+            render(plain, lang="fr")
+    assert LANGUAGES == ("zh", "en")
+
+
+def history_file(tmp_path, run_good, run_bad):
+    from reteval.monitor.runner import monitor_once
+
+    path = tmp_path / "history.sqlite"
+    for run in (run_good, run_good, run_bad):
+        monitor_once(path, run=run, qrels=QRELS, measures=["RR", "P@5", "R@5"], name="prod",
+                     thresholds=["RR=0.8"])
+    return path
+
+
+def test_report_with_history(tmp_path, plain):
+    path = history_file(tmp_path, STRONG, WEAK)
+    out = {}
+    for lang in LANGUAGES:
+        paths = write_report(plain, tmp_path / lang, lang=lang, history=path)
+        assert "figures/trend.png" in paths
+        out[lang] = paths["report.md"].read_text(encoding="utf-8")
+    zh, en = out["zh"], out["en"]
+    assert "## 持续评估" in zh and "## Continuous evaluation" in en
+    assert "历史记录中有 3 次评估" in zh and "其中 1 次触发了告警" in zh
+    assert "The history holds 3 evaluations" in en and "1 of them raised an alert" in en
+    assert "低于阈值：RR" in zh and "below threshold: RR" in en
+    # the trend figure sits in the continuous-evaluation section, before the other figures
+    assert zh.index("## 持续评估") < zh.index("](figures/trend.png)") < zh.index("## 图表")
+    assert english_words(zh) == []
+    assert sorted(NUMBER.findall(zh)) == sorted(NUMBER.findall(en))
+    # every recorded measure is a column, also one the comparison does not have (R@5)
+    header = next(line for line in zh.splitlines() if line.startswith("| 时间（UTC）"))
+    assert [cell.strip() for cell in header.strip("|").split("|")] == \
+        ["时间（UTC）", "检索器", "查询数", "RR", "P@5", "R@5", "告警"]
+    # the latest entry's RR, as monitor_once recorded it, is in the table
+    weak_rr = compare(QRELS, {"w": WEAK}, ["RR"], rng=0).means.loc["w", "RR"]
+    assert f"{weak_rr:.4f}" in zh
+    empty = tmp_path / "empty.sqlite"
+    from reteval.monitor.history import open_history
+    open_history(empty, create=True).close()
+    assert "历史记录中还没有评估记录" in to_markdown(plain, lang="zh", history=empty)

@@ -43,6 +43,7 @@ import numpy as np
 from scipy import stats as _st
 
 from reteval.errors import InputError
+from reteval.validation import check_rng
 
 __all__ = [
     "Interleaving",
@@ -50,11 +51,13 @@ __all__ = [
     "Outcome",
     "all_team_drafts",
     "balanced",
+    "balanced_from_order",
     "credit",
     "interleaving_test",
     "sign_test_pvalue",
     "summarize_outcomes",
     "team_draft",
+    "team_draft_from_coins",
 ]
 
 
@@ -91,10 +94,6 @@ def _check_ranking(name: str, ranking) -> tuple[str, ...]:
     return out
 
 
-def _rng(rng) -> np.random.Generator:
-    return rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-
-
 def _length(length, a, b) -> int:
     full = len(set(a) | set(b))
     if length is None:
@@ -104,7 +103,13 @@ def _length(length, a, b) -> int:
     return min(length, full)
 
 
-def _team_draft(a, b, coins, n) -> tuple[list[str], list[str]]:
+def team_draft_from_coins(a, b, coins, n) -> tuple[list[str], list[str]]:
+    """Team draft of rankings ``a`` and ``b`` to length ``n``, given its coin flips.
+
+    The deterministic core of :func:`team_draft`: ``coins`` yields True where
+    A picks first on a tie of team sizes. Returns the documents and their teams.
+    Simulations draw all coins at once and call this.
+    """
     docs, teams, seen = [], [], set()
     ia = ib = 0
     count_a = count_b = 0
@@ -164,13 +169,13 @@ def team_draft(ranking_a: Sequence[str], ranking_b: Sequence[str], *, rng=None,
     """
     a = _check_ranking("ranking_a", ranking_a)
     b = _check_ranking("ranking_b", ranking_b)
-    gen = _rng(rng)
+    gen = check_rng(rng)
 
     def coins():
         while True:
             yield bool(gen.integers(2))
 
-    docs, teams = _team_draft(a, b, coins(), _length(length, a, b))
+    docs, teams = team_draft_from_coins(a, b, coins(), _length(length, a, b))
     return Interleaving(tuple(docs), tuple(teams), "team_draft", a, b)
 
 
@@ -188,12 +193,16 @@ def all_team_drafts(ranking_a: Sequence[str], ranking_b: Sequence[str], *,
     n = _length(length, a, b)
     out = []
     for coins in product((True, False), repeat=(n + 1) // 2):
-        docs, teams = _team_draft(a, b, coins, n)
+        docs, teams = team_draft_from_coins(a, b, coins, n)
         out.append(Interleaving(tuple(docs), tuple(teams), "team_draft", a, b))
     return out
 
 
-def _balanced(a, b, a_first, n) -> list[str]:
+def balanced_from_order(a, b, a_first, n) -> list[str]:
+    """Balanced interleaving of ``a`` and ``b`` to length ``n``, ``a_first`` decided.
+
+    The deterministic core of :func:`balanced`, for simulations.
+    """
     docs, seen = [], set()
     ka = kb = 0
     while len(docs) < n and (ka < len(a) or kb < len(b)):
@@ -221,8 +230,8 @@ def balanced(ranking_a: Sequence[str], ranking_b: Sequence[str], *, rng=None,
     """
     a = _check_ranking("ranking_a", ranking_a)
     b = _check_ranking("ranking_b", ranking_b)
-    a_first = bool(_rng(rng).integers(2))
-    docs = _balanced(a, b, a_first, _length(length, a, b))
+    a_first = bool(check_rng(rng).integers(2))
+    docs = balanced_from_order(a, b, a_first, _length(length, a, b))
     return Interleaving(tuple(docs), (), "balanced", a, b)
 
 
@@ -392,7 +401,7 @@ def interleaving_test(wins: int, losses: int, ties: int, *, no_clicks: int = 0,
     pref = (wins + ties / 2) / n - 0.5
     pvalue = float(sign_test_pvalue(wins, losses))
     if n_resamples > 0:
-        draws = _rng(rng).multinomial(n, np.array([wins, losses, ties]) / n, size=n_resamples)
+        draws = check_rng(rng).multinomial(n, np.array([wins, losses, ties]) / n, size=n_resamples)
         boot = (draws[:, 0] + draws[:, 2] / 2) / n - 0.5
         low, high = np.quantile(boot, [alpha / 2, 1 - alpha / 2])
     else:

@@ -6,6 +6,7 @@ import numpy as np
 
 from reteval.ab.sequential import SequentialResult
 from reteval.ab.simulation import MethodComparison
+from reteval.extras import require
 from reteval.fonts import use_cjk_font
 
 use_cjk_font(warn=False)
@@ -16,7 +17,7 @@ __all__ = ["plot_method_comparison", "plot_sequential"]
 def _axes(ax, figsize):
     if ax is not None:
         return ax.figure, ax
-    from matplotlib.figure import Figure
+    Figure = require("matplotlib.figure", "plots", "figures").Figure
 
     fig = Figure(figsize=figsize, layout="constrained")
     return fig, fig.add_subplot()

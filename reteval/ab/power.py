@@ -26,6 +26,7 @@ from scipy import optimize
 from scipy.stats import norm
 
 from reteval.errors import InputError
+from reteval.validation import check_alternative
 
 __all__ = [
     "minimum_detectable_effect",
@@ -35,16 +36,12 @@ __all__ = [
     "sample_size",
 ]
 
-_ALTERNATIVES = ("two-sided", "larger", "smaller")
-
-
 def _check(alpha: float, ratio: float, alternative: str) -> None:
     if not 0 < alpha < 1:
         raise InputError(f"alpha must be in (0, 1); got {alpha!r}")
     if not ratio > 0:
         raise InputError(f"ratio must be positive; got {ratio!r}")
-    if alternative not in _ALTERNATIVES:
-        raise InputError(f"alternative must be one of {_ALTERNATIVES!r}; got {alternative!r}")
+    check_alternative(alternative)
 
 
 def proportion_effect_size(p1: float, p2: float) -> float:

@@ -50,8 +50,9 @@ import pandas as pd
 from scipy.stats import norm
 
 from reteval.ab.assignment import Experiment
-from reteval.ab.interleaving import _balanced, _team_draft, sign_test_pvalue
+from reteval.ab.interleaving import balanced_from_order, sign_test_pvalue, team_draft_from_coins
 from reteval.errors import InputError
+from reteval.validation import check_probability, check_rng
 
 __all__ = [
     "DEFAULT_CLICK_PROBABILITIES",
@@ -71,16 +72,6 @@ DEFAULT_CLICK_PROBABILITIES = {0: 0.05, 1: 0.5, 2: 0.7, 3: 0.9}
 _MAX_EXACT_DEPTH = 12
 
 
-def _rng(rng) -> np.random.Generator:
-    return rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-
-
-def _check_probability(name, p) -> float:
-    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
-        raise InputError(f"{name} must be a probability in [0, 1]; got {p!r}")
-    return float(p)
-
-
 def attractiveness(labels, mapping: Mapping[int, float] | None = None) -> np.ndarray:
     """Map relevance labels to click probabilities (see the module docstring).
 
@@ -93,7 +84,7 @@ def attractiveness(labels, mapping: Mapping[int, float] | None = None) -> np.nda
     if not mapping:
         raise InputError("the relevance -> click probability mapping is empty")
     keys = np.array(sorted(int(k) for k in mapping))
-    probs = np.array([_check_probability(f"click probability of label {k}", mapping[k])
+    probs = np.array([check_probability(mapping[k], f"click probability of label {k}", closed=True)
                       for k in keys])
     lab = np.asarray(labels, dtype=float)
     idx = np.searchsorted(keys, np.floor(lab), side="right") - 1
@@ -127,13 +118,13 @@ class CascadeModel:
     stop_probability: float = 1.0
 
     def __post_init__(self):
-        _check_probability("persistence", self.persistence)
-        _check_probability("stop_probability", self.stop_probability)
+        check_probability(self.persistence, "persistence", closed=True)
+        check_probability(self.stop_probability, "stop_probability", closed=True)
         attractiveness([0], self.click_probabilities)
 
     def simulate(self, attract: np.ndarray, rng=None) -> np.ndarray:
         """Clicks (bool, same shape) for rows of attractiveness, one row per impression."""
-        gen = _rng(rng)
+        gen = check_rng(rng)
         r = np.asarray(attract, dtype=float)
         clicks = np.zeros(r.shape, dtype=bool)
         active = np.ones(r.shape[0], dtype=bool)
@@ -188,7 +179,7 @@ class PositionBasedModel:
 
     def __post_init__(self):
         if self.examination is not None:
-            ex = tuple(_check_probability("examination probability", p) for p in self.examination)
+            ex = tuple(check_probability(p, "examination probability", closed=True) for p in self.examination)
             object.__setattr__(self, "examination", ex)
         attractiveness([0], self.click_probabilities)
 
@@ -203,7 +194,7 @@ class PositionBasedModel:
     def simulate(self, attract: np.ndarray, rng=None) -> np.ndarray:
         """Clicks (bool, same shape) for rows of attractiveness, one row per impression."""
         r = np.asarray(attract, dtype=float)
-        return _rng(rng).random(r.shape, dtype=np.float32) < r * self._theta(r.shape[1])
+        return check_rng(rng).random(r.shape, dtype=np.float32) < r * self._theta(r.shape[1])
 
     def pattern_probabilities(self, attract: np.ndarray, patterns: np.ndarray) -> np.ndarray:
         """P(click pattern) for each row of ``attract`` (K, L) and pattern (P, L) -> (K, P)."""
@@ -282,7 +273,7 @@ def synthetic_collection(*, n_queries: int = 40, docs_per_query: int = 50,
     for name, v in (("n_queries", n_queries), ("docs_per_query", docs_per_query)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise InputError(f"{name} must be a positive integer; got {v!r}")
-    gen = _rng(rng)
+    gen = check_rng(rng)
     labels = gen.choice(len(label_shares), size=(n_queries, docs_per_query), p=label_shares)
     none = labels.max(axis=1) == 0
     labels[none, gen.integers(docs_per_query, size=none.sum())] = 1
@@ -341,9 +332,9 @@ def _prepare(qrels, run_a, run_b, *, depth, method, mapping) -> _Pair:
         pos_b = {d: i for i, d in enumerate(b)}
         for m, coins in enumerate(coin_seqs):
             if method == "team_draft":
-                shown, teams = _team_draft(a, b, coins, depth)
+                shown, teams = team_draft_from_coins(a, b, coins, depth)
             else:
-                shown, teams = _balanced(a, b, coins[0], depth), None
+                shown, teams = balanced_from_order(a, b, coins[0], depth), None
             il_labels[qi, m, :len(shown)] = [rel.get(d, 0) for d in shown]
             il_len[qi, m] = len(shown)
             for p, d in enumerate(shown):
@@ -461,11 +452,11 @@ def simulate_log(experiment: Experiment, qrels, run_a, run_b, *, n_users: int = 
         raise InputError(f"n_users must be a positive integer; got {n_users!r}")
     if not queries_per_user >= 1:
         raise InputError(f"queries_per_user must be at least 1; got {queries_per_user!r}")
-    _check_probability("feedback_rate", feedback_rate)
+    check_probability(feedback_rate, "feedback_rate", closed=True)
     if not days > 0:
         raise InputError(f"days must be positive; got {days!r}")
     model = _model(click_model)
-    gen = _rng(rng)
+    gen = check_rng(rng)
     pair = _prepare(qrels, run_a, run_b, depth=depth, method=None,
                     mapping=model.click_probabilities)
     users = [f"u{i:06d}" for i in range(n_users)]
@@ -588,7 +579,7 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
                                  method=method)
     pair = _prepare(qrels, run_a, run_b, depth=depth, method=method,
                     mapping=model.click_probabilities)
-    gen = _rng(rng)
+    gen = check_rng(rng)
     n_max = sizes[-1]
     at = np.array(sizes) - 1
     Q, M, _ = pair.il_attract.shape

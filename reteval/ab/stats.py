@@ -15,6 +15,7 @@ import numpy as np
 from scipy import stats as _st
 
 from reteval.errors import InputError
+from reteval.validation import check_alternative
 
 __all__ = [
     "SRMResult",
@@ -25,9 +26,6 @@ __all__ = [
     "welch_test",
     "z_test",
 ]
-
-_ALTERNATIVES = ("two-sided", "larger", "smaller")
-
 
 @dataclass(frozen=True)
 class TestResult:
@@ -41,8 +39,7 @@ class TestResult:
 
 
 def _check_alternative(alternative: str) -> None:
-    if alternative not in _ALTERNATIVES:
-        raise InputError(f"alternative must be one of {_ALTERNATIVES!r}; got {alternative!r}")
+    check_alternative(alternative)
 
 
 def _pvalue(stat: float, dist, alternative: str) -> float:

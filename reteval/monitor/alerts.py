@@ -34,7 +34,7 @@ import pandas as pd
 
 from reteval.errors import InputError
 from reteval.measures import parse_measure
-from reteval.stats import _check_probability
+from reteval.validation import check_probability, check_rng
 
 __all__ = [
     "ALERT_KINDS",
@@ -329,7 +329,7 @@ def check_regression(
     """
     from reteval.stats import CORRECTIONS, TESTS, adjust_pvalues, paired_test
 
-    alpha = _check_probability(alpha, "alpha")
+    alpha = check_probability(alpha, "alpha")
     min_drop = _check_min_drop(min_drop)
     test_name = TESTS.get(str(test).lower()) if isinstance(test, str) else None
     if test_name is None:
@@ -366,7 +366,7 @@ def check_regression(
         )
         names = []
 
-    rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    rng = check_rng(rng)
     raw = []
     for name in names:
         x = current.loc[common, name].to_numpy(dtype=np.float64)

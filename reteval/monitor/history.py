@@ -384,7 +384,7 @@ class HistoryStore:
         except (TypeError, ValueError) as exc:
             raise InputError(f"parameters must be JSON-serialisable: {exc}") from None
         if reteval_version is None:
-            from reteval import __version__ as reteval_version
+            from reteval.version import __version__ as reteval_version
         created = datetime.now(timezone.utc) if created_utc is None else created_utc
         created_text = _utc_text(created)
         query_ids = [str(q) for q in per_query.index]

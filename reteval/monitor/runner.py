@@ -254,7 +254,7 @@ def _retriever_label(retriever, spec) -> str:
 
 
 def _read_queries(path) -> dict[str, str]:
-    from reteval.datasets import _read_queries as read_beir_queries
+    from reteval.datasets import read_queries as read_beir_queries
 
     path = Path(path)
     if not path.is_file():

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from reteval.errors import InputError
+from reteval.extras import require
 from reteval.monitor.history import HistoryStore, open_history
 
 __all__ = ["history_frame", "plot_history"]
@@ -160,7 +161,7 @@ def plot_history(history, *, measures: Sequence[str] | str | None = None,
     >>> [line.get_label() for line in fig.axes[0].get_lines()]
     ['run RR']
     """
-    from matplotlib.figure import Figure
+    Figure = require("matplotlib.figure", "plots", "trend figures").Figure
 
     store = history if isinstance(history, HistoryStore) else open_history(
         history, lock_timeout=lock_timeout)

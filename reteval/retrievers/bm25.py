@@ -6,6 +6,7 @@ import numpy as np
 import scipy.sparse
 
 from reteval.errors import InputError
+from reteval.extras import require
 from reteval.retrievers.base import Retriever, corpus_texts, top_k_rows
 from reteval.retrievers.tokenize import Tokenizer
 
@@ -75,7 +76,7 @@ class BM25Retriever(Retriever):
 
     def __init__(self, corpus, *, k1: float = 0.9, b: float = 0.4, method: str = "lucene",
                  tokenizer=None):
-        import bm25s
+        bm25s = require("bm25s", "retrievers", "BM25 retrievers")
 
         if method not in _METHODS:
             raise InputError(f"method must be one of {list(_METHODS)}; got {method!r}")

@@ -34,6 +34,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from reteval.errors import InputError
+from reteval.extras import require
 
 __all__ = ["ENGLISH_STOP_WORDS", "Tokenizer", "tokenize"]
 
@@ -133,7 +134,7 @@ class Tokenizer:
     def _make_stemmer(self):
         if self.stemmer is None:
             return None
-        import Stemmer
+        Stemmer = require("Stemmer", "retrievers", "stemming tokenizers")
 
         algorithms = Stemmer.algorithms()
         if self.stemmer not in algorithms:

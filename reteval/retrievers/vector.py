@@ -18,6 +18,7 @@ import importlib.util
 import numpy as np
 
 from reteval.errors import InputError
+from reteval.extras import require
 from reteval.progress import progress
 from reteval.retrievers.base import Retriever, corpus_texts, top_k_rows
 from reteval.retrievers.tokenize import Tokenizer
@@ -82,8 +83,9 @@ class LsaEncoder:
 
     def fit(self, texts: list[str]) -> LsaEncoder:
         """Learn the vocabulary, idf and SVD from ``texts``; return self."""
-        from sklearn.decomposition import TruncatedSVD
-        from sklearn.feature_extraction.text import TfidfVectorizer
+        TruncatedSVD = require("sklearn.decomposition", "retrievers", "LSA vector retrievers").TruncatedSVD
+        TfidfVectorizer = require("sklearn.feature_extraction.text", "retrievers",
+                                  "LSA vector retrievers").TfidfVectorizer
 
         self._tfidf = TfidfVectorizer(analyzer=self.tokenizer, sublinear_tf=True,
                                       dtype=np.float64)

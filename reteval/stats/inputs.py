@@ -1,0 +1,69 @@
+"""Shared input checks of the statistical tests: scores, paired differences, effect size."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from reteval.errors import InputError
+
+__all__ = [
+    "EXTREME_RTOL",
+    "as_scores",
+    "describe_differences",
+    "effect_size_dz",
+    "paired_differences",
+    "score_matrix",
+]
+
+#: Relative tolerance of "at least as extreme" in the tests: a resample whose statistic
+#: equals the observed one up to floating-point rounding counts.
+EXTREME_RTOL = 1e-9
+
+
+def as_scores(values, name: str) -> np.ndarray:
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"{name} must be a sequence of numbers; got {values!r:.80}") from exc
+    if arr.ndim != 1:
+        raise InputError(f"{name} must be one-dimensional; got an array of shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        bad = int(np.flatnonzero(~np.isfinite(arr))[0])
+        raise InputError(f"{name} must hold finite numbers; got {arr[bad]} at position {bad}")
+    return arr
+
+
+def paired_differences(x, y) -> np.ndarray:
+    x = as_scores(x, "x")
+    y = as_scores(y, "y")
+    if x.shape != y.shape:
+        raise InputError(
+            f"x and y must be paired scores of the same queries; got {x.size} and {y.size} values"
+        )
+    if x.size < 2:
+        raise InputError(f"a paired test needs at least 2 queries; got {x.size}")
+    return x - y
+
+
+def score_matrix(scores) -> np.ndarray:
+    try:
+        arr = np.asarray(scores, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise InputError("scores must be a numeric (n_systems, n_queries) array") from exc
+    if arr.ndim != 2:
+        raise InputError(
+            f"scores must be a 2-D array (n_systems, n_queries); got shape {arr.shape}"
+        )
+    if not np.all(np.isfinite(arr)):
+        raise InputError("scores must hold finite numbers; got NaN or infinity")
+    return arr
+
+
+
+def effect_size_dz(mean: float, sd: float) -> float:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(np.float64(mean) / np.float64(sd))
+
+
+def describe_differences(d: np.ndarray) -> tuple[float, float, int]:
+    return float(d.mean()), float(d.std(ddof=1)), int(d.size)

@@ -1,0 +1,53 @@
+"""The layering the README draws holds: checked by import-linter and by reading every import.
+
+The layers contract lives in pyproject.toml (``[tool.importlinter]``): a module imports only
+from layers below its own. Private names (``_x``) are never imported across modules.
+"""
+
+import ast
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "reteval"
+
+
+def test_layers_contract_is_kept():
+    lint = shutil.which("lint-imports", path=str(Path(sys.executable).parent))
+    if lint is None:
+        pytest.skip("import-linter is not installed (it is in the dev extra)")
+    done = subprocess.run([lint], check=False, cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert "1 kept, 0 broken" in done.stdout
+
+
+def _module_name(path: Path, root: Path) -> str:
+    parts = path.relative_to(root).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _private_imports(path: Path, root: Path = ROOT):
+    here = _module_name(path, root)
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("reteval") \
+                and node.module != here:
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__"):
+                    yield f"{here}:{node.lineno} imports {node.module}.{alias.name}"
+
+
+def test_no_private_name_is_imported_across_modules():
+    found = [hit for path in sorted(PACKAGE.rglob("*.py")) for hit in _private_imports(path)]
+    assert found == []
+
+
+def test_the_check_sees_a_private_import(tmp_path):
+    module = tmp_path / "reteval" / "x.py"
+    module.parent.mkdir()
+    module.write_text("from reteval.io import _ids, read_run\nfrom reteval.x import _own\n")
+    assert list(_private_imports(module, tmp_path)) == ["reteval.x:1 imports reteval.io._ids"]
