@@ -14,6 +14,7 @@ solutions: ``notebooks/solutions/05_solutions.ipynb``.
 
 from __future__ import annotations
 
+import math
 import numbers
 
 from reteval.teaching.exercises import Exercise, number
@@ -31,18 +32,22 @@ EFFECT = 0.005
 
 
 def _check_ap(answer) -> bool:
-    from reteval.widgets import MetricState
+    from reteval.evaluate import evaluate
 
-    expected = MetricState(GRADES, k=len(GRADES), unretrieved=UNRETRIEVED).values()["AP"]
+    judged = {f"d{i}": g for i, g in enumerate(GRADES, 1)}
+    judged.update({f"u{i}": g for i, g in enumerate(UNRETRIEVED, 1)})
+    run = {f"d{i}": float(len(GRADES) - i) for i in range(1, len(GRADES) + 1)}
+    expected = evaluate({"q": judged}, {"q": run}, ["AP"])["AP"].iloc[0]
     return abs(number(answer) - expected) <= 1e-3
 
 
 def _check_users(answer) -> bool:
-    from reteval.widgets import plan_sample_size
+    from reteval.ab.power import proportion_effect_size, sample_size
 
     if isinstance(answer, bool) or not isinstance(answer, numbers.Integral):
         raise TypeError("an integer is expected")
-    return int(answer) == plan_sample_size(BASELINE, EFFECT, alpha=0.05, power=0.8).n_per_group
+    h = proportion_effect_size(BASELINE + EFFECT, BASELINE)
+    return int(answer) == math.ceil(sample_size(h, power=0.8, alpha=0.05) - 1e-9)
 
 
 def _check_shape(answer) -> bool:
