@@ -37,6 +37,13 @@ def test_default_run_shows_text_fallbacks_and_draws_the_right_conclusions(tmp_pa
     shown = [o["data"] for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
              if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
     assert len(shown) == 4  # the four explorers, each with its text fallback
+    # The book's static page keeps each explorer's fallback (note, text, K-curve image).
+    from reteval.book import _static_notebook
+
+    static = [o["data"] for c in _static_notebook(nb, "zh").cells if c.cell_type == "code"
+              for o in c.get("outputs", []) if "reteval-fallback" in str(o.get("data", {}))]
+    assert len(static) == 4 and all(list(d) == ["text/html"] for d in static)
+    assert "data:image/png;base64," in static[2]["text/html"]
     plain = [data["text/plain"] for data in shown]
     assert all("<pre>" in data["text/html"] for data in shown)
     query_text, planner_text = results["query_explorer"]["text"], results["ab_planner"]["text"]
