@@ -85,3 +85,15 @@ def test_shared_prefix():
                           {"q": {"a": 3, "c": 2, "b": 1}})
     assert frame.loc["q"].tolist() == [3, 3, 1]
     assert frame.loc["r"].tolist() == [1, 0, 0]
+
+
+def test_the_class_is_the_chapters_text():
+    import inspect
+
+    from tests.conftest import SHARED
+
+    chapter = SHARED / "seed" / "chapter7-retrieval-evaluation.zh.txt"
+    if not chapter.is_file():
+        pytest.skip(f"the chapter's text is not at {chapter}")
+    text = chapter.read_text(encoding="utf-8")
+    assert inspect.getsource(RetrievalEvaluator) in text

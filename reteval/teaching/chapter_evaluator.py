@@ -1,3 +1,4 @@
+# ruff: noqa: B006, UP006, UP035  (the chapter's code, kept as written)
 """The chapter's ``RetrievalEvaluator``, kept unchanged for teaching, and how to run it.
 
 :class:`RetrievalEvaluator` is the class of the chapter's section on comparing
@@ -40,7 +41,7 @@ the chapter's class runs on exactly the runs reteval evaluates.
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import Callable, Dict, List  # noqa: UP035 (the chapter's own imports)
+from typing import Callable, Dict, List
 
 import numpy as np
 
@@ -58,14 +59,14 @@ __all__ = ["RetrievalEvaluator", "chapter_retriever", "evaluation_set"]
 
 
 class RetrievalEvaluator:
-    def __init__(self, eval_dataset: List[EvaluationQuery]):  # noqa: UP006
+    def __init__(self, eval_dataset: List[EvaluationQuery]):
         self.eval_dataset = eval_dataset
 
     def evaluate_retriever(
         self,
         retriever: Callable,
-        k_values: List[int] = [1, 3, 5, 10]  # noqa: B006, UP006
-    ) -> Dict:  # noqa: UP006
+        k_values: List[int] = [1, 3, 5, 10]
+    ) -> Dict:
         """评估检索器"""
         results = {f'recall@{k}': [] for k in k_values}
         results.update({f'precision@{k}': [] for k in k_values})
@@ -96,9 +97,9 @@ class RetrievalEvaluator:
 
     def compare_retrievers(
         self,
-        retrievers: Dict[str, Callable],  # noqa: UP006
-        k_values: List[int] = [1, 3, 5, 10]  # noqa: B006, UP006
-    ) -> Dict:  # noqa: UP006
+        retrievers: Dict[str, Callable],
+        k_values: List[int] = [1, 3, 5, 10]
+    ) -> Dict:
         """对比多个检索器"""
         comparison = {}
 
