@@ -15,8 +15,6 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")) + sorted(
 
 # Notebooks not yet written as bilingual sources (skipped below, with the reason).
 PENDING = {
-    "02_retriever_comparison",
-    "05_explore",
 }
 
 
