@@ -11,8 +11,8 @@ fake clock for a few iterations, in a notebook, without waiting:
   so the loop uses :class:`Scheduler`, the same ``every(n).hours.do(job)`` /
   ``run_pending()`` calls on the injected clock.
 
-It calls the chapter's ``RetrievalEvaluator`` (kept here as written, on the
-chapter's metric functions of :mod:`reteval.teaching.chapter_metrics`).
+It calls the chapter's ``RetrievalEvaluator``
+(:mod:`reteval.teaching.chapter_evaluator`).
 
 Its flaws, which the notebook shows: the ``while True`` loop never returns (the
 only way out is an exception, and an exception in an evaluation also ends it,
@@ -29,31 +29,21 @@ Teaching props, not the chapter's code: :class:`FakeClock` (a clock whose
 quality drifts day by day and drops on a known day).
 """
 
-# ruff: noqa: UP006, UP035, B006  (the chapter's code is kept as written)
-
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Dict, List
 
 import numpy as np
 import pandas as pd
 
-from reteval.teaching.chapter_metrics import (
-    EvaluationQuery,
-    mrr,
-    ndcg_at_k,
-    precision_at_k,
-    recall_at_k,
-)
+from reteval.teaching.chapter_evaluator import RetrievalEvaluator, evaluation_set
 
 __all__ = [
     "ClockStopped",
     "ContinuousEvaluation",
     "Document",
     "FakeClock",
-    "RetrievalEvaluator",
     "Scheduler",
     "SimulatedSearch",
 ]
@@ -61,57 +51,6 @@ __all__ = [
 
 # ---------------------------------------------------------------------------
 # the chapter's code
-
-
-class RetrievalEvaluator:
-    def __init__(self, eval_dataset: List[EvaluationQuery]):
-        self.eval_dataset = eval_dataset
-
-    def evaluate_retriever(
-        self,
-        retriever: Callable,
-        k_values: List[int] = [1, 3, 5, 10]
-    ) -> Dict:
-        """评估检索器"""
-        results = {f'recall@{k}': [] for k in k_values}
-        results.update({f'precision@{k}': [] for k in k_values})
-        results.update({f'ndcg@{k}': [] for k in k_values})
-        results['mrr'] = []
-
-        for query_data in self.eval_dataset:
-            # 执行检索
-            retrieved = retriever(query_data.query)
-            retrieved_ids = [doc.metadata.get('id') for doc in retrieved]
-
-            # 计算指标
-            for k in k_values:
-                results[f'recall@{k}'].append(
-                    recall_at_k(retrieved_ids, query_data.relevant_docs, k)
-                )
-                results[f'precision@{k}'].append(
-                    precision_at_k(retrieved_ids, query_data.relevant_docs, k)
-                )
-                results[f'ndcg@{k}'].append(
-                    ndcg_at_k(retrieved_ids, query_data.relevance_scores, k)
-                )
-
-            results['mrr'].append(mrr(retrieved_ids, query_data.relevant_docs))
-
-        # 计算平均值
-        return {k: np.mean(v) for k, v in results.items()}
-
-    def compare_retrievers(
-        self,
-        retrievers: Dict[str, Callable],
-        k_values: List[int] = [1, 3, 5, 10]
-    ) -> Dict:
-        """对比多个检索器"""
-        comparison = {}
-
-        for name, retriever in retrievers.items():
-            comparison[name] = self.evaluate_retriever(retriever, k_values)
-
-        return comparison
 
 
 class ContinuousEvaluation:
@@ -381,8 +320,4 @@ class SimulatedSearch:
 
     def eval_dataset(self) -> list:
         """The judgments as the chapter's ``EvaluationQuery`` list (label >= 1 is relevant)."""
-        data = []
-        for qid, group in self.qrels[self.qrels["relevance"] > 0].groupby("query_id", sort=True):
-            scores = dict(zip(group["doc_id"], group["relevance"].astype(int)))
-            data.append(EvaluationQuery(qid, self.queries[qid], list(scores), scores))
-        return data
+        return evaluation_set(self.queries, self.qrels)
