@@ -268,7 +268,9 @@ def _static_notebook(nb, lang: str, relink=None):
         for output in cell.get("outputs", []):
             data = output.get("data")
             if data and WIDGET_VIEW in data:
-                output["data"] = {"text/html": note}
+                # reteval's explorers carry their own note and text fallback
+                fallback = "".join(data.get("text/html", ""))
+                output["data"] = {"text/html": fallback if "reteval-fallback" in fallback else note}
     return nb
 
 

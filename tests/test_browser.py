@@ -183,7 +183,8 @@ def test_explorer_notebook_runs_and_slider_updates_measures(browser, jupyterlab,
         # The rest of the notebook: side-by-side query view, the K-curve plot, the planner.
         # (JupyterLab skips rendering cells out of view: read textContent, not innerText.)
         page.locator(".reteval-ab-plan").first.wait_for(state="attached", timeout=60_000)
-        assert "n per group = 14,745" in page.locator(".reteval-ab-plan").first.text_content()
+        # The notebook's default edition is Chinese: "每组 14,745 人" ("n per group = 14,745").
+        assert "每组 14,745 人" in page.locator(".reteval-ab-plan").first.text_content()
         query = page.locator(".reteval-query-explorer").first
         assert query.locator("h4").all_text_contents() == ["bm25", "vector"]
         image = page.locator(".reteval-k-curve-explorer img").first
