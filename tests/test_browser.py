@@ -335,8 +335,6 @@ def _platform_fonts(page, selector: str) -> list[str]:
 
 @pytest.mark.slow
 def test_book_chinese_pages_use_a_cjk_font_and_switch_language(browser, book):
-    from test_editions import PENDING
-
     page, outside = _book_page(browser)
     try:
         for name in BOOK_NOTEBOOKS:
@@ -348,8 +346,6 @@ def test_book_chinese_pages_use_a_cjk_font_and_switch_language(browser, book):
             # Every glyph of the Chinese title was drawn with a CJK font: no missing-glyph boxes.
             fonts = _platform_fonts(page, "header .title")
             assert fonts and all(CJK_FAMILY.search(f) for f in fonts), fonts
-            if name in PENDING:
-                continue
             # A bilingual notebook's Chinese edition reads in Chinese, drawn with a CJK font.
             assert CJK.search(page.inner_text("main h1")), name
             assert len(CJK.findall(page.inner_text("main"))) > 200, name
