@@ -30,6 +30,7 @@ import html
 import logging
 import os
 import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -215,14 +216,55 @@ def math_to_mathml(markdown: str) -> str:
 
 # -- Notebook to HTML -------------------------------------------------------------------------
 
-def _static_notebook(nb, lang: str):
+_MD_LINK = re.compile(r"(!?\[[^\]]*\]\()([^)\s]+)(\s+\"[^\"]*\")?(\))")
+_HTML_LINK = re.compile(r"((?:src|href)=[\"'])([^\"']+)([\"'])")
+
+
+def _source_dir(nb, default: Path | None) -> Path | None:
+    source = nb.metadata.get("reteval", {}).get("source")
+    return Path(source).resolve().parent if source else default
+
+
+def _relink(markdown: str, page_dir: Path, source_dir: Path | None, pages: dict) -> str:
+    """Relative links of a notebook's Markdown, made to work from its page in the book.
+
+    A link that resolves from the page stays. One that resolves from the source
+    notebook's folder goes to the book page of that notebook (``NN_x.ipynb``),
+    or to a copy of the file in ``linked/`` beside the page.
+    """
+    if source_dir is None:
+        return markdown
+
+    def fix(target: str) -> str:
+        path, sep, fragment = target.partition("#")
+        if not path or re.match(r"^[a-z][a-z0-9+.-]*:", path, re.IGNORECASE) or path.startswith("/"):
+            return target
+        if (page_dir / path).exists():
+            return target
+        found = (source_dir / path).resolve()
+        page = pages.get(found.stem) if found.suffix == ".ipynb" else None
+        if page is not None:
+            return _rel(page, page_dir) + sep + fragment
+        if not found.is_file():
+            return target
+        copy = page_dir / "linked" / found.name
+        copy.parent.mkdir(exist_ok=True)
+        shutil.copyfile(found, copy)
+        return f"linked/{found.name}{sep}{fragment}"
+
+    markdown = _MD_LINK.sub(lambda m: m.group(1) + fix(m.group(2)) + (m.group(3) or "")
+                            + m.group(4), markdown)
+    return _HTML_LINK.sub(lambda m: m.group(1) + fix(m.group(2)) + m.group(3), markdown)
+
+
+def _static_notebook(nb, lang: str, relink=None):
     """A copy fit for a static page: widget views become a note, math becomes MathML."""
     nb = copy.deepcopy(nb)
     nb.metadata.pop("widgets", None)
     note = f'<div class="widget-note">{html.escape(UI[lang]["widget"])}</div>'
     for cell in nb.cells:
         if cell.cell_type == "markdown":
-            cell.source = math_to_mathml(cell.source)
+            cell.source = math_to_mathml(relink(cell.source) if relink else cell.source)
         for output in cell.get("outputs", []):
             data = output.get("data")
             if data and WIDGET_VIEW in data:
@@ -232,7 +274,7 @@ def _static_notebook(nb, lang: str):
     return nb
 
 
-def _notebook_html(nb, lang: str) -> str:
+def _notebook_html(nb, lang: str, relink=None) -> str:
     from nbconvert import HTMLExporter
 
     exporter = HTMLExporter(template_name="basic", exclude_input_prompt=True,
@@ -240,7 +282,7 @@ def _notebook_html(nb, lang: str) -> str:
     quiet = _DropAltWarning()
     exporter.log.addFilter(quiet)
     try:
-        body, _ = exporter.from_notebook_node(_static_notebook(nb, lang))
+        body, _ = exporter.from_notebook_node(_static_notebook(nb, lang, relink))
     finally:
         exporter.log.removeFilter(quiet)
     # nbconvert gives output images without alternative text an English placeholder.
@@ -368,7 +410,8 @@ def _find_glossary() -> Path | None:
 
 
 def build_book(output: str | os.PathLike = "outputs", *,
-               glossary: str | os.PathLike | bool | None = None) -> list[Path]:
+               glossary: str | os.PathLike | bool | None = None,
+               notebooks_dir: str | os.PathLike | None = None) -> list[Path]:
     """Write the book's HTML pages for the executed editions found in ``output``.
 
     Parameters
@@ -378,6 +421,10 @@ def build_book(output: str | os.PathLike = "outputs", *,
     glossary : path or False, optional
         The glossary in Markdown; default (None): ``docs/glossary.md`` of the
         source tree, when there is one. ``False``: no glossary page.
+    notebooks_dir : path, optional
+        Where the source notebooks are, to mend their relative links (a link
+        to ``../reteval/data/teaching/DATASHEET.md`` from ``notebooks/``) when
+        an executed notebook does not record its source (the pipeline does).
 
     Returns
     -------
@@ -404,6 +451,7 @@ def build_book(output: str | os.PathLike = "outputs", *,
     import nbformat
 
     output = Path(output).resolve()
+    notebooks_dir = Path(notebooks_dir).resolve() if notebooks_dir else None
     editions = {lang: _notebooks(output / lang) for lang in LANGS}
     if not any(editions.values()):
         raise InputError("no executed notebooks (LANG/NN_name/NN_name.ipynb) to make a book of",
@@ -466,7 +514,14 @@ def build_book(output: str | os.PathLike = "outputs", *,
             elif page.key == "glossary":
                 body = _markdown_html(Path(glossary).read_text(encoding="utf-8"))
             else:
-                body = _notebook_html(notebooks[(lang, page.key)], lang)
+                nb = notebooks[(lang, page.key)]
+                edition_pages = {n: pages[(lang, n)].path for n in editions[lang]}
+                source = _source_dir(nb, notebooks_dir)
+
+                def relink(text, here=here, source=source, edition_pages=edition_pages):
+                    return _relink(text, here, source, edition_pages)
+
+                body = _notebook_html(nb, lang, relink)
                 body += _files_html(_files(here, page.path), lang, here)
             page.path.write_text(_page(lang, f"{page.title} · {UI[lang]['book']}", body,
                                        header, footer, kind=page.key if page.key in (
@@ -477,7 +532,7 @@ def build_book(output: str | os.PathLike = "outputs", *,
 
 
 def _cmd_book(args) -> int:
-    pages = build_book(args.output, glossary=args.glossary)
+    pages = build_book(args.output, glossary=args.glossary, notebooks_dir=args.notebooks)
     print(f"book: {len(pages)} pages; open {pages[0]}")
     return 0
 
@@ -494,5 +549,7 @@ def add_subcommands(subparsers) -> None:
                    help="the folder `reteval run` wrote into (default: outputs)")
     p.add_argument("--glossary", metavar="FILE.md",
                    help="glossary in Markdown (default: docs/glossary.md of the source tree)")
+    p.add_argument("--notebooks", default="notebooks", metavar="DIR",
+                   help="the source notebooks, for their relative links (default: notebooks)")
     p.set_defaults(handler=_cmd_book)
 

@@ -316,7 +316,7 @@ def run_pipeline(
             say(f"common: {key}={value!r} overrides {name}'s default {default}")
         executed = target / path.name
         text = edition(path, lg)
-        text.metadata["reteval"]["source"] = path.as_posix()
+        text.metadata["reteval"]["source"] = path.resolve().as_posix()  # the book mends links
         nbformat.write(text, str(executed))
         say(f"running {lg}/{path.name} -> {target}")
         start = time.perf_counter()
@@ -361,7 +361,7 @@ def _cmd_run(args) -> int:
     if not args.no_book:
         from reteval.book import build_book
 
-        pages = build_book(args.output)
+        pages = build_book(args.output, notebooks_dir=args.notebooks)
         print(f"book: {len(pages)} pages; open {pages[0]}")
     return 0
 

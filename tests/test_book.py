@@ -200,3 +200,33 @@ def test_glossary_page_shows_its_own_language_intro(output, tmp_path):
     assert "<main class='glossary'>" in zh and "English intro" in zh  # hidden by the style
     landing = (out / "index.html").read_text(encoding="utf-8")
     assert "<main>" in landing  # both editions' contents stay visible there
+
+
+def test_relative_links_of_the_source_notebook_are_mended(output, tmp_path):
+    out, glossary = output
+    source = tmp_path / "project" / "notebooks"
+    source.mkdir(parents=True)
+    (source.parent / "data").mkdir()
+    (source.parent / "data" / "DATASHEET.md").write_text("# datasheet")
+    path = out / "zh" / "01_metrics" / "01_metrics.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    nb.metadata["reteval"] = {"lang": "zh", "source": (source / "01_metrics.ipynb").as_posix()}
+    nb.cells.append(v4.new_markdown_cell(
+        "见[数据说明](../data/DATASHEET.md)、[报告](04_report.ipynb#summary)、"
+        "[图](figures/curve.png)、[缺失](../data/nope.md)和 <a href=\"../data/DATASHEET.md\">说明</a>。"))
+    nbformat.write(nb, path)
+    build_book(out, glossary=glossary)
+    page = out / "zh" / "01_metrics" / "01_metrics.html"
+    hrefs = [a["href"] for a in parse(page).anchors]
+    assert "linked/DATASHEET.md" in hrefs  # copied beside the page: the book stays whole
+    assert (page.parent / "linked" / "DATASHEET.md").read_text() == "# datasheet"
+    assert "../04_report/04_report.html#summary" in hrefs  # another notebook: its page
+    assert "figures/curve.png" in hrefs  # already resolves from the page
+    assert "../data/nope.md" in hrefs  # nothing to link to: left as written
+    assert hrefs.count("linked/DATASHEET.md") == 2  # HTML links too
+    # Without a recorded source, notebooks_dir tells where the sources are.
+    del nb.metadata["reteval"]
+    nbformat.write(nb, path)
+    (page.parent / "linked" / "DATASHEET.md").unlink()
+    build_book(out, glossary=glossary, notebooks_dir=source)
+    assert (page.parent / "linked" / "DATASHEET.md").is_file()
