@@ -9,7 +9,7 @@ extra           for
 ==============  ============================================================
 ``plots``       figures (:mod:`reteval.plots`, A/B and trend figures): matplotlib
 ``notebooks``   ``reteval run``, the notebooks and widgets: JupyterLab, papermill,
-                ipywidgets, PyYAML, nbconvert (and ``plots``)
+                ipywidgets, PyYAML, nbconvert, tabulate (and ``plots``)
 ``retrievers``  the reference retrievers: bm25s, PyStemmer, scikit-learn
 ``dask``        the Dask engine: dask, distributed
 ``irds``        ``load("irds:...")``: ir_datasets

@@ -26,8 +26,11 @@ Three renderings of one content:
   ``standalone=True``, a whole document. The Chinese edition needs XeLaTeX (or
   LuaLaTeX) with the ``ctex`` package (or ``xeCJK``); pdfLaTeX cannot set it.
 
-A continuous-evaluation history (a ``reteval monitor`` history file) adds a
-section with its latest entries, its alerts and the trend figure.
+A continuous-evaluation history adds a section with its latest entries, its
+alerts and the trend figure: pass the table and the figure that
+:func:`reteval.monitor.trend.history_frame` and ``plot_history`` read from a
+``reteval monitor`` history file (the report and the monitor are sibling
+layers; neither imports the other).
 
 :func:`write_report` writes ``report.md``, ``report.html``, ``report.tex`` and
 ``figures/*.png`` into a folder.
@@ -510,13 +513,18 @@ def _document(c: Comparison, title: str, digits: int, figures, lang: str,
     return doc
 
 
-def _history_frame(history):
-    """A history file, store or :func:`reteval.monitor.trend.history_frame` table -> the table."""
-    if history is None or isinstance(history, pd.DataFrame):
-        return history
-    from reteval.monitor.trend import history_frame
+_HISTORY_COLUMNS = ("created_utc", "retriever", "num_queries", "alert", "alerts")
 
-    return history_frame(history)
+
+def _history_frame(history):
+    """Check a history table (:func:`reteval.monitor.trend.history_frame`'s); None stays None."""
+    if history is None:
+        return None
+    if not isinstance(history, pd.DataFrame) or \
+            any(col not in history.columns for col in _HISTORY_COLUMNS):
+        raise InputError("history must be the table of reteval.monitor.trend.history_frame "
+                         f"(columns {list(_HISTORY_COLUMNS)} ...); got {type(history).__name__}")
+    return history
 
 
 # --------------------------------------------------------------------------- Markdown
@@ -568,8 +576,9 @@ def to_markdown(comparison: Comparison, *, title: str | None = None, digits: int
         Figure name -> relative path of a PNG to link (``write_report`` fills it).
     lang : {"en", "zh"}, default "en", keyword-only
         Language of every heading, sentence, table header and caption.
-    history : path, HistoryStore or DataFrame, optional, keyword-only
-        A continuous-evaluation history (``reteval monitor``): adds its section.
+    history : DataFrame, optional, keyword-only
+        A continuous-evaluation history, as :func:`reteval.monitor.trend.history_frame`
+        reads it from a ``reteval monitor`` history file: adds its section.
 
     Returns
     -------
@@ -673,8 +682,9 @@ def to_html(comparison: Comparison, *, title: str | None = None, digits: int = 4
     dpi : int, keyword-only
     lang : {"en", "zh"}, default "en", keyword-only
         Language of the text and of ``<html lang>`` (``zh-CN`` or ``en``).
-    history : path, HistoryStore or DataFrame, optional, keyword-only
-        A continuous-evaluation history: adds its section.
+    history : DataFrame, optional, keyword-only
+        A continuous-evaluation history (:func:`reteval.monitor.trend.history_frame`):
+        adds its section.
 
     Returns
     -------
@@ -836,7 +846,7 @@ def _check(comparison, digits, lang="en") -> None:
 
 def write_report(comparison: Comparison, output_dir, *, title: str | None = None,
                  measure: str | None = None, digits: int = 4, dpi: int = 100,
-                 lang: str = "en", history=None) -> dict[str, Path]:
+                 lang: str = "en", history=None, trend=None) -> dict[str, Path]:
     """Write ``report.md``, ``report.html``, ``report.tex`` and ``figures/*.png``.
 
     Parameters
@@ -856,9 +866,12 @@ def write_report(comparison: Comparison, output_dir, *, title: str | None = None
     lang : {"en", "zh"}, default "en", keyword-only
         Language of the three files (``report.tex`` in Chinese needs XeLaTeX and
         ``ctex``; see :func:`to_latex`).
-    history : path, HistoryStore or DataFrame, optional, keyword-only
-        A continuous-evaluation history (``reteval monitor``): adds its section
-        and, for a file or store that holds entries, ``figures/trend.png``.
+    history : DataFrame, optional, keyword-only
+        A continuous-evaluation history (:func:`reteval.monitor.trend.history_frame`):
+        adds its section.
+    trend : matplotlib Figure, optional, keyword-only
+        The history's figure (:func:`reteval.monitor.trend.plot_history`), written
+        as ``figures/trend.png`` and shown in the continuous-evaluation section.
 
     Returns
     -------
@@ -885,10 +898,8 @@ def write_report(comparison: Comparison, output_dir, *, title: str | None = None
     (out / "figures").mkdir(parents=True, exist_ok=True)
     frame = _history_frame(history)
     figures = dict(report_figures(comparison, measure=measure))
-    if frame is not None and len(frame) and not isinstance(history, pd.DataFrame):
-        from reteval.monitor.trend import plot_history
-
-        figures["trend"] = plot_history(history)
+    if trend is not None:
+        figures["trend"] = trend
     paths: dict[str, Path] = {}
     images = {}
     for name, fig in figures.items():

@@ -367,6 +367,8 @@ def test_book_chinese_pages_use_a_cjk_font_and_switch_language(browser, book):
         glossary = (book / "zh" / "glossary.html").resolve()
         page.goto(glossary.as_uri())
         assert "召回率" in page.inner_text("main")
+        assert page.locator('main [lang="en"]').first.is_hidden()  # the other language's intro
+        assert page.locator('main [lang="zh-CN"]').first.is_visible()
         fonts = _platform_fonts(page, "main table td")
         assert fonts and all(CJK_FAMILY.search(f) for f in fonts), fonts
         assert not outside, outside

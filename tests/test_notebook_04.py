@@ -18,6 +18,7 @@ import pytest
 
 import reteval
 from reteval.datasets import load
+from reteval.editions import check_bilingual, edition
 from reteval.retrievers import make_retriever
 from reteval.teaching.exercises import check
 
@@ -79,6 +80,11 @@ def test_bilingual_source(path):
     for i, cell in enumerate(cells[:-1]):  # a lang-zh cell is followed by its translation
         if "lang-zh" in cell.metadata.get("tags", []):
             assert "lang-en" in cells[i + 1].metadata.get("tags", [])
+    # the project's checker, and the two editions share every code cell
+    assert check_bilingual(nb) == []
+    code = [c.source for c in cells if c.cell_type == "code"]
+    for lang in ("zh", "en"):
+        assert [c.source for c in edition(nb, lang).cells if c.cell_type == "code"] == code
     parameters = [c for c in cells if "parameters" in c.metadata.get("tags", [])]
     assert len(parameters) == 1 and 'lang = "zh"' in parameters[0].source
     assert all(not set(c.metadata.get("tags", [])) & {"lang-zh", "lang-en"}

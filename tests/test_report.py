@@ -369,10 +369,13 @@ def history_file(tmp_path, run_good, run_bad):
 
 
 def test_report_with_history(tmp_path, plain):
+    from reteval.monitor.trend import history_frame, plot_history
+
     path = history_file(tmp_path, STRONG, WEAK)
     out = {}
     for lang in LANGUAGES:
-        paths = write_report(plain, tmp_path / lang, lang=lang, history=path)
+        paths = write_report(plain, tmp_path / lang, lang=lang, history=history_frame(path),
+                             trend=plot_history(path))
         assert "figures/trend.png" in paths
         out[lang] = paths["report.md"].read_text(encoding="utf-8")
     zh, en = out["zh"], out["en"]
@@ -394,4 +397,6 @@ def test_report_with_history(tmp_path, plain):
     empty = tmp_path / "empty.sqlite"
     from reteval.monitor.history import open_history
     open_history(empty, create=True).close()
-    assert "历史记录中还没有评估记录" in to_markdown(plain, lang="zh", history=empty)
+    assert "历史记录中还没有评估记录" in to_markdown(plain, lang="zh", history=history_frame(empty))
+    with pytest.raises(InputError, match="history must be the table of"):
+        to_markdown(plain, history=str(path))

@@ -12,11 +12,15 @@ they agree and where they differ:
   mean over queries is the MRR).
 * :func:`ndcg_at_k` uses the exponential gain ``2**rel - 1`` (``nDCG_exp@k`` in
   reteval); trec_eval's ``nDCG@k`` uses linear gain. They agree when every
-  judgment is 0 or 1.
+  judgment is 0 or 1. It does not check for a document listed twice: every
+  copy earns its gain again, so ``["doc1", "doc1", "doc1", "doc5"]`` against
+  the chapter's q1 scores 1.63 at K = 5, above the maximum of 1. reteval (as
+  trec_eval) refuses a run that lists a document twice for one query.
 * :func:`average_precision` divides by the number of relevant documents
   *retrieved*, so a system that finds one relevant document at rank 1 and
   misses the other nine scores 1.0. trec_eval's ``AP`` divides by all relevant
-  documents (0.1 there).
+  documents (0.1 there). The same document at rank 2 gives 0.5 and 0.05: only
+  a relevant document at rank 1 earns the full 1.0.
 * None of them knows about ties: the list order is taken as given, while
   reteval (as trec_eval) orders by score, then doc id descending.
 
