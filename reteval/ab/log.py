@@ -61,7 +61,7 @@ import pandas as pd
 
 from reteval.ab.assignment import Experiment
 from reteval.errors import InputError
-from reteval.textfile import decode, iter_lines, parse_integer, parse_json, read_bytes
+from reteval.textfile import as_path, decode, iter_lines, parse_integer, parse_json, read_bytes
 
 __all__ = [
     "APPLICATION_ID",
@@ -446,7 +446,7 @@ class InteractionLog:
     """
 
     def __init__(self, path, *, timeout: float = 30.0, durable: bool = True):
-        self.path = Path(path)
+        self.path = as_path(path, "log path")
         self._timeout = _check_timeout(timeout)
         if not self.path.parent.is_dir():
             raise InputError(f"directory of log path {str(self.path)!r} does not exist")
@@ -654,7 +654,7 @@ class InteractionLog:
             Counts and, per rejected record, its line number and the reason.
             The good records are written in one transaction.
         """
-        path = Path(path)
+        path = as_path(path, "import path")
         if not path.is_file():
             raise InputError(f"log file {str(path)!r} does not exist")
         fmt = format or {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl",

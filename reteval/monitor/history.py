@@ -50,7 +50,6 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -58,7 +57,7 @@ import pandas as pd
 from reteval.errors import InputError, RetevalError
 from reteval.monitor.alerts import Alert
 from reteval.monitor.fingerprint import DatasetFingerprint
-from reteval.textfile import INT64_MAX
+from reteval.textfile import INT64_MAX, as_path
 
 __all__ = [
     "APPLICATION_ID",
@@ -266,7 +265,7 @@ class HistoryStore:
     """
 
     def __init__(self, path, *, create: bool = False, lock_timeout: float = 5.0):
-        self.path = Path(path)
+        self.path = as_path(path, "history path")
         self.lock_timeout = _check_timeout(lock_timeout)
         if not create and not self.path.is_file():
             if self.path.is_dir():
