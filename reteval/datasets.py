@@ -54,7 +54,7 @@ import pandas as pd
 from reteval.collection import Dataset, DatasetWarning
 from reteval.errors import InputError, RetevalError
 from reteval.progress import progress_counter
-from reteval.textfile import decode, iter_lines, parse_integer, parse_json
+from reteval.textfile import as_path, decode, iter_lines, parse_integer, parse_json
 
 __all__ = [
     "BEIR_DATASETS",
@@ -181,7 +181,7 @@ def read_queries(path: str | os.PathLike) -> dict[str, str]:
     Raises :class:`~reteval.errors.InputError` naming the file and line of a bad
     record or a duplicated id.
     """
-    path = Path(path)
+    path = as_path(path, "queries path")
     queries: dict[str, str] = {}
     for number, record in _read_jsonl(path, "queries"):
         query_id = _string_field(record, "_id", path, number, required=True)
@@ -303,7 +303,7 @@ def load_beir(path: str | os.PathLike, split: str = "test", *, name: str | None 
     1       q1     d2          0
     >>> tmp.cleanup()
     """
-    folder = Path(path)
+    folder = as_path(path, "BEIR folder")
     if not folder.is_dir():
         what = "a file, not a folder" if folder.exists() else "no such folder"
         raise InputError(f"expected a BEIR folder (corpus.jsonl, queries.jsonl, qrels/); {what}",
@@ -577,7 +577,7 @@ def load(
         from reteval.irds import load_irds
 
         return load_irds(name_or_path.removeprefix("irds:"))
-    path = Path(name_or_path)
+    path = as_path(name_or_path, "name_or_path")
     if path.is_dir():
         return load_beir(path, split=split)
     text = os.fspath(name_or_path)

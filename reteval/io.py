@@ -45,6 +45,7 @@ from reteval.textfile import (
     GZIP_MAGIC,
     INT64_MAX,
     INT64_MIN,
+    as_path,
     decode,
     parse_decimal,
     parse_integer,
@@ -249,8 +250,7 @@ def read_run(path: str | os.PathLike, *, check_duplicates: bool = True) -> pd.Da
     1          q1     d1    2.5
     2          q1     d2    1.0
     """
-    path = Path(path)
-    frame = None
+    path = as_path(path, "run path")
     frame = _read_run_mapped(path)
     if frame is None:
         data = read_bytes(path)
@@ -296,7 +296,7 @@ def read_qrels(path: str | os.PathLike) -> pd.DataFrame:
     line
     2          q1     d1          2
     """
-    path = Path(path)
+    path = as_path(path, "qrels path")
     text = decode(read_bytes(path), path)
     qids, docs, rels, lines = [], [], [], []
     beir = None
@@ -395,6 +395,9 @@ def write_run(run, path: str | os.PathLike, *, tag: str = "reteval") -> None:
     q1 Q0 d2 1 0.9 reteval
     q1 Q0 d1 2 0.5 reteval
     """
+    path = as_path(path, "output path")
+    if not isinstance(tag, str):
+        raise InputError(f"tag must be a str; got {tag!r:.80}")
     frame = sort_run(as_run(run))
     _check_writable(frame, path, tag)
     rank = frame.groupby("query_id", sort=False).cumcount() + 1
@@ -402,7 +405,7 @@ def write_run(run, path: str | os.PathLike, *, tag: str = "reteval") -> None:
         frame["query_id"].astype(str) + " Q0 " + frame["doc_id"].astype(str) + " "
         + rank.astype(str) + " " + frame["score"].map(repr) + f" {tag}\n"
     )
-    _atomic_write(Path(path), "".join(lines))
+    _atomic_write(path, "".join(lines))
 
 
 def write_qrels(qrels, path: str | os.PathLike) -> None:
@@ -425,13 +428,14 @@ def write_qrels(qrels, path: str | os.PathLike) -> None:
     ...
     reteval.errors.InputError: ...cannot write query_id 'q 1' in a TREC file: ...
     """
+    path = as_path(path, "output path")
     frame = as_qrels(qrels)
     _check_writable(frame, path)
     lines = (
         frame["query_id"].astype(str) + " 0 " + frame["doc_id"].astype(str) + " "
         + frame["relevance"].astype(str) + "\n"
     )
-    _atomic_write(Path(path), "".join(lines))
+    _atomic_write(path, "".join(lines))
 
 
 def sort_run(run: pd.DataFrame) -> pd.DataFrame:
@@ -676,6 +680,15 @@ def _check_values(frame: pd.DataFrame, column: str, what: str, integer: bool) ->
     return frame
 
 
+def _nested_id(value, what: str) -> str:
+    """A query or document id of a dict input: a str or an integer, never None or a float."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return str(value)
+    raise InputError(f"{what} ids must be strings (or integers); got {value!r:.80}")
+
+
 def _from_nested(data: Mapping, value_column: str, what: str) -> pd.DataFrame:
     qids, docs, values = [], [], []
     for qid, docs_of_query in data.items():
@@ -694,8 +707,8 @@ def _from_nested(data: Mapping, value_column: str, what: str) -> pd.DataFrame:
                 f"ids; got {type(docs_of_query).__name__}"
             )
         for doc, value in items:
-            qids.append(str(qid))
-            docs.append(str(doc))
+            qids.append(_nested_id(qid, what))
+            docs.append(_nested_id(doc, what))
             values.append(value)
     return pd.DataFrame(
         {"query_id": _ids(qids), "doc_id": _ids(docs), value_column: pd.array(values, dtype=object)}

@@ -162,8 +162,8 @@ _NAME_RE = re.compile(
     r"^(?P<family>[A-Za-z_]+?)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>[^@]*))?$"
 )
 _TREC_RE = re.compile(r"^(?P<family>[A-Za-z_]+?)(?:[._](?P<cutoff>[0-9.,]+))?$")
-_INT_RE = re.compile(r"\+?\d+")
-_LEVEL_RE = re.compile(r"\+?(\d+(\.\d*)?|\.\d+)")
+_INT_RE = re.compile(r"\+?[0-9]+")  # ASCII digits only, as trec_eval reads them
+_LEVEL_RE = re.compile(r"\+?([0-9]+(\.[0-9]*)?|\.[0-9]+)")
 
 
 @dataclass(frozen=True)
@@ -323,7 +323,7 @@ def _parse_params(text: str, name: str, family: str) -> dict:
                 )
             params[key] = value
         elif key == "rel":
-            if not re.fullmatch(r"\+?\d+", value):
+            if not re.fullmatch(r"\+?[0-9]+", value):
                 raise UnknownMeasureError(
                     f"rel in {name!r} must be a non-negative integer; got {value!r}"
                 )

@@ -98,6 +98,9 @@ def test_evaluate_bad_runs(tmp_path, good, capsys, case):
     (["-l", "1_0"], "'1_0'"),
     (["-m", "P(rel=-1)@5"], "rel"),
     (["-m", "nosuch"], "nosuch"),
+    (["-m", "P@١"], "'P@١'"),
+    (["-m", "P(rel=٢)@5"], "rel in"),
+    (["-m", "RBP(p=nan)"], "p in"),
 ])
 def test_evaluate_bad_options(good, capsys, options, expected):
     assert_one_error(*run_cli(["evaluate", *good, *options], capsys)[::2], expected)

@@ -414,3 +414,25 @@ def test_whitespace_endings_and_bom_never_change_the_judgments(tmp_path_factory,
     path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode())
     back = read_qrels(path)
     assert list(back[["query_id", "doc_id", "relevance"]].itertuples(index=False, name=None)) == rows
+
+
+@pytest.mark.parametrize("call", [
+    lambda: read_run(None), lambda: read_run(5), lambda: read_qrels([]), lambda: read_qrels(b"q.txt"),
+    lambda: write_run({"q": {"d": 1}}, None), lambda: write_run({"q": {"d": 1}}, "x.txt", tag=5),
+    lambda: as_run({"q": {None: 1.0}}), lambda: as_qrels({1.5: {"d": 1}}),
+    lambda: as_run({"q": {True: 1.0}}), lambda: evaluate({"q": {"d": 1}}, {"q": {"d": 1.0}}, None),
+    lambda: evaluate({"q": {"d": 1}}, {"q": {"d": 1.0}}, b"AP"),
+    lambda: evaluate({"q": {"d": 1}}, {"q": {"d": 1.0}}, [None]),
+    lambda: evaluate({"q": {"d": 1}}, {"q": {"d": 1.0}}, "AP", relevance_level="1"),
+    lambda: evaluate({"q": {"d": 1}}, {"q": {"d": 1.0}}, "AP", relevance_level=-1),
+    lambda: evaluate({"q": {"d": 1}}, {"q": {"d": 1.0}}, "AP", relevance_level=2**63),
+    lambda: evaluate({"q": {"d": 1}}, {"q": {"d": 1.0}}, "AP", missing=None),
+    lambda: evaluate(None, {"q": {"d": 1.0}}, "AP"),
+])
+def test_wrong_types_are_input_errors(call):
+    with pytest.raises(InputError):
+        call()
+
+
+def test_integer_ids_in_dicts_become_strings():
+    assert as_run({1: {2: 1.0}})[["query_id", "doc_id"]].values.tolist() == [["1", "2"]]

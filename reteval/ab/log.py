@@ -61,7 +61,8 @@ import pandas as pd
 
 from reteval.ab.assignment import Experiment
 from reteval.errors import InputError
-from reteval.textfile import decode, iter_lines, parse_integer, parse_json, read_bytes
+from reteval.sqlitefile import SQLiteErrors, check_timeout
+from reteval.textfile import as_path, decode, iter_lines, parse_integer, parse_json, read_bytes
 
 __all__ = [
     "APPLICATION_ID",
@@ -365,39 +366,22 @@ def parse_record(record: Mapping | Interaction, experiments: Mapping[str, Experi
         raise InputError(f"{who}: {err.message}", path=where) from None
 
 
-class _Translate:
+class _Translate(SQLiteErrors):
     """Turn any sqlite3 error into one InputError naming the log file."""
 
     def __init__(self, path: Path, doing: str, timeout: float):
-        self.path, self.doing, self.timeout = path, doing, timeout
+        super().__init__(doing)
+        self.path, self.timeout = path, timeout
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, exc_type, exc, tb):
-        if exc is None or not isinstance(exc, sqlite3.Error):
-            return False
-        text = str(exc)
-        if "locked" in text or "busy" in text:
-            raise InputError(f"the interaction log is locked by another process (waited "
-                             f"{self.timeout:g} s to {self.doing} it); try again later or give "
-                             "a longer timeout", path=str(self.path)) from None
-        if "not a database" in text or "malformed" in text or "corrupt" in text:
-            raise InputError(f"not a reteval interaction log: {text} (not an SQLite file, or "
-                             "a damaged one)", path=str(self.path)) from None
-        raise InputError(f"cannot {self.doing} the interaction log: {text}",
-                         path=str(self.path)) from None
-
-
-def _check_timeout(timeout) -> float:
-    try:
-        value = float(timeout)
-    except (TypeError, ValueError):
-        value = math.nan
-    if not (math.isfinite(value) and 0 <= value <= 2**31 / 1000):
-        raise InputError(f"timeout must be a number of seconds from 0 to {2**31 // 1000}; "
-                         f"got {timeout!r}")
-    return value
+    def error(self, fault: str, text: str) -> Exception:
+        if fault == "locked":
+            return InputError(f"the interaction log is locked by another process (waited "
+                              f"{self.timeout:g} s to {self.doing} it); try again later or give "
+                              "a longer timeout", path=str(self.path))
+        if fault == "damaged":
+            return InputError(f"not a reteval interaction log: {text} (not an SQLite file, or "
+                              "a damaged one)", path=str(self.path))
+        return InputError(f"cannot {self.doing} the interaction log: {text}", path=str(self.path))
 
 
 def _configure(con: sqlite3.Connection, path: Path, durable: bool) -> None:
@@ -446,8 +430,8 @@ class InteractionLog:
     """
 
     def __init__(self, path, *, timeout: float = 30.0, durable: bool = True):
-        self.path = Path(path)
-        self._timeout = _check_timeout(timeout)
+        self.path = as_path(path, "log path")
+        self._timeout = check_timeout(timeout)
         if not self.path.parent.is_dir():
             raise InputError(f"directory of log path {str(self.path)!r} does not exist")
         if self.path.is_dir():
@@ -654,7 +638,7 @@ class InteractionLog:
             Counts and, per rejected record, its line number and the reason.
             The good records are written in one transaction.
         """
-        path = Path(path)
+        path = as_path(path, "import path")
         if not path.is_file():
             raise InputError(f"log file {str(path)!r} does not exist")
         fmt = format or {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl",

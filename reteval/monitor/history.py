@@ -50,7 +50,6 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -58,7 +57,8 @@ import pandas as pd
 from reteval.errors import InputError, RetevalError
 from reteval.monitor.alerts import Alert
 from reteval.monitor.fingerprint import DatasetFingerprint
-from reteval.textfile import INT64_MAX
+from reteval.sqlitefile import SQLiteErrors, check_timeout
+from reteval.textfile import INT64_MAX, as_path
 
 __all__ = [
     "APPLICATION_ID",
@@ -248,16 +248,6 @@ def _real(value) -> float | None:
     return None if math.isnan(value) else value
 
 
-def _check_timeout(lock_timeout) -> float:
-    try:
-        value = float(lock_timeout)
-    except (TypeError, ValueError):
-        value = math.nan
-    if not (math.isfinite(value) and value >= 0):
-        raise InputError(f"lock_timeout must be a number of seconds >= 0; got {lock_timeout!r}")
-    return value
-
-
 class HistoryStore:
     """An open history file. Use :func:`open_history` to get one.
 
@@ -266,8 +256,8 @@ class HistoryStore:
     """
 
     def __init__(self, path, *, create: bool = False, lock_timeout: float = 5.0):
-        self.path = Path(path)
-        self.lock_timeout = _check_timeout(lock_timeout)
+        self.path = as_path(path, "history path")
+        self.lock_timeout = check_timeout(lock_timeout, "lock_timeout")
         if not create and not self.path.is_file():
             if self.path.is_dir():
                 raise HistoryError("is a directory, not a history file", path=self.path)
@@ -668,36 +658,28 @@ class HistoryStore:
         return problems
 
 
-class _Translate:
+class _Translate(SQLiteErrors):
     """Turn sqlite3 errors into HistoryError / HistoryLockedError naming the file."""
 
     def __init__(self, store: HistoryStore, doing: str):
+        super().__init__(doing)
         self.store = store
-        self.doing = doing
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, exc_type, exc, tb):
-        if exc is None or not isinstance(exc, sqlite3.Error):
-            return False
-        text = str(exc)
+    def error(self, fault: str, text: str) -> Exception:
         path = self.store.path
-        if "locked" in text or "busy" in text:
-            raise HistoryLockedError(
+        if fault == "locked":
+            return HistoryLockedError(
                 f"the history is locked by another process (waited {self.store.lock_timeout:g} s "
                 f"to {self.doing} it); try again later or give a longer lock timeout",
                 path=path,
-            ) from None
-        if isinstance(exc, sqlite3.DatabaseError) and (
-            "not a database" in text or "malformed" in text or "corrupt" in text
-        ):
-            raise HistoryError(
+            )
+        if fault == "damaged":
+            return HistoryError(
                 f"not a readable reteval history: {text} (the file is corrupt or not an "
                 "SQLite database; restore it from a backup or start a new history)",
                 path=path,
-            ) from None
-        raise HistoryError(f"cannot {self.doing} the history: {text}", path=path) from None
+            )
+        return HistoryError(f"cannot {self.doing} the history: {text}", path=path)
 
 
 def _test_pause() -> None:
