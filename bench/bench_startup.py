@@ -70,7 +70,7 @@ def main(argv=None) -> int:
             'python -c "import reteval"': ([sys.executable, "-c", "import reteval"], None),
             "reteval --help": ([reteval, "--help"], HELP_TARGET),
             **{f"reteval {c} --help": ([reteval, c, "--help"], HELP_TARGET)
-               for c in ("evaluate", "run", "monitor", "history")},
+               for c in ("evaluate", "run", "book", "monitor", "history")},
             "reteval evaluate (tiny run)": ([reteval, "evaluate", str(qrels), str(run), "-m", "AP",
                                              "-m", "nDCG@10"], TINY_EVALUATE_TARGET),
         }

@@ -54,11 +54,11 @@ def test_import_reteval_loads_no_heavy_library():
     assert seen == {"loaded": [], "metadata": False}
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["evaluate", "--help"], ["run", "--help"],
-                                  ["book", "--help"], ["monitor", "--help"],
-                                  ["history", "--help"], []],
-                         ids=["help", "evaluate", "run", "book", "monitor", "history",
-                              "no-command"])
+COMMANDS = ("evaluate", "run", "book", "monitor", "history")
+
+
+@pytest.mark.parametrize("argv", [["--help"], *([c, "--help"] for c in COMMANDS), []],
+                         ids=["help", *COMMANDS, "no-command"])
 def test_help_loads_no_heavy_library(argv):
     seen = _probe(CLI_BODY.format(argv=argv))
     assert seen == {"loaded": [], "metadata": False}
@@ -69,7 +69,7 @@ def test_every_subcommand_is_checked():
 
     parser = build_parser()
     commands = set(parser._subparsers._group_actions[0].choices)
-    assert commands == {"evaluate", "run", "book", "monitor", "history"}
+    assert commands == set(COMMANDS)
 
 
 def test_version_reads_the_installed_metadata():
