@@ -52,13 +52,13 @@ import string
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 import pandas as pd
 
 from reteval.errors import InputError, RetevalError, UnknownMeasureError
+from reteval.text import check_cjk_mode, is_cjk, tokenize
 
 __all__ = [
     "METRICS",
@@ -104,81 +104,6 @@ class JudgeError(RetevalError):
 # Text: tokens and statements
 # --------------------------------------------------------------------------
 
-# Han ideographs (with extensions and compatibility forms), kana: scripts
-# written without spaces between words.
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
-_CJK_RUN = re.compile(f"([{_CJK}]+)")
-_CJK_CHAR = re.compile(f"[{_CJK}]")
-_CJK_MODES = ("char", "bigram")
-
-
-def _check_cjk(cjk: object) -> str:
-    if cjk not in _CJK_MODES:
-        raise InputError(f"cjk must be one of {_CJK_MODES}; got {_show(cjk)}")
-    return cjk  # type: ignore[return-value]
-
-
-@lru_cache(maxsize=8192)
-def _tokens(text: str, cjk: str) -> tuple[str, ...]:
-    text = unicodedata.normalize("NFKC", text).casefold()
-    # Punctuation (P*), symbols (S*), separators (Z*) and control characters
-    # (C*) become spaces; NFKC has already mapped full-width forms to ASCII.
-    text = "".join(" " if unicodedata.category(ch)[0] in "PSZC" else ch for ch in text)
-    out: list[str] = []
-    for chunk in text.split():
-        for piece in _CJK_RUN.split(chunk):
-            if not piece:
-                continue
-            if not _CJK_CHAR.match(piece):
-                out.append(piece)
-            elif cjk == "char" or len(piece) == 1:
-                out.extend(piece)
-            else:
-                out.extend(piece[i : i + 2] for i in range(len(piece) - 1))
-    return tuple(out)
-
-
-def tokenize(text: str, *, cjk: str = "char") -> list[str]:
-    """Split text into normalised tokens, for English, Chinese or a mix.
-
-    The text is NFKC-normalised (full-width letters, digits and punctuation
-    become their ASCII forms) and case-folded; punctuation and symbols,
-    ASCII or full-width (``，。！？、“”《》`` ...), are dropped. Runs of Han
-    characters and kana become one token per character (``cjk="char"``) or
-    per overlapping character pair (``cjk="bigram"``; a single character
-    stays a token); everything else is split on whitespace.
-
-    Parameters
-    ----------
-    text : str
-        The text.
-    cjk : {"char", "bigram"}, default "char"
-        How to cut runs of Chinese or Japanese characters.
-
-    Returns
-    -------
-    list of str
-        The tokens in text order, repeats kept.
-
-    Raises
-    ------
-    InputError
-        If `text` is not a string or `cjk` is unknown.
-
-    Examples
-    --------
-    >>> tokenize("Python是一种编程语言！")
-    ['python', '是', '一', '种', '编', '程', '语', '言']
-    >>> tokenize("机器学习，ＡＩ的分支。", cjk="bigram")
-    ['机器', '器学', '学习', 'ai', '的分', '分支']
-    >>> tokenize("France's capital: Paris.")
-    ['france', 's', 'capital', 'paris']
-    """
-    if not isinstance(text, str):
-        raise InputError(f"text must be a string; got {_show(text)}")
-    return list(_tokens(text, _check_cjk(cjk)))
-
-
 # Sentence ends that need no following space (CJK, plus ASCII ! and ?); a
 # full stop "." ends a sentence only before whitespace, the end of the text
 # or a CJK character, so that "3.14" stays whole.
@@ -190,7 +115,7 @@ def _full_stop_ends(text: str, i: int) -> bool:
     j = i + 1
     while j < len(text) and text[j] in _CLOSERS:
         j += 1
-    return j == len(text) or text[j].isspace() or bool(_CJK_CHAR.match(text[j]))
+    return j == len(text) or text[j].isspace() or is_cjk(text[j])
 
 
 def split_statements(text: str) -> list[str]:
@@ -250,7 +175,7 @@ def split_statements(text: str) -> list[str]:
         pieces.append(text[start:end])
         start = i = nxt
     pieces.append(text[start:])
-    return [p.strip() for p in pieces if _tokens(p, "char")]
+    return [p.strip() for p in pieces if tokenize(p)]
 
 
 # --------------------------------------------------------------------------
@@ -388,8 +313,9 @@ class OverlapJudge:
     ----------
     threshold : float, default 0.5
         Minimum coverage, in (0, 1].
-    cjk : {"char", "bigram"}, default "char"
-        How Chinese/Japanese runs are tokenised.
+    cjk : {"char", "bigram", "bigram+char"}, default "char"
+        How Chinese, Japanese and Korean runs are tokenised (see
+        :func:`reteval.text.tokenize`).
     stopwords : iterable of str, default ()
         Tokens (after normalisation) that count neither in the statement
         nor in the context, e.g. ``{"the", "is", "的"}``.
@@ -418,7 +344,7 @@ class OverlapJudge:
             or not 0 < t <= 1
         ):
             raise InputError(f"threshold must be a number in (0, 1]; got {_show(t)}")
-        _check_cjk(self.cjk)
+        check_cjk_mode(self.cjk)
         words = self.stopwords
         if isinstance(words, str) or not isinstance(words, Iterable):
             raise InputError(f"stopwords must be an iterable of strings; got {_show(words)}")
@@ -431,7 +357,7 @@ class OverlapJudge:
     def _token_set(self, text: str, name: str) -> frozenset[str]:
         if not isinstance(text, str):
             raise InputError(f"{name} must be a string; got {_show(text)}")
-        return frozenset(_tokens(text, self.cjk)) - self.stopwords
+        return frozenset(tokenize(text, cjk=self.cjk)) - self.stopwords
 
     def coverage(self, context: str, statement: str) -> float:
         """Share of the statement's distinct tokens found in the context.
