@@ -42,7 +42,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA_DIR = HERE / "data"
-FORMAT_VERSION = 1  # bump when the generator changes: cached files are then rebuilt
+FORMAT_VERSION = 2  # bump when the generator changes: cached files are then rebuilt
 
 # reteval name -> (pytrec_eval request, pytrec_eval result key, ranx name)
 MEASURES = {
@@ -54,12 +54,19 @@ MEASURES = {
 }
 
 TOOLS = ("reteval", "pytrec_eval", "ranx-fresh", "ranx-warm", "floor")
+LAYOUTS = ("ranked", "shuffled")
+
+# The speed targets: (check, target); every ratio is reteval's wall time (best run) over
+# the other's, measured in the same benchmark run on the same files.
+TARGETS = {"pytrec_eval": 0.25, "ranx-warm": 0.12, "floor": 1.5}
+RSS_TARGET_MB = 1200  # peak resident memory of reteval, MiB
+SHUFFLED_TARGET = 1.2  # reteval on the shuffled file / on the ranked file
 LABELS = {
     "reteval": "reteval CLI",
     "pytrec_eval": "pytrec_eval (parse + evaluate)",
     "ranx-fresh": "ranx, fresh numba cache",
     "ranx-warm": "ranx, warm numba cache",
-    "floor": "floor: pyarrow read + lexsort",
+    "floor": "floor: pyarrow reads the run file",
 }
 
 # ------------------------------------------------------------------ child programs
@@ -108,9 +115,7 @@ print(json.dumps({"means": {k: float(v) for k, v in means.items()}, "phases": {
 FLOOR_CHILD = r"""
 import json, sys, time
 t0 = time.perf_counter()
-import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 t1 = time.perf_counter()
 table = pacsv.read_csv(
@@ -120,15 +125,11 @@ table = pacsv.read_csv(
     parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False, escape_char=False),
     convert_options=pacsv.ConvertOptions(
         include_columns=["qid", "docno", "score"],
-        column_types={"qid": pa.string(), "docno": pa.string(), "score": pa.float64()}),
+        column_types={"qid": pa.large_string(), "docno": pa.large_string(),
+                      "score": pa.float64()}),
 )
 t2 = time.perf_counter()
-codes = pc.dictionary_encode(table.column("qid").combine_chunks()).indices.to_numpy()
-scores = table.column("score").to_numpy()
-order = np.lexsort((-scores, codes))
-t3 = time.perf_counter()
-print(json.dumps({"rows": int(order.size), "phases": {
-    "import": t1 - t0, "read_csv": t2 - t1, "encode + lexsort": t3 - t2}}))
+print(json.dumps({"rows": table.num_rows, "phases": {"import": t1 - t0, "read_csv": t2 - t1}}))
 """
 
 RETEVAL_API_CHILD = r"""
@@ -162,6 +163,7 @@ def _params(args) -> dict:
         "queries": args.queries,
         "docs": args.docs,
         "judged": args.judged,
+        "ties": args.ties,
         "seed": args.seed,
     }
 
@@ -179,7 +181,7 @@ def _unique_rows(ids: np.ndarray, pool: int) -> np.ndarray:
         ids.sort(axis=1)
 
 
-def generate(queries: int, docs: int, judged: float, rng: np.random.Generator):
+def generate(queries: int, docs: int, judged: float, rng: np.random.Generator, ties: float = 0.05):
     """Make a run and qrels as arrays.
 
     Returns
@@ -202,11 +204,11 @@ def generate(queries: int, docs: int, judged: float, rng: np.random.Generator):
     ids = rng.permuted(ids, axis=1)
 
     # Scores: logit-like, six decimals, non-increasing down the ranking. A few
-    # exact ties arise by chance; about 0.1% more are made on purpose by copying
-    # the score above.
+    # exact ties arise by chance; a share `ties` more are made on purpose by
+    # copying the score above.
     scores = np.round(np.clip(rng.normal(0.0, 2.0, size=(queries, docs)), -7.9, 7.9), 6)
     scores = -np.sort(-scores, axis=1)
-    copy = rng.random((queries, docs)) < 0.001
+    copy = rng.random((queries, docs)) < ties
     copy[:, 0] = False
     source = np.where(copy, 0, np.arange(docs))
     np.maximum.accumulate(source, axis=1, out=source)
@@ -283,30 +285,60 @@ def write_files(run: dict, qrels: dict, run_path: Path, qrels_path: Path) -> Non
         pacsv.write_csv(table, out, options)
 
 
-def ensure_data(args) -> tuple[Path, Path, dict]:
-    """Return the qrels and run paths, generating them unless a matching cache exists."""
+def write_shuffled(run_path: Path, out_path: Path, rng: np.random.Generator) -> None:
+    """The same lines as ``run_path`` in a random order (queries interleaved, scores unordered)."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    names = ["qid", "iter", "docno", "rank", "score", "tag"]
+    table = pacsv.read_csv(
+        run_path,
+        read_options=pacsv.ReadOptions(column_names=names),
+        parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False),
+        convert_options=pacsv.ConvertOptions(column_types={n: pa.string() for n in names}),
+    )
+    table = table.take(pa.array(rng.permutation(table.num_rows)))
+    options = pacsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
+    with open(out_path, "wb") as out:
+        pacsv.write_csv(table, out, options)
+
+
+def ensure_data(args) -> tuple[Path, dict, dict]:
+    """Return the qrels path, the run path of each layout and the data's description.
+
+    Files are generated unless a matching cache exists. The two run files hold the same
+    lines: ``ranked`` in rank order (grouped by query, scores non-increasing), ``shuffled``
+    in a random order.
+    """
     params = _params(args)
     key = hashlib.sha1(json.dumps(params, sort_keys=True).encode()).hexdigest()[:10]
     stem = f"{args.queries}x{args.docs}-{key}"
     data_dir = Path(args.data_dir)
     run_path = data_dir / f"run-{stem}.trec"
     qrels_path = data_dir / f"qrels-{stem}.trec"
+    shuffled_path = data_dir / f"run-{stem}-shuffled.trec"
+    runs = {"ranked": run_path, "shuffled": shuffled_path}
     meta_path = data_dir / f"meta-{stem}.json"
-    if meta_path.exists() and run_path.exists() and qrels_path.exists():
+    if meta_path.exists() and all(p.exists() for p in (run_path, shuffled_path, qrels_path)):
         meta = json.loads(meta_path.read_text())
         if (meta.get("params") == params
                 and meta.get("run_bytes") == run_path.stat().st_size
+                and meta.get("run_bytes") == shuffled_path.stat().st_size
                 and meta.get("qrels_bytes") == qrels_path.stat().st_size):
             print(f"using cached data {run_path.name} ({meta['run_bytes'] / 1e6:.0f} MB), "
-                  f"{qrels_path.name}", flush=True)
-            return qrels_path, run_path, meta
+                  f"{shuffled_path.name}, {qrels_path.name}", flush=True)
+            return qrels_path, runs, meta
     data_dir.mkdir(parents=True, exist_ok=True)
     print(f"generating {args.queries} queries x {args.docs} docs (seed {args.seed}) ...", flush=True)
     t0 = time.perf_counter()
-    run, qrels = generate(args.queries, args.docs, args.judged, np.random.default_rng(args.seed))
+    rng = np.random.default_rng(args.seed)
+    run, qrels = generate(args.queries, args.docs, args.judged, rng, args.ties)
     tmp_run, tmp_qrels = run_path.with_suffix(".tmp"), qrels_path.with_suffix(".tmp")
     write_files(run, qrels, tmp_run, tmp_qrels)
+    tmp_shuffled = shuffled_path.with_suffix(".tmp")
+    write_shuffled(tmp_run, tmp_shuffled, rng)
     os.replace(tmp_run, run_path)
+    os.replace(tmp_shuffled, shuffled_path)
     os.replace(tmp_qrels, qrels_path)
     scores = run["score"]
     ret_judged = sum(np.isin(qrels["doc"][qrels["qrow"] == q], run["doc"][q]).sum()
@@ -316,6 +348,7 @@ def ensure_data(args) -> tuple[Path, Path, dict]:
         "run_lines": int(scores.size),
         "qrels_lines": int(qrels["rel"].size),
         "tied_adjacent_scores": int((scores[:, 1:] == scores[:, :-1]).sum()),
+        "tied_share": float((scores[:, 1:] == scores[:, :-1]).mean()),
         "relevance_counts": np.bincount(qrels["rel"], minlength=4).tolist(),
         "judged_retrieved_share_first_200_queries": float(
             ret_judged / max(1, (qrels["qrow"] < min(args.queries, 200)).sum())),
@@ -326,7 +359,7 @@ def ensure_data(args) -> tuple[Path, Path, dict]:
     meta_path.write_text(json.dumps(meta, indent=2) + "\n")
     print(f"  wrote {run_path} ({meta['run_bytes'] / 1e6:.0f} MB) and {qrels_path.name} "
           f"in {meta['seconds_to_generate']} s", flush=True)
-    return qrels_path, run_path, meta
+    return qrels_path, runs, meta
 
 
 # ------------------------------------------------------------------ running children
@@ -414,35 +447,41 @@ def _fail(tool: str, result: dict) -> None:
     print(f"  {tool} failed (exit {result['returncode']}):\n{tail}", flush=True)
 
 
-def bench(tools, qrels: Path, run: Path, repeat: int, scratch: Path) -> dict:
-    """Time every tool `repeat` times, interleaving the tools round by round."""
-    results = {tool: [] for tool in tools}
+def bench(tools, qrels: Path, runs: dict, repeat: int, scratch: Path) -> dict:
+    """Time every tool on every layout `repeat` times, interleaved round by round.
+
+    Returns ``{layout: {tool: [result, ...]}}``.
+    """
+    results = {layout: {tool: [] for tool in tools} for layout in runs}
     failed = set()
     warm_dir = scratch / "numba-warm"
     if "ranx-warm" in tools:
         print("warming ranx's numba cache (untimed) ...", flush=True)
-        warm = run_child(commands("ranx-warm", qrels, run), env=child_env(NUMBA_CACHE_DIR=str(warm_dir)))
+        first = next(iter(runs.values()))
+        warm = run_child(commands("ranx-warm", qrels, first), env=child_env(NUMBA_CACHE_DIR=str(warm_dir)))
         if warm["returncode"] != 0:
             _fail("ranx-warm (warm-up)", warm)
             failed.add("ranx-warm")
     for round_ in range(1, repeat + 1):
         for tool in tools:
-            if tool in failed:
-                continue
-            env = child_env()
-            if tool == "ranx-fresh":
-                env["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="numba-fresh-", dir=scratch)
-            elif tool == "ranx-warm":
-                env["NUMBA_CACHE_DIR"] = str(warm_dir)
-            result = run_child(commands(tool, qrels, run), env=env)
-            if result["returncode"] != 0:
-                _fail(tool, result)
-                failed.add(tool)
-                continue
-            results[tool].append(result)
-            print(f"  round {round_}/{repeat}  {LABELS[tool]:<32} {result['wall']:8.2f} s  "
-                  f"{result['rss_mb']:8.0f} MB", flush=True)
-    return {tool: runs for tool, runs in results.items() if runs}
+            for layout, run in runs.items():
+                if tool in failed:
+                    continue
+                env = child_env()
+                if tool == "ranx-fresh":
+                    env["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="numba-fresh-", dir=scratch)
+                elif tool == "ranx-warm":
+                    env["NUMBA_CACHE_DIR"] = str(warm_dir)
+                result = run_child(commands(tool, qrels, run), env=env)
+                if result["returncode"] != 0:
+                    _fail(f"{tool} ({layout})", result)
+                    failed.add(tool)
+                    continue
+                results[layout][tool].append(result)
+                print(f"  round {round_}/{repeat}  {layout:<8} {LABELS[tool]:<34} "
+                      f"{result['wall']:8.2f} s  {result['rss_mb']:8.0f} MB", flush=True)
+    return {layout: {tool: r for tool, r in by_tool.items() if r}
+            for layout, by_tool in results.items()}
 
 
 # ------------------------------------------------------------------ reporting
@@ -492,6 +531,7 @@ def machine() -> dict:
 
 
 def summarise(results: dict) -> dict:
+    """``{tool: [runs]}`` -> best and median wall time, CPU time, peak RSS, phases."""
     out = {}
     for tool, runs in results.items():
         walls = [r["wall"] for r in runs]
@@ -507,17 +547,17 @@ def summarise(results: dict) -> dict:
     return out
 
 
-def agreement(results: dict) -> tuple[list[str], bool]:
+def agreement(results: dict, layout: str) -> tuple[list[str], bool]:
     """Compare reteval's means with pytrec_eval's (and, for information, ranx's)."""
     lines = []
     ok = True
     if "reteval" not in results or "pytrec_eval" not in results:
-        return ["(agreement not checked: reteval or pytrec_eval did not run)"], True
+        return [f"({layout}: agreement not checked: reteval or pytrec_eval did not run)"], True
     ours = results["reteval"][0]["output"]
     theirs = results["pytrec_eval"][0]["output"]
     ranx = next((results[t][0]["output"]["means"] for t in ("ranx-warm", "ranx-fresh")
                  if t in results), None)
-    lines.append("| measure | reteval | pytrec_eval | abs diff | within 1e-6 |"
+    lines.append(f"| {layout}: measure | reteval | pytrec_eval | abs diff | within 1e-6 |"
                  + (" ranx | ranx diff |" if ranx else ""))
     lines.append("|---|---:|---:|---:|:---:|" + ("---:|---:|" if ranx else ""))
     for name, (_, key, ranx_name) in MEASURES.items():
@@ -531,69 +571,100 @@ def agreement(results: dict) -> tuple[list[str], bool]:
     same_n = ours["num_queries"] == theirs["num_queries"]
     ok &= same_n
     lines.append("")
-    lines.append(f"Queries evaluated: reteval {ours['num_queries']}, pytrec_eval "
+    lines.append(f"Queries evaluated ({layout}): reteval {ours['num_queries']}, pytrec_eval "
                  f"{theirs['num_queries']} ({'same' if same_n else 'DIFFERENT'}). "
                  f"Agreement within 1e-6: {'yes' if ok else 'NO'}.")
-    if ranx:
-        lines.append("(ranx is shown for information only: it breaks score ties its own way.)")
     return lines, ok
 
 
-def report(summary: dict, agree_lines: list[str], meta: dict, mach: dict, args) -> str:
-    base = summary.get("reteval", {}).get("best")
+def _met(value: float, target: float) -> str:
+    return "yes" if value <= target else "NO"
+
+
+def targets(summaries: dict) -> tuple[list[str], bool]:
+    """The targets table, both layouts side by side; and whether every target was met."""
+    lines = ["| check | " + " | ".join(summaries) + " | target | met |",
+             "|---|" + "---:|" * len(summaries) + "---:|:---:|"]
+    all_met = True
+
+    def row(label, values, target):
+        nonlocal all_met
+        shown = [("n/a" if v is None else f"{v:.3f}") for v in values]
+        known = [v for v in values if v is not None]
+        met = "n/a" if target is None or not known else (
+            "yes" if all(v <= target for v in known) else "NO")
+        all_met &= met != "NO"
+        tgt = "-" if target is None else f"<= {target:g}"
+        lines.append(f"| {label} | " + " | ".join(shown) + f" | {tgt} | {met} |")
+
+    def ratio(summary, tool):
+        if "reteval" not in summary or tool not in summary:
+            return None
+        return summary["reteval"]["best"] / summary[tool]["best"]
+
+    row("reteval time / pytrec_eval", [ratio(s, "pytrec_eval") for s in summaries.values()],
+        TARGETS["pytrec_eval"])
+    row("reteval time / ranx warm", [ratio(s, "ranx-warm") for s in summaries.values()],
+        TARGETS["ranx-warm"])
+    row("reteval time / ranx fresh", [ratio(s, "ranx-fresh") for s in summaries.values()], None)
+    row("reteval time / floor (pyarrow reads the run)",
+        [ratio(s, "floor") for s in summaries.values()], TARGETS["floor"])
+    rss = [s["reteval"]["rss_mb"] if "reteval" in s else None for s in summaries.values()]
+    lines.append("| reteval peak RSS, MB | " + " | ".join(
+        "n/a" if v is None else f"{v:.0f}" for v in rss)
+        + f" | <= {RSS_TARGET_MB} | "
+        + ("n/a" if None in rss else _met(max(rss), RSS_TARGET_MB)) + " |")
+    all_met &= None in rss or max(rss) <= RSS_TARGET_MB
+    if all(layout in summaries and "reteval" in summaries[layout] for layout in LAYOUTS):
+        r = summaries["shuffled"]["reteval"]["best"] / summaries["ranked"]["reteval"]["best"]
+        lines.append("| reteval time, shuffled / ranked | "
+                     + " | ".join(["-"] * (len(summaries) - 1) + [f"{r:.3f}"])
+                     + f" | <= {SHUFFLED_TARGET:g} | {_met(r, SHUFFLED_TARGET)} |")
+        all_met &= r <= SHUFFLED_TARGET
+    return lines, all_met
+
+
+def report(summaries: dict, agree_lines: list[str], meta: dict, mach: dict, args) -> str:
     lines = [
         f"## reteval evaluate benchmark: {args.queries:,} queries x {args.docs:,} docs",
         "",
-        (f"Run file {meta['run_lines']:,} lines ({meta['run_bytes'] / 1e6:.0f} MB), qrels "
-         f"{meta['qrels_lines']:,} lines; measures {' '.join(MEASURES)}; "
+        (f"Run files of {meta['run_lines']:,} lines ({meta['run_bytes'] / 1e6:.0f} MB) in two "
+         f"layouts, the same lines: *ranked* (grouped by query, scores non-increasing) and "
+         f"*shuffled* (the lines in a random order); {meta.get('tied_share', 0):.1%} of adjacent "
+         f"scores tied; qrels {meta['qrels_lines']:,} lines; measures {' '.join(MEASURES)}; "
          f"best of {args.repeat} (median also shown), each tool a separate process, end to end. "
          "CPU s is user + system time of the best run."),
-        "",
-        ("| tool | wall s (best) | wall s (median) | CPU s | peak RSS MB | wall / reteval "
-        "| CPU / reteval |"),
-        "|---|---:|---:|---:|---:|---:|---:|",
     ]
-    base_cpu = summary.get("reteval", {}).get("cpu")
-    for tool in TOOLS:
-        if tool not in summary:
-            continue
-        s = summary[tool]
-        ratio = f"{s['best'] / base:.2f}" if base else "n/a"
-        cpu_ratio = f"{s['cpu'] / base_cpu:.2f}" if base_cpu else "n/a"
-        lines.append(f"| {LABELS[tool]} | {s['best']:.2f} | {s['median']:.2f} | {s['cpu']:.2f} | "
-                     f"{s['rss_mb']:.0f} | {ratio} | {cpu_ratio} |")
-    lines += ["", "### Targets", ""]
-    if base:
-        lines += ["| check | value | target | met |", "|---|---:|---:|:---:|"]
-
-        def ratio_row(tool, label, target):
+    for layout, summary in summaries.items():
+        base = summary.get("reteval", {}).get("best")
+        base_cpu = summary.get("reteval", {}).get("cpu")
+        lines += ["", f"### {layout}", "",
+                  ("| tool | wall s (best) | wall s (median) | CPU s | peak RSS MB "
+                   "| wall / reteval | CPU / reteval |"),
+                  "|---|---:|---:|---:|---:|---:|---:|"]
+        for tool in TOOLS:
             if tool not in summary:
-                return
-            r = base / summary[tool]["best"]
-            met = "n/a" if target is None else ("yes" if r <= target else "NO")
-            tgt = "-" if target is None else f"<= {target:.3f}"
-            speed = f"{1 / r:.1f}x faster" if r <= 1 else f"{r:.1f}x slower"
-            lines.append(f"| reteval time / {label} | {r:.3f} ({speed}) | {tgt} | {met} |")
-
-        ratio_row("pytrec_eval", "pytrec_eval", 1 / 3)
-        ratio_row("ranx-warm", "ranx warm", 1 / 5)
-        ratio_row("ranx-fresh", "ranx fresh", None)
-        rss = summary["reteval"]["rss_mb"]
-        lines.append(f"| reteval peak RSS | {rss:.0f} MB | < 2048 MB | {'yes' if rss < 2048 else 'NO'} |")
-        if "floor" in summary:
-            f = summary["reteval"]["best"] / summary["floor"]["best"]
-            lines.append(f"| reteval time / floor | {f:.2f} | - | n/a |")
-    else:
-        lines.append("(reteval did not run)")
+                continue
+            s = summary[tool]
+            ratio = f"{s['best'] / base:.2f}" if base else "n/a"
+            cpu_ratio = f"{s['cpu'] / base_cpu:.2f}" if base_cpu else "n/a"
+            lines.append(f"| {LABELS[tool]} | {s['best']:.2f} | {s['median']:.2f} | "
+                         f"{s['cpu']:.2f} | {s['rss_mb']:.0f} | {ratio} | {cpu_ratio} |")
+    target_lines, all_met = targets(summaries)
+    lines += ["", "### Targets (reteval's wall time over the other's, best runs)", ""]
+    lines += target_lines
+    lines += ["", f"All targets met: {'yes' if all_met else 'NO'}."]
     lines += ["", "### Agreement", ""] + agree_lines
-    phase_rows = [(t, s["phases"]) for t, s in summary.items() if s.get("phases")]
+    phase_rows = [(layout, t, s["phases"]) for layout, summary in summaries.items()
+                  for t, s in summary.items() if s.get("phases")]
     if phase_rows:
         lines += ["", "### Where the time goes (inside each process, best run)", ""]
-        for tool, phases in phase_rows:
+        for layout, tool, phases in phase_rows:
             inside = sum(phases.values())
-            startup = summary[tool]["best"] - inside
+            startup = summaries[layout][tool]["best"] - inside
             parts = ", ".join(f"{k} {v:.2f}" for k, v in phases.items())
-            lines.append(f"- {LABELS.get(tool, tool)}: {parts}; interpreter start and exit {startup:.2f} s")
+            lines.append(f"- {layout}, {LABELS.get(tool, tool)}: {parts}; "
+                         f"interpreter start and exit {startup:.2f} s")
     v = mach["versions"]
     lines += [
         "",
@@ -610,7 +681,7 @@ def report(summary: dict, agree_lines: list[str], meta: dict, mach: dict, args) 
         lines.append(f"- load average (1/5/15 min) before {before}, after {after}")
         if max(before[0], after[0]) > 0.75 * mach["usable_cores"]:
             lines.append("- WARNING: other processes were using the CPU during the run; wall "
-                         "times are inflated and noisy, CPU seconds are the steadier comparison")
+                         "times are inflated and noisy, and so are the ratios")
     return "\n".join(lines)
 
 
@@ -623,17 +694,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--queries", type=int, default=10_000, help="queries in the generated run")
     p.add_argument("--docs", type=int, default=1_000, help="retrieved documents per query")
     p.add_argument("--judged", type=float, default=10.0, help="mean judgments per query")
+    p.add_argument("--ties", type=float, default=0.05,
+                   help="share of scores copied from the document above (tied scores)")
     p.add_argument("--seed", type=int, default=20240607, help="seed of the data generator")
     p.add_argument("--repeat", type=int, default=3, help="timed runs per tool (best and median)")
     p.add_argument("--quick", action="store_true", help="one timed run per tool (--repeat 1)")
     p.add_argument("--tools", default=",".join(TOOLS),
                    help=f"comma-separated subset of {','.join(TOOLS)}")
+    p.add_argument("--layouts", default=",".join(LAYOUTS),
+                   help=f"comma-separated subset of {','.join(LAYOUTS)}")
     p.add_argument("--no-breakdown", action="store_true",
                    help="skip the extra run of reteval's Python API (read_qrels and read_run, "
-                   "then evaluate on the DataFrames) that splits its time into phases")
+                   "then evaluate on the DataFrames) per layout that splits its time into phases")
     p.add_argument("--data-dir", default=str(DEFAULT_DATA_DIR), help="where generated files are cached")
     p.add_argument("--json", metavar="PATH", help="also write all measurements as JSON")
+    p.add_argument("--generate-only", action="store_true", help=argparse.SUPPRESS)
     return p
+
+
+def _split(text: str, allowed: tuple, option: str) -> list[str]:
+    chosen = [t.strip() for t in text.split(",") if t.strip()]
+    unknown = sorted(set(chosen) - set(allowed))
+    if unknown:
+        raise SystemExit(f"unknown {option} {unknown}; expected some of {list(allowed)}")
+    return chosen
 
 
 def main(argv=None) -> int:
@@ -643,46 +727,62 @@ def main(argv=None) -> int:
     for name in ("queries", "docs", "repeat"):
         if getattr(args, name) < 1:
             raise SystemExit(f"--{name} must be at least 1; got {getattr(args, name)}")
-    tools = [t.strip() for t in args.tools.split(",") if t.strip()]
-    unknown = sorted(set(tools) - set(TOOLS))
-    if unknown:
-        raise SystemExit(f"unknown --tools {unknown}; expected some of {list(TOOLS)}")
+    if not 0 <= args.ties < 1:
+        raise SystemExit(f"--ties must be in [0, 1); got {args.ties}")
+    tools = _split(args.tools, TOOLS, "--tools")
+    layouts = _split(args.layouts, LAYOUTS, "--layouts")
 
-    qrels, run, meta = ensure_data(args)
-    with open(run, "rb") as f:  # put both files in the page cache so no tool pays for the disk
-        while f.read(1 << 24):
-            pass
+    if args.generate_only:
+        ensure_data(args)
+        return 0
+    # The files are made in a child process: a child's peak RSS as the kernel reports it
+    # starts from its parent's peak (the memory image it was started from), so the parent
+    # that starts the timed tools must never have held the generated arrays.
+    subprocess.run([sys.executable, __file__, "--generate-only", *(argv or sys.argv[1:])],
+                   check=True)
+    qrels, runs, meta = ensure_data(args)
+    runs = {layout: runs[layout] for layout in layouts}
+    for path in runs.values():  # put the files in the page cache so no tool pays for the disk
+        with open(path, "rb") as f:
+            while f.read(1 << 24):
+                pass
     qrels.read_bytes()
     if "reteval" in tools:
         compile_reteval()
     load_before = os.getloadavg()
 
     with tempfile.TemporaryDirectory(prefix="reteval-bench-") as scratch:
-        results = bench(tools, qrels, run, args.repeat, Path(scratch))
-    summary = summarise(results)
+        results = bench(tools, qrels, runs, args.repeat, Path(scratch))
+    summaries = {layout: summarise(by_tool) for layout, by_tool in results.items()}
     if not args.no_breakdown and "reteval" in tools:
-        print("splitting reteval's time into read and evaluate (one extra run) ...", flush=True)
-        api = run_child(commands("reteval-api", qrels, run), env=child_env())
-        if api["returncode"] == 0:
-            summary["reteval-api"] = {"best": api["wall"], "median": api["wall"], "cpu": api["cpu"],
-                                      "rss_mb": api["rss_mb"], "runs": 1,
-                                      "phases": api["output"]["phases"]}
-            LABELS["reteval-api"] = ("reteval Python API, one run (read_qrels, read_run, then "
-                                     "evaluate on the DataFrames; not the CLI's path)")
-        else:
-            _fail("reteval-api", api)
-    agree_lines, ok = agreement(results)
+        LABELS["reteval-api"] = ("reteval Python API, one run (read_qrels, read_run, then "
+                                 "evaluate on the DataFrames; not the CLI's path)")
+        for layout, run in runs.items():
+            print(f"splitting reteval's time into read and evaluate ({layout}, one extra run) ...",
+                  flush=True)
+            api = run_child(commands("reteval-api", qrels, run), env=child_env())
+            if api["returncode"] == 0:
+                summaries[layout]["reteval-api"] = {
+                    "best": api["wall"], "median": api["wall"], "cpu": api["cpu"],
+                    "rss_mb": api["rss_mb"], "runs": 1, "phases": api["output"]["phases"]}
+            else:
+                _fail("reteval-api", api)
+    agree_lines, ok = [], True
+    for layout, by_tool in results.items():
+        lines, layout_ok = agreement(by_tool, layout)
+        agree_lines += lines + [""]
+        ok &= layout_ok
     mach = machine()
     mach["load_average"] = {"before": [round(x, 2) for x in load_before],
                             "after": [round(x, 2) for x in os.getloadavg()]}
-    text = report(summary, agree_lines, meta, mach, args)
+    text = report(summaries, agree_lines, meta, mach, args)
     print()
     print(text)
     if args.json:
         Path(args.json).write_text(json.dumps(
             {"params": _params(args), "repeat": args.repeat, "data": meta, "machine": mach,
-             "summary": summary, "agreement_ok": ok}, indent=2) + "\n")
-    missing = [t for t in tools if t not in results]
+             "summary": summaries, "agreement_ok": ok}, indent=2) + "\n")
+    missing = [(layout, t) for layout in results for t in tools if t not in results[layout]]
     return 1 if (missing or not ok) else 0
 
 

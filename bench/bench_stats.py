@@ -1,6 +1,12 @@
-"""Benchmark: Fisher randomization tests for all pairs of 5 systems x 10,000 queries.
+"""Benchmark: randomization and bootstrap tests for all pairs of 5 systems x 10,000 queries.
 
 Compares, on the same per-query scores,
+
+* reteval's randomization and bootstrap tests with scipy's general-purpose
+  ``scipy.stats.permutation_test`` (paired: ``permutation_type="samples"``, the
+  statistic the mean difference, vectorised in batches) and
+  ``scipy.stats.bootstrap`` (percentile interval of the mean difference),
+  for one pair and for all 10 pairs, with the same number of rounds;
 
 * ``reteval.stats.pairwise_tests(scores, test="randomization", n_resamples=R)``
   (all 10 unordered pairs, one matrix product per chunk of rounds), and
@@ -11,9 +17,10 @@ Compares, on the same per-query scores,
   same arrays, without its metric computation, for the 20 ordered pairs that
   ``compare`` tests.
 
-Run: ``python bench/bench_stats.py [--systems 5] [--queries 10000] [--rounds 10000]``.
-Prints times in seconds and the largest p-value difference between the two
-implementations (both are Monte Carlo estimates of the same exact p-value).
+Run: ``python bench/bench_stats.py [--systems 5] [--queries 10000] [--rounds 10000]
+[--skip-ranx]``. Prints times in seconds, the speed-up of reteval, and how far the p-values
+and intervals of the implementations are apart (all are Monte Carlo estimates of the same
+quantities, so they agree within a few Monte Carlo standard errors).
 """
 
 from __future__ import annotations
@@ -47,22 +54,87 @@ def make_data(n_systems: int, n_queries: int, seed: int = 0):
     return qrels, runs
 
 
+def _timed(call):
+    t0 = time.perf_counter()
+    value = call()
+    return value, time.perf_counter() - t0
+
+
+def against_scipy(scores: np.ndarray, names: list, rounds: int, batch: int) -> None:
+    """Time reteval's randomization and bootstrap tests against scipy's on the same scores."""
+    from scipy import stats as sps
+
+    from reteval.stats import bootstrap_test, pairwise_tests, randomization_test
+
+    def mean_difference(x, y, axis=-1):
+        return np.mean(x - y, axis=axis)
+
+    def scipy_permutation(x, y, seed):
+        return sps.permutation_test((x, y), mean_difference, permutation_type="samples",
+                                    vectorized=True, n_resamples=rounds, batch=batch,
+                                    alternative="two-sided", rng=seed)
+
+    def scipy_bootstrap(x, y, seed):
+        return sps.bootstrap((x - y,), np.mean, n_resamples=rounds, batch=batch,
+                             vectorized=True, method="percentile", confidence_level=0.95, rng=seed)
+
+    x, y = scores[0], scores[1]
+    # untimed first calls: imports and first-use costs of both libraries
+    randomization_test(x, y, n_resamples=10, rng=0)
+    bootstrap_test(x, y, n_resamples=10, rng=0)
+    sps.permutation_test((x, y), mean_difference, permutation_type="samples", vectorized=True,
+                         n_resamples=10, rng=0)
+    sps.bootstrap((x - y,), np.mean, n_resamples=10, vectorized=True, method="percentile", rng=0)
+    pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
+    print(f"\n### reteval against scipy.stats ({len(x)} queries, {rounds} rounds; "
+          f"scipy vectorised in batches of {batch})\n")
+    print("| test | reteval s | scipy s | scipy / reteval | reteval p or CI | scipy p or CI |")
+    print("|---|---:|---:|---:|---|---|")
+    ours, t_ours = _timed(lambda: randomization_test(x, y, n_resamples=rounds, rng=0))
+    theirs, t_theirs = _timed(lambda: scipy_permutation(x, y, 0))
+    print(f"| randomization, one pair | {t_ours:.2f} | {t_theirs:.2f} | {t_theirs / t_ours:.0f}x "
+          f"| p {ours.pvalue:.4f} | p {theirs.pvalue:.4f} |", flush=True)
+    ours, t_ours = _timed(lambda: bootstrap_test(x, y, n_resamples=rounds, rng=0))
+    theirs, t_theirs = _timed(lambda: scipy_bootstrap(x, y, 0))
+    ci = ours.confidence_interval()
+    print(f"| bootstrap CI of the mean difference, one pair | {t_ours:.2f} | {t_theirs:.2f} | "
+          f"{t_theirs / t_ours:.0f}x | [{ci.low:.5f}, {ci.high:.5f}] | "
+          f"[{theirs.confidence_interval.low:.5f}, {theirs.confidence_interval.high:.5f}] |",
+          flush=True)
+    for test, scipy_call in (("randomization", scipy_permutation), ("bootstrap", scipy_bootstrap)):
+        ours, t_ours = _timed(lambda test=test: pairwise_tests(
+            scores, test=test, names=names, n_resamples=rounds, rng=0))
+        theirs, t_theirs = _timed(lambda call=scipy_call: [call(scores[i], scores[j], k)
+                                                            for k, (i, j) in enumerate(pairs)])
+        if test == "randomization":
+            low, high = min(r.pvalue for r in ours.values()), max(r.pvalue for r in ours.values())
+            shown = (f"p {low:.4f}-{high:.4f}",
+                     f"p {min(r.pvalue for r in theirs):.4f}-{max(r.pvalue for r in theirs):.4f}")
+        else:
+            shown = ("CIs", "CIs")
+        print(f"| {test}, all {len(pairs)} pairs | {t_ours:.2f} | {t_theirs:.2f} | "
+              f"{t_theirs / t_ours:.0f}x | {shown[0]} | {shown[1]} |", flush=True)
+    print()
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--systems", type=int, default=5)
     parser.add_argument("--queries", type=int, default=10_000)
     parser.add_argument("--rounds", type=int, default=10_000)
+    parser.add_argument("--batch", type=int, default=500,
+                        help="rounds per vectorised call of scipy's permutation_test and bootstrap")
+    parser.add_argument("--skip-ranx", action="store_true",
+                        help="time reteval against scipy only (ranx's compare takes minutes)")
     parser.add_argument("--ranx-fisher-alone", action="store_true",
                         help="also time ranx's Fisher function without its metric computation")
     args = parser.parse_args(argv)
 
-    import ranx
-    from ranx.statistical_tests import fisher_randomization_test
-
+    from reteval import evaluate
     from reteval.stats import pairwise_tests
 
-    ranx_version = metadata.version("ranx")
-    print(f"python {platform.python_version()}, numpy {np.__version__}, ranx {ranx_version}")
+    versions = ", ".join(f"{p} {metadata.version(p)}" for p in ("numpy", "scipy", "ranx"))
+    print(f"python {platform.python_version()}, {versions}")
     print(f"{args.systems} systems x {args.queries} queries, {args.rounds} rounds, "
           f"{args.systems * (args.systems - 1) // 2} pairs")
 
@@ -70,12 +142,21 @@ def main(argv=None) -> None:
     qrels_d, runs_d = make_data(args.systems, args.queries)
     print(f"data generation: {time.perf_counter() - t0:.2f} s")
 
+    names = [f"sys{k}" for k in range(args.systems)]
+    scores = np.vstack([evaluate(qrels_d, run, ["nDCG@10"])["nDCG@10"].to_numpy()
+                        for run in runs_d])
+    against_scipy(scores, names, args.rounds, args.batch)
+    if args.skip_ranx:
+        return
+
+    import ranx
+    from ranx.statistical_tests import fisher_randomization_test
+
     qrels = ranx.Qrels(qrels_d)
     runs = [ranx.Run(r, name=f"sys{k}") for k, r in enumerate(runs_d)]
     scores = np.vstack([ranx.evaluate(qrels, run, "ndcg@10", return_mean=False) for run in runs])
-    names = [run.name for run in runs]
 
-    # reteval -------------------------------------------------------------------------------
+    # reteval against ranx --------------------------------------------------------------------
     t0 = time.perf_counter()
     ours = pairwise_tests(scores, test="randomization", names=names, n_resamples=args.rounds,
                           rng=0)

@@ -114,8 +114,11 @@ pre, code { font-family: %(mono)s; font-size: .92em; }
 .jp-OutputArea pre, .output_area pre { padding: .3em .8em; overflow-x: auto; margin: 0; }
 .jp-OutputArea img, .output_area img, main img { max-width: 100%%; height: auto; }
 table { border-collapse: collapse; margin: .6em 0; font-size: .95em; }
-th, td { border: 1px solid #d0d7de; padding: .25em .6em; text-align: right; }
-td:first-child, th:first-child { text-align: left; }
+th, td { border: 1px solid #d0d7de; padding: .25em .6em; text-align: left; vertical-align: top; }
+.dataframe td, .dataframe th { text-align: right; }
+.dataframe td:first-child, .dataframe th:first-child, .dataframe tbody th { text-align: left; }
+main.glossary { max-width: 80em; }
+main.glossary [lang="%(other)s"] { display: none; }
 .widget-note { border-left: 4px solid #bf8700; background: #fff8c5; padding: .4em .8em; }
 .files ul { columns: 2; }
 .toc li { margin: .4em 0; }
@@ -223,7 +226,9 @@ def _static_notebook(nb, lang: str):
         for output in cell.get("outputs", []):
             data = output.get("data")
             if data and WIDGET_VIEW in data:
-                output["data"] = {"text/html": note}
+                # reteval's explorers carry their own note and text fallback
+                fallback = "".join(data.get("text/html", ""))
+                output["data"] = {"text/html": fallback if "reteval-fallback" in fallback else note}
     return nb
 
 
@@ -272,12 +277,14 @@ def _code_css() -> str:
     return HtmlFormatter(style="default").get_style_defs(".highlight")
 
 
-def _page(lang: str, title: str, body: str, header: str, footer: str) -> str:
-    css = CSS % {"font": FONTS[lang], "mono": MONO} + _code_css()
+def _page(lang: str, title: str, body: str, header: str, footer: str, kind: str = "") -> str:
+    other = HTML_LANG["en" if lang == "zh" else "zh"]
+    css = CSS % {"font": FONTS[lang], "mono": MONO, "other": other} + _code_css()
     return (f'<!DOCTYPE html>\n<html lang="{HTML_LANG[lang]}">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{html.escape(title)}</title>\n<style>{css}</style>\n</head>\n<body>\n"
-            f"{header}\n<main>\n{body}\n</main>\n{footer}\n</body>\n</html>\n")
+            f'{header}\n<main{f" class={kind!r}" if kind else ""}>\n{body}\n</main>\n{footer}\n'
+            "</body>\n</html>\n")
 
 
 def _chrome(page: _Page, pages: dict, sequence: list, output: Path) -> tuple[str, str]:
@@ -462,7 +469,9 @@ def build_book(output: str | os.PathLike = "outputs", *,
                 body = _notebook_html(notebooks[(lang, page.key)], lang)
                 body += _files_html(_files(here, page.path), lang, here)
             page.path.write_text(_page(lang, f"{page.title} · {UI[lang]['book']}", body,
-                                       header, footer), encoding="utf-8")
+                                       header, footer, kind=page.key if page.key in (
+                                           "index", "glossary") else "notebook"),
+                                 encoding="utf-8")
             written.append(page.path)
     return written
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import math
 import os
 import sys
 import warnings
@@ -37,7 +38,7 @@ def _add_evaluate(subparsers) -> None:
         "spellings and lists work too (-m P_5,10, -m ndcg_cut, -m official: trec_eval's "
         f"default set) (default: {' '.join(DEFAULT_MEASURES)})",
     )
-    p.add_argument("-l", "--relevance-level", type=int, default=1, metavar="N",
+    p.add_argument("-l", "--relevance-level", type=_level, default=1, metavar="N",
                    help="minimum relevance that counts as relevant (default: 1)")
     p.add_argument("--missing", choices=("zero", "skip", "error"), default="zero",
                    help="judged queries absent from the run: score 0 and warn (default), "
@@ -54,6 +55,23 @@ def _add_evaluate(subparsers) -> None:
                    help="with --engine dask: address of a running Dask scheduler "
                    "(default: start a local cluster of 2 worker processes)")
     p.set_defaults(handler=_cmd_evaluate)
+
+
+def _level(text: str) -> int:
+    """``-l``: an integer as trec_eval writes one, from 0 up (checked again by evaluate)."""
+    from reteval.errors import InputError
+    from reteval.textfile import parse_integer
+
+    try:
+        return parse_integer(text.strip(), what="relevance level")
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _json_number(value):
+    """A float for JSON, None (null) for NaN or an infinity: strict parsers reject NaN."""
+    value = float(value)
+    return value if math.isfinite(value) else None
 
 
 def _cmd_evaluate(args) -> int:
@@ -80,12 +98,12 @@ def _cmd_evaluate(args) -> int:
     means = aggregate(per_query)
     out = sys.stdout
     if args.format == "json":
-        doc = {"measures": {k: float(v) for k, v in means.items()},
+        doc = {"measures": {k: _json_number(v) for k, v in means.items()},
                "num_queries": len(per_query)}
         if args.per_query:
-            doc["per_query"] = {q: {k: float(v) for k, v in row.items()}
+            doc["per_query"] = {q: {k: _json_number(v) for k, v in row.items()}
                                 for q, row in per_query.iterrows()}
-        json.dump(doc, out, indent=2)
+        json.dump(doc, out, indent=2, allow_nan=False)
         out.write("\n")
     elif args.format == "trec":
         from reteval.formats import to_trec_eval
@@ -115,17 +133,35 @@ def _fmt(name, value) -> str:
 # Subcommands that live in their own modules, imported only when needed so that
 # `reteval evaluate` starts fast.
 _SUBCOMMAND_MODULES = {"run": "reteval.pipeline", "book": "reteval.book",
-                       "monitor": "reteval.monitor", "history": "reteval.monitor"}
+                       "monitor": "reteval.monitor.commands",
+                       "history": "reteval.monitor.commands"}
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: looks the installed version up only when asked (importlib.metadata is slow)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="show the version and exit"):
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0,
+                         help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        import reteval
+
+        print(f"reteval {reteval.__version__}")
+        parser.exit()
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The argument parser; with ``command="evaluate"`` other subcommands are not loaded."""
-    from reteval.version import __version__
+    """The argument parser; with ``command="evaluate"`` other subcommands are not loaded.
 
+    Building it imports no numpy, pandas or pyarrow: every subcommand module keeps those
+    inside its handlers, so ``reteval --help`` and ``reteval COMMAND --help`` answer at once.
+    """
     parser = argparse.ArgumentParser(
         prog="reteval", description="Evaluate retrieval systems: metrics, statistics, notebooks."
     )
-    parser.add_argument("--version", action="version", version=f"reteval {__version__}")
+    parser.add_argument("--version", action=_VersionAction)
     parser.add_argument("-q", "--quiet", action="store_true", dest="no_progress",
                         help="no progress bars (as RETEVAL_PROGRESS=off)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -149,7 +185,8 @@ def main(argv=None) -> int:
     try:
         return int(args.handler(args) or 0)
     except RetevalError as exc:
-        print(f"reteval: error: {exc}", file=sys.stderr)
+        message = " ".join(str(exc).split("\n"))  # one line, whatever the message holds
+        print(f"reteval: error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("reteval: interrupted", file=sys.stderr)

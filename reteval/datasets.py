@@ -34,17 +34,17 @@ Decisions, made once:
 
 from __future__ import annotations
 
-import gzip
 import hashlib
+import http.client
 import json
 import os
-import re
 import shutil
 import tempfile
 import urllib.error
 import urllib.request
 import warnings
 import zipfile
+import zlib
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
@@ -54,6 +54,7 @@ import pandas as pd
 from reteval.collection import Dataset, DatasetWarning
 from reteval.errors import InputError, RetevalError
 from reteval.progress import progress_counter
+from reteval.textfile import decode, iter_lines, parse_integer, parse_json
 
 __all__ = [
     "BEIR_DATASETS",
@@ -119,14 +120,9 @@ def _find(folder: Path, relative: str) -> Path:
 
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
-    opener = gzip.open if path.suffix == ".gz" else open
-    try:
-        with opener(path, "rt", encoding="utf-8-sig") as handle:
-            yield from enumerate(handle, start=1)
-    except UnicodeDecodeError as exc:
-        raise InputError(f"expected UTF-8 text: {exc}", path=path) from None
-    except (OSError, EOFError) as exc:  # e.g. a truncated or non-gzip .gz file
-        raise InputError(f"could not read the file: {exc}", path=path) from None
+    """Decoded lines, by the rule of :mod:`reteval.textfile` (gzip, BOM, LF/CR LF/CR)."""
+    for number, raw in iter_lines(path):
+        yield number, decode(raw, path, first_line=number)
 
 
 def _string_field(record: dict, key: str, path: Path, line: int, *, required: bool) -> str:
@@ -151,14 +147,10 @@ def _read_jsonl(path: Path, kind: str) -> Iterator[tuple[int, dict]]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(
-                f"malformed JSON in the {kind} file ({exc.msg} at column {exc.colno}): "
-                f"{line.strip()!r:.80}",
-                path=path,
-                line=number,
-            ) from None
+            record = parse_json(line)
+        except InputError as exc:
+            raise InputError(f"malformed JSON in the {kind} file ({exc}): {line.strip()!r:.80}",
+                             path=path, line=number) from None
         if not isinstance(record, dict):
             raise InputError(
                 f"expected a JSON object per line, got {type(record).__name__}",
@@ -199,9 +191,6 @@ def read_queries(path: str | os.PathLike) -> dict[str, str]:
     return queries
 
 
-_INT = re.compile(r"[+-]?\d+")
-
-
 def _read_qrels(path: Path) -> pd.DataFrame:
     """Read a BEIR qrels TSV; the first line is a header when its score field has no digit."""
     seen: dict[tuple[str, str], int] = {}
@@ -222,19 +211,16 @@ def _read_qrels(path: Path) -> pd.DataFrame:
         query_id, doc_id, score = (field.strip() for field in fields)
         if number == 1 and not any(c.isdigit() for c in score):
             continue  # header, e.g. "query-id\tcorpus-id\tscore"
-        if not _INT.fullmatch(score):
-            raise InputError(
-                f"expected an integer relevance score, got {score!r}", path=path, line=number
-            )
+        grade = parse_integer(score, what="relevance score", path=path, line=number)
         if not query_id or not doc_id:
             raise InputError(f"empty query or document id: {line!r:.80}", path=path, line=number)
         key = (query_id, doc_id)
         if key in seen:
             duplicates += 1
-            rows[seen[key]] = (query_id, doc_id, int(score))
+            rows[seen[key]] = (query_id, doc_id, grade)
             continue
         seen[key] = len(rows)
-        rows.append((query_id, doc_id, int(score)))
+        rows.append((query_id, doc_id, grade))
     if duplicates:
         warnings.warn(
             f"{path}: {duplicates} (query, document) pair(s) judged more than once; "
@@ -384,19 +370,31 @@ def default_cache_dir() -> Path:
 
 
 def _download(url: str, target: Path) -> tuple[str, str]:
-    """Stream ``url`` into ``target``; return its (md5, sha256) hex digests."""
+    """Stream ``url`` into ``target``; return its (md5, sha256) hex digests.
+
+    A response cut short (fewer bytes than its ``Content-Length``, or a broken
+    connection) raises :class:`OSError`.
+    """
     md5, sha256 = hashlib.md5(), hashlib.sha256()
-    with _urlopen(url, timeout=_TIMEOUT) as response, open(target, "wb") as out:
-        headers = getattr(response, "headers", None)
-        size = headers.get("Content-Length") if headers is not None else None
-        total = int(size) if size and size.isdigit() else None
-        with progress_counter(total, desc=f"downloading {target.name}", unit="B",
-                              unit_scale=True) as advance:
-            while chunk := response.read(_CHUNK):
-                md5.update(chunk)
-                sha256.update(chunk)
-                out.write(chunk)
-                advance(len(chunk))
+    received = 0
+    try:
+        with _urlopen(url, timeout=_TIMEOUT) as response, open(target, "wb") as out:
+            headers = getattr(response, "headers", None)
+            length = headers.get("Content-Length") if headers is not None else None
+            total = int(length) if length and length.isdigit() else None
+            with progress_counter(total, desc=f"downloading {target.name}", unit="B",
+                                  unit_scale=True) as advance:
+                while chunk := response.read(_CHUNK):
+                    received += len(chunk)
+                    md5.update(chunk)
+                    sha256.update(chunk)
+                    out.write(chunk)
+                    advance(len(chunk))
+    except http.client.HTTPException as exc:  # e.g. IncompleteRead: the server hung up
+        raise OSError(f"the response was interrupted after {received} bytes "
+                      f"({type(exc).__name__})") from None
+    if total is not None and received != total:
+        raise OSError(f"the response was interrupted: {received} of {total} bytes")
     return md5.hexdigest(), sha256.hexdigest()
 
 
@@ -419,22 +417,49 @@ def _record_sha256(cache: Path, name: str, digest: str) -> None:
     os.replace(tmp, cache / "checksums.json")
 
 
-def _safe_extract(archive: zipfile.ZipFile, destination: Path) -> None:
+#: An archive may expand to at most this many times its own size (a "zip bomb" is refused).
+MAX_EXPANSION = 200
+
+
+def _safe_extract(archive: zipfile.ZipFile, destination: Path, archive_size: int) -> None:
     root = destination.resolve()
+    total = 0
     for member in archive.infolist():
         target = (destination / member.filename).resolve()
         if target != root and root not in target.parents:
             raise DownloadError(f"refusing to extract {member.filename!r}: it points outside "
                                 f"the extraction folder {destination}")
-    archive.extractall(destination)
+        total += member.file_size
+    if total > MAX_EXPANSION * max(archive_size, 1):
+        raise DownloadError(f"refusing to extract an archive of {archive_size} bytes that "
+                            f"expands to {total} bytes (more than {MAX_EXPANSION} times its size)")
+    archive.extractall(destination)  # zipfile stops at each member's declared size
+
+
+def _check_layout(source: Path, url: str) -> None:
+    """A BEIR folder: corpus, queries and at least one qrels split, before it is cached."""
+    def has(name):
+        return any((source / f).is_file() for f in (name, name + ".gz"))
+
+    missing = [name for name in ("corpus.jsonl", "queries.jsonl") if not has(name)]
+    qrels = source / "qrels"
+    if not qrels.is_dir() or not any(p.name.endswith((".tsv", ".tsv.gz")) for p in qrels.iterdir()):
+        missing.append("qrels/<split>.tsv")
+    if missing:
+        raise DownloadError(f"{url} does not hold a BEIR folder: no {', '.join(missing)}; "
+                            "nothing was written to the cache")
 
 
 def _fetch_beir(name: str, cache: Path) -> Path:
     """Download, verify and unzip BEIR dataset ``name`` into ``cache / name``."""
     url = BEIR_URL.format(name=name)
     final = cache / name
-    cache.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=cache))
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=cache))
+    except OSError as exc:  # a file where the cache folder should be, no permission ...
+        raise InputError(f"cannot use the dataset cache folder: {exc.strerror or exc} (set "
+                         "RETEVAL_CACHE or cache_dir to a writable folder)", path=cache) from None
     try:
         zip_path = work / f"{name}.zip"
         try:
@@ -462,14 +487,13 @@ def _fetch_beir(name: str, cache: Path) -> Path:
         unpacked = work / "unpacked"
         try:
             with zipfile.ZipFile(zip_path) as archive:
-                _safe_extract(archive, unpacked)
-        except zipfile.BadZipFile as exc:
+                _safe_extract(archive, unpacked, zip_path.stat().st_size)
+        except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
             raise DownloadError(f"{url} is not a valid zip file: {exc}") from None
         source = unpacked / name
         if not source.is_dir():
             source = unpacked
-        if not any((source / f).is_file() for f in ("corpus.jsonl", "corpus.jsonl.gz")):
-            raise DownloadError(f"{url} does not hold a BEIR folder with corpus.jsonl")
+        _check_layout(source, url)
         try:
             os.rename(source, final)  # atomic: readers see no folder or a whole one
         except OSError:

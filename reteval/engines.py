@@ -8,9 +8,12 @@ same kernels and the same result.
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from reteval.evaluate import evaluate as evaluate_in_memory
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["evaluate"]
 

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import numbers
 import warnings
-from concurrent.futures import ThreadPoolExecutor
-
-import numpy as np
-import pandas as pd
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from reteval.errors import InputError
-from reteval.io import as_qrels, as_run
 from reteval.measures import measure_columns, parse_measures
-from reteval.metrics import compute, rank_judgments
+from reteval.textfile import INT64_MAX
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# numpy, pandas, pyarrow and the modules that need them are imported inside the functions:
+# ``import reteval`` (and so every command line call, ``reteval --help`` too) does not pay
+# for them.
 
 __all__ = ["MISSING_POLICIES", "MissingQueriesWarning", "aggregate", "evaluate"]
 
@@ -48,6 +53,39 @@ def check_missing(absent, missing: str, *, stacklevel: int = 2) -> None:
         )
 
 
+def check_arguments(measures, relevance_level, missing) -> list:
+    """Check :func:`evaluate`'s options; return the ``(label, measure)`` columns.
+
+    ``relevance_level`` (and a measure's ``rel=``) must be an integer from 0 to
+    2**63 - 1. A negative level is refused: negative judgments mean "in the pool
+    but not judged" (trec_eval), so they can never count as relevant.
+    """
+    if missing not in MISSING_POLICIES:
+        raise InputError(f"missing must be one of {MISSING_POLICIES}; got {missing!r}")
+    if isinstance(relevance_level, bool) or not isinstance(relevance_level, numbers.Integral):
+        raise InputError(f"relevance_level must be an integer; got {relevance_level!r}")
+    if not 0 <= int(relevance_level) <= INT64_MAX:
+        raise InputError(f"relevance_level must be from 0 to {INT64_MAX} (negative judgments "
+                         f"are never relevant); got {relevance_level!r}")
+    if measures is None or not (isinstance(measures, str) or hasattr(measures, "__iter__")
+                                or hasattr(measures, "family")):
+        raise InputError("measures must be a measure name or a list of names such as "
+                         f"['nDCG@10', 'AP']; got {measures!r}")
+    if not isinstance(measures, str) and isinstance(measures, Iterable):
+        measures = list(measures)
+        odd = [m for m in measures if not isinstance(m, str) and not hasattr(m, "family")
+               and type(m).__module__.partition(".")[0] != "ir_measures"]
+        if odd:
+            raise InputError(f"a measure must be a name such as 'nDCG@10'; got {odd[0]!r}")
+    columns = measure_columns(measures)
+    for label, spec in columns:
+        rel = getattr(spec, "rel", None)
+        if rel is not None and not 0 <= rel <= INT64_MAX:
+            raise InputError(f"measure {label!r}: rel must be from 0 to {INT64_MAX} (negative "
+                             f"judgments are never relevant); got {rel}")
+    return columns
+
+
 def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "zero") -> pd.DataFrame:
     """Evaluate a run: one row per query, one column per measure, as trec_eval.
 
@@ -67,7 +105,9 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "
     relevance_level : int, default 1
         Minimum judged relevance that counts as relevant (trec_eval ``-l``);
         a measure's own ``rel`` parameter overrides it for that measure.
-        It does not change nDCG gains.
+        It does not change nDCG gains. It must be 0 or more: a negative
+        judgment ("in the pool, not judged") is never relevant, whatever the
+        level, so a negative level is refused rather than given a meaning.
     missing : {"zero", "skip", "error"}, default "zero"
         What to do with judged queries that have no results in the run:
         ``"zero"`` scores them as empty rankings and warns
@@ -104,16 +144,20 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "
     AP     0.666667
     dtype: float64
     """
+    columns = check_arguments(measures, relevance_level, missing)
     if any(type(x).__module__.partition(".")[0] == "dask" for x in (run, qrels)):
         raise InputError(
             "a Dask collection is evaluated by reteval.evaluate (or "
             "reteval.distributed.evaluate_dask), not by reteval.evaluate.evaluate, which works in memory"
         )
-    if missing not in MISSING_POLICIES:
-        raise InputError(f"missing must be one of {MISSING_POLICIES}; got {missing!r}")
-    if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)):
-        raise InputError(f"relevance_level must be an integer; got {relevance_level!r}")
-    columns = measure_columns(measures)
+    from concurrent.futures import ThreadPoolExecutor
+
+    import numpy as np
+    import pandas as pd
+
+    from reteval.io import as_qrels, as_run
+    from reteval.metrics import compute, rank_judgments
+
     # The qrels are read while the run is: a large run file is parsed by Arrow outside the GIL.
     with ThreadPoolExecutor(max_workers=1) as pool:
         qrels_future = pool.submit(as_qrels, qrels)

@@ -38,8 +38,19 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from pandas.api.types import is_bool_dtype, is_integer_dtype, is_numeric_dtype
 
 from reteval.errors import InputError
+from reteval.textfile import (
+    GZIP_MAGIC,
+    INT64_MAX,
+    INT64_MIN,
+    decode,
+    parse_decimal,
+    parse_integer,
+    read_bytes,
+    split_lines,
+)
 
 __all__ = [
     "QRELS_COLUMNS",
@@ -55,7 +66,8 @@ __all__ = [
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_COLUMNS = ("query_id", "doc_id", "score")
 
-_COMMENT_LINE = re.compile(rb"(?m)^[ \t\r\f\v]*#")
+_COMMENT_LINE = re.compile(rb"(?:\A|[\r\n])[ \t\r\f\v]*#")  # after LF, CR LF or a lone CR
+_FIELD_SEPARATOR = re.compile(r"[ \t\x0b\x0c]+")  # ASCII white space, as trec_eval's isspace()
 _BEIR_HEADER = ("query-id", "corpus-id", "score")
 _FAST_MIN_BYTES = 1 << 20  # smaller runs are read line by line: start-up would cost more
 
@@ -63,59 +75,12 @@ _FAST_MIN_BYTES = 1 << 20  # smaller runs are read line by line: start-up would 
 # ---------------------------------------------------------------- reading files
 
 
-def _read_bytes(path: Path) -> bytes:
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError("no such file", path=path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a file", path=path) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", path=path) from None
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as exc:
-            raise InputError(f"cannot decompress gzip data: {exc}", path=path) from None
-    return data
-
-
-def _decode(data: bytes, path: Path) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError(
-            f"not UTF-8 text (byte {data[exc.start:exc.start + 1]!r})", path=path, line=line
-        ) from None
-
-
-_FIELD_SEPARATOR = re.compile(r"[ \t\r\x0b\x0c]+")  # ASCII white space, as trec_eval's isspace()
-
-
 def _content_lines(text: str):
     """Yield (line number, fields) for every line that is neither blank nor a comment."""
-    for number, line in enumerate(text.split("\n"), 1):
+    for number, line in enumerate(split_lines(text), 1):
         fields = [field for field in _FIELD_SEPARATOR.split(line) if field]
         if fields and not fields[0].startswith("#"):
             yield number, fields, line
-
-
-def _parse_float(text: str, path, line: int, what: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise InputError(f"{what} is not a number: {text!r}", path=path, line=line) from None
-    if not math.isfinite(value):
-        raise InputError(f"{what} must be finite; got {text!r}", path=path, line=line)
-    return value
-
-
-def _parse_int(text: str, path, line: int, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise InputError(f"{what} is not an integer: {text!r}", path=path, line=line) from None
 
 
 def _empty_error(path, what):
@@ -126,7 +91,11 @@ ID_DTYPE = pd.StringDtype("pyarrow")  # ids are Arrow strings: compact, and hash
 
 
 def _ids(values) -> pd.api.extensions.ExtensionArray:
-    return pd.array(values, dtype=ID_DTYPE)
+    try:
+        return pd.array(values, dtype=ID_DTYPE)
+    except UnicodeEncodeError as exc:  # a lone surrogate: not Unicode text
+        raise InputError(f"an id is not valid Unicode text: {exc.object[exc.start:exc.end]!r} "
+                         f"in {exc.object!r}") from None
 
 
 def _run_table(query_ids, doc_ids, scores, lines) -> pd.DataFrame:
@@ -148,7 +117,7 @@ def _run_table(query_ids, doc_ids, scores, lines) -> pd.DataFrame:
 
 def _parse_run_text(data: bytes, path: Path) -> pd.DataFrame:
     """Careful line-by-line reader: exact line numbers for every error."""
-    text = _decode(data, path)
+    text = decode(data, path)
     qids, docs, scores, lines = [], [], [], []
     for number, fields, line in _content_lines(text):
         if len(fields) < 6:
@@ -160,7 +129,7 @@ def _parse_run_text(data: bytes, path: Path) -> pd.DataFrame:
             )
         qids.append(fields[0])
         docs.append(fields[2])
-        scores.append(_parse_float(fields[4], path, number, "score"))
+        scores.append(parse_decimal(fields[4], what="score", path=path, line=number))
         lines.append(number)
     if not qids:
         raise _empty_error(path, "run")
@@ -171,8 +140,8 @@ def _parse_run_fast(data, source=None) -> pd.DataFrame | None:
     """Multi-threaded reader for the common case: one space or one tab between fields.
 
     ``data`` is bytes or a read-only :class:`mmap.mmap` of the file, used here
-    only to check the shape. Arrow parses ``source`` when given (an Arrow
-    memory map of the same file), else ``data``, which must then be bytes.
+    only to check the shape. Arrow parses ``source`` when given (the path of
+    the same file), else ``data``, which must then be bytes.
     Arrow's reader threads may hold their input after the call returns, so a
     Python ``mmap`` is never handed to Arrow: closing it while a buffer is
     exported raises ``BufferError``. Returns None when the file is not of that
@@ -194,6 +163,10 @@ def _parse_run_fast(data, source=None) -> pd.DataFrame | None:
     if any(data.find(ch) >= 0 for ch in other):
         return None
     names = ["qid", "iter", "docno", "rank", "score", "tag"]
+    if isinstance(data, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
+        # The checks above paged the whole file into this process; Arrow reads it again in
+        # blocks: drop these pages so they do not count twice in its memory.
+        data.madvise(mmap.MADV_DONTNEED)
     try:
         table = pacsv.read_csv(
             source if source is not None else pa.BufferReader(pa.py_buffer(data)),
@@ -223,26 +196,20 @@ def _parse_run_fast(data, source=None) -> pd.DataFrame | None:
 
 
 def _read_run_mapped(path: Path) -> pd.DataFrame | None:
-    """Parse a large plain run file from memory maps, without a copy in Python.
+    """Parse a large plain run file, without a copy of it in Python.
 
     The shape checks read a Python ``mmap`` that never leaves this function;
-    Arrow parses its own memory map of the file, whose lifetime Arrow manages
-    (its buffers keep the mapping alive for as long as they are used).
+    Arrow then reads the file itself, in blocks.
     Returns None for anything the other readers handle: missing, unreadable,
     empty, compressed or irregular files.
     """
     try:
-        import pyarrow as pa
-    except ImportError:  # pragma: no cover - pyarrow is a dependency
-        return None
-    try:
         with open(path, "rb") as handle, mmap.mmap(
             handle.fileno(), 0, access=mmap.ACCESS_READ
         ) as mapped:
-            if mapped[:2] == b"\x1f\x8b" or len(mapped) < _FAST_MIN_BYTES:
+            if mapped[:2] == GZIP_MAGIC or len(mapped) < _FAST_MIN_BYTES:
                 return None
-            with pa.memory_map(str(path), "r") as source:
-                return _parse_run_fast(mapped, source)
+            return _parse_run_fast(mapped, str(path))
     except (OSError, ValueError):  # missing, unreadable or empty: the careful path says which
         return None
 
@@ -286,7 +253,7 @@ def read_run(path: str | os.PathLike, *, check_duplicates: bool = True) -> pd.Da
     frame = None
     frame = _read_run_mapped(path)
     if frame is None:
-        data = _read_bytes(path)
+        data = read_bytes(path)
         frame = _parse_run_fast(data)
         if frame is None:
             frame = _parse_run_text(data, path)
@@ -330,7 +297,7 @@ def read_qrels(path: str | os.PathLike) -> pd.DataFrame:
     2          q1     d1          2
     """
     path = Path(path)
-    text = _decode(_read_bytes(path), path)
+    text = decode(read_bytes(path), path)
     qids, docs, rels, lines = [], [], [], []
     beir = None
     for number, fields, line in _content_lines(text):
@@ -349,7 +316,7 @@ def read_qrels(path: str | os.PathLike) -> pd.DataFrame:
             )
         qids.append(fields[0])
         docs.append(fields[-2])
-        rels.append(_parse_int(fields[-1], path, number, "relevance"))
+        rels.append(parse_integer(fields[-1], what="relevance", path=path, line=number))
         lines.append(number)
     if not qids:
         raise _empty_error(path, "qrels")
@@ -370,15 +337,54 @@ def read_qrels(path: str | os.PathLike) -> pd.DataFrame:
 
 
 def _atomic_write(path: Path, text: str) -> None:
+    """Write beside ``path`` and rename: readers see the old file or the whole new one."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     opener = gzip.open if path.suffix == ".gz" else open
-    with opener(tmp, "wt", encoding="utf-8") as handle:
-        handle.write(text)
-    os.replace(tmp, path)
+    try:
+        with opener(tmp, "wt", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror or exc}", path=path) from None
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+_UNWRITABLE = "[ \t\n\r\x0b\x0c]"  # ASCII white space and line breaks split a TREC field
+
+
+def _check_writable(frame: pd.DataFrame, path, tag: str | None = None) -> None:
+    """Refuse ids a TREC file cannot hold, so that what is written reads back the same.
+
+    An id must be non-empty and free of white space and line breaks; a query id
+    must not start with ``#`` (the line would be a comment) or a byte-order mark.
+    """
+    checks = [("query_id", frame["query_id"], True), ("doc_id", frame["doc_id"], False)]
+    if tag is not None:
+        checks.append(("tag", pd.Series([tag], dtype=ID_DTYPE), False))
+    for name, column, first in checks:
+        column = column.astype(ID_DTYPE)
+        bad = (column.str.len() == 0) | column.str.contains(_UNWRITABLE, regex=True)
+        if first:
+            bad |= column.str.startswith("#") | column.str.startswith("\ufeff")
+        bad = bad.to_numpy(dtype=bool, na_value=True)
+        if bad.any():
+            value = column.iloc[int(np.flatnonzero(bad)[0])]
+            raise InputError(
+                f"cannot write {name} {value!r} in a TREC file: ids must be non-empty, without "
+                "white space or line breaks, and a query id must not start with '#'",
+                path=path,
+            )
 
 
 def write_run(run, path: str | os.PathLike, *, tag: str = "reteval") -> None:
     """Write a run as a TREC run file, ranked as trec_eval ranks it.
+
+    Raises
+    ------
+    InputError
+        An id or the tag that the TREC format cannot hold: empty, with white
+        space or a line break, or a query id starting with ``#``.
 
     Examples
     --------
@@ -390,6 +396,7 @@ def write_run(run, path: str | os.PathLike, *, tag: str = "reteval") -> None:
     q1 Q0 d1 2 0.5 reteval
     """
     frame = sort_run(as_run(run))
+    _check_writable(frame, path, tag)
     rank = frame.groupby("query_id", sort=False).cumcount() + 1
     lines = (
         frame["query_id"].astype(str) + " Q0 " + frame["doc_id"].astype(str) + " "
@@ -399,8 +406,27 @@ def write_run(run, path: str | os.PathLike, *, tag: str = "reteval") -> None:
 
 
 def write_qrels(qrels, path: str | os.PathLike) -> None:
-    """Write judgments as a TREC qrels file (``qid 0 docno rel``)."""
+    """Write judgments as a TREC qrels file (``qid 0 docno rel``).
+
+    Raises
+    ------
+    InputError
+        An id that the TREC format cannot hold (see :func:`write_run`).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "qrels.txt"
+    >>> write_qrels({"q1": {"d1": 2}}, p)
+    >>> print(p.read_text(), end="")
+    q1 0 d1 2
+    >>> write_qrels({"q 1": {"d1": 2}}, p)
+    Traceback (most recent call last):
+    ...
+    reteval.errors.InputError: ...cannot write query_id 'q 1' in a TREC file: ...
+    """
     frame = as_qrels(qrels)
+    _check_writable(frame, path)
     lines = (
         frame["query_id"].astype(str) + " 0 " + frame["doc_id"].astype(str) + " "
         + frame["relevance"].astype(str) + "\n"
@@ -454,6 +480,25 @@ def duplicate_error(what, query_id, doc_id, where, source) -> InputError:
 _CHUNK_ROWS = 1 << 15
 
 
+def _stable_order(codes: np.ndarray) -> np.ndarray:
+    """``argsort(codes, kind="stable")`` for non-negative integer codes, several times faster.
+
+    Each code is packed with its row number into one 64-bit integer and the integers are
+    sorted as values (numpy sorts those with SIMD instructions; an argsort cannot).
+    """
+    n = len(codes)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    row_bits = max(n - 1, 1).bit_length()
+    if int(codes.max()).bit_length() + row_bits > 64:  # pragma: no cover - beyond 2**64 rows
+        return np.argsort(codes, kind="stable")
+    packed = codes.astype(np.uint64) << np.uint64(row_bits)
+    packed |= np.arange(n, dtype=np.uint64)
+    packed.sort()
+    packed &= np.uint64((1 << row_bits) - 1)
+    return packed.view(np.int64)
+
+
 def first_duplicate(query: np.ndarray, doc) -> tuple[int, int] | None:
     """Row positions of a document listed twice for one query, or None.
 
@@ -485,10 +530,10 @@ def first_duplicate(query: np.ndarray, doc) -> tuple[int, int] | None:
     if n < 2:
         return None
     starts = np.flatnonzero(np.concatenate(([True], query[1:] != query[:-1])))
-    if len(np.unique(query[starts])) == len(starts):
+    if len(starts) == np.count_nonzero(np.bincount(query)):
         order = None  # every query's rows are contiguous already
     else:
-        order = np.argsort(query, kind="stable")
+        order = _stable_order(query)
         query = query[order]
         doc = doc.take(pa.array(order))
         starts = np.flatnonzero(np.concatenate(([True], query[1:] != query[:-1])))
@@ -558,26 +603,76 @@ def _from_frame(frame: pd.DataFrame, value_column: str, what: str) -> pd.DataFra
     return out
 
 
+def _to_number(value, integer: bool):
+    """One value of an object column as a number, or None when it cannot be one."""
+    if isinstance(value, (bool, np.bool_)) or value is None or value is pd.NA:
+        return None
+    if isinstance(value, str):
+        try:
+            return (parse_integer if integer else parse_decimal)(value.strip())
+        except InputError:
+            return None
+    if isinstance(value, (int, np.integer)):
+        value = int(value)
+        if integer:
+            return value if INT64_MIN <= value <= INT64_MAX else None
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    if not math.isfinite(number) or (integer and not (number.is_integer()
+                                                      and INT64_MIN <= number < 2.0**63)):
+        return None
+    return int(number) if integer else number
+
+
 def _check_values(frame: pd.DataFrame, column: str, what: str, integer: bool) -> pd.DataFrame:
-    values = pd.to_numeric(frame[column], errors="coerce")
-    bad = values.isna() & ~frame[column].isna() | frame[column].isna()
-    values = values.to_numpy(dtype=np.float64, na_value=np.nan)
-    bad = bad.to_numpy() | ~np.isfinite(values)
-    if integer:
-        bad |= np.isfinite(values) & (np.floor(values) != values)
+    """Check and convert a value column in place: int64 relevance, finite float64 scores.
+
+    Strings are read with the file readers' number grammar
+    (:mod:`reteval.textfile`); booleans are not numbers.
+    """
+    raw = frame[column]
+    kind = raw.dtype.kind if isinstance(raw.dtype, np.dtype) else "O"
+    values = None
+    if kind == "O" and is_numeric_dtype(raw.dtype) and not is_bool_dtype(raw.dtype):
+        # nullable or Arrow-backed numbers: a missing value becomes NaN, refused below
+        values = raw.to_numpy(dtype=np.float64, na_value=np.nan)
+        if is_integer_dtype(raw.dtype) and not raw.isna().any():
+            values = raw.to_numpy(dtype=np.int64)
+        kind = values.dtype.kind
+    if kind in "iuf":  # numeric column: checked at once
+        values = raw.to_numpy() if values is None else values
+        if kind == "f":
+            bad = ~np.isfinite(values)
+            if integer:
+                bad |= ~bad & ((np.floor(values) != values) | (values < -(2.0**63))
+                               | (values >= 2.0**63))
+        elif kind == "u" and integer:
+            bad = values > INT64_MAX
+        else:
+            bad = np.zeros(len(values), dtype=bool)
+        converted = None
+    else:
+        converted = [_to_number(v, integer) for v in raw.to_numpy(dtype=object)]
+        bad = np.fromiter((v is None for v in converted), dtype=bool, count=len(converted))
     if bad.any():
         position = int(np.flatnonzero(bad)[0])
         label = frame.index[position]
         where = "line" if frame.index.name == "line" else "row"
-        kind = "an integer" if integer else "a finite number"
-        value = frame[column].iloc[position]
+        kind_text = "an integer (within int64)" if integer else "a finite number"
+        value = raw.iloc[position]
         shown = repr(value) if isinstance(value, str) else str(value)
         raise InputError(
-            f"{what} {column} must be {kind}; got {shown} "
+            f"{what} {column} must be {kind_text}; got {shown} "
             f"on {where} {label}",
             path=frame.attrs.get("source"),
         )
-    frame[column] = values.astype(np.int64 if integer else np.float64)
+    dtype = np.int64 if integer else np.float64
+    if converted is None:
+        frame[column] = values.astype(dtype)
+    else:
+        frame[column] = np.array(converted, dtype=dtype)
     return frame
 
 

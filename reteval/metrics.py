@@ -100,72 +100,142 @@ def _arrow_ids(column: pd.Series):
     return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
 
 
-def _tie_moves(tied: np.ndarray, doc, rows) -> tuple[np.ndarray, np.ndarray] | None:
-    """Where the rows of tied blocks go when each block is put in doc id descending order.
+def _block_offsets(block: np.ndarray, score: np.ndarray, rows: np.ndarray, doc) -> np.ndarray:
+    """Place of each row within its block, in trec_eval's order (score, then doc id, descending).
 
-    ``tied[i]`` says that positions ``i`` and ``i + 1`` of a sequence ranked by
-    query and score have the same query and score; ``rows`` maps positions to
-    rows of ``doc`` (None: the identity). Returns ``(positions, targets)``: the
-    element at ``positions[j]`` moves to ``targets[j]``; None when nothing is tied.
+    ``block`` labels the rows ``rows`` (row positions in ``doc``, an Arrow string
+    array, read only here); ``score`` is their score. Returns, per row, how many
+    rows of its block come before it.
     """
-    if not tied.any():
-        return None
-    in_block = np.zeros(len(tied) + 1, dtype=bool)
-    in_block[:-1] |= tied
-    in_block[1:] |= tied
-    positions = np.flatnonzero(in_block)
-    blocks = np.cumsum(np.concatenate(([True], ~tied))[positions])
-    taken = positions if rows is None else rows[positions]
-    docs = np.asarray(doc.take(pa.array(taken)).to_numpy(zero_copy_only=False), dtype=str)
-    ascending = np.lexsort((docs, blocks))
-    # Block [lo, hi) in doc id descending order: its j-th smallest doc goes to hi - 1 - j.
-    _, lo, sizes = np.unique(blocks, return_index=True, return_counts=True)
-    lo = np.repeat(lo, sizes)
-    hi = lo + np.repeat(sizes, sizes)
-    targets = np.empty(len(positions), dtype=np.int64)
-    targets[ascending] = positions[lo + hi - 1 - np.arange(len(positions))]
-    return positions, targets
+    docs = np.asarray(doc.take(pa.array(rows)).to_numpy(zero_copy_only=False), dtype=str)
+    # lexsort gives doc ids ascending within a (block, score) run: each run is read backwards.
+    order = np.lexsort((docs, -score, block))
+    b, s = block[order], score[order]
+    new_block = np.concatenate(([True], b[1:] != b[:-1]))
+    new_run = new_block | np.concatenate(([False], s[1:] != s[:-1]))
+    index = np.arange(len(order))
+    run_start = np.maximum.accumulate(np.where(new_run, index, 0))
+    run_end = np.append(np.flatnonzero(new_run)[1:], len(order))[np.cumsum(new_run) - 1]
+    block_start = np.maximum.accumulate(np.where(new_block, index, 0))
+    offset = np.empty(len(order), dtype=np.int64)
+    offset[order] = run_start + run_end - 1 - index - block_start
+    return offset
 
 
-def _ranks(query: np.ndarray, score: np.ndarray, doc, wanted: np.ndarray) -> np.ndarray:
-    """The trec_eval rank of the rows ``wanted`` within their query.
+def _descending_keys(score: np.ndarray) -> np.ndarray:
+    """Unsigned 64-bit keys whose ascending order is ``score`` descending (exact; -0.0 == 0.0)."""
+    keys = np.negative(score)
+    keys += 0.0  # -0.0 becomes 0.0: trec_eval compares scores as numbers
+    keys = keys.view(np.int64)
+    # The usual order-preserving map of IEEE doubles to integers, in place: negative values
+    # get their magnitude bits flipped; then the sign bit is flipped to sort as unsigned.
+    flip = keys >> 63
+    flip &= np.int64(0x7FFF_FFFF_FFFF_FFFF)
+    keys ^= flip
+    del flip
+    keys ^= np.int64(-(1 << 63))
+    return keys.view(np.uint64)
+
+
+def _ranks_by_counting(query: np.ndarray, score: np.ndarray, doc, wanted: np.ndarray,
+                       n_queries: int) -> np.ndarray:
+    """Ranks of the rows ``wanted`` in a run in any row order, without ordering the run.
+
+    The rank of a row is one plus the number of rows of its query that come before it:
+    a higher score, or the same score and a greater doc id. Each row gets one 64-bit key,
+    its query in the high bits and its score (descending, order-preserving) in the rest,
+    truncated to fit; then ``rank = (keys below the row's key) - (keys below its query's
+    first key) + 1``, counted in one value sort of the keys (no argsort: numpy sorts plain
+    integers with SIMD instructions). Rows whose key equals a wanted row's key (tied
+    scores, or distinct scores that agree in the kept bits) are ordered exactly, by score
+    then doc id. Rows scoring below every wanted row of their query can never come first
+    and are left out.
+    """
+    q_bits = max(n_queries - 1, 0).bit_length()
+    score_shift = np.uint64(q_bits)
+    query_shift = np.uint64(64 - q_bits) if q_bits else None
+
+    def key_of(rows_query, rows_score):
+        k = _descending_keys(rows_score)
+        if query_shift is None:
+            return k
+        k >>= score_shift
+        high = rows_query.astype(np.uint64)
+        high <<= query_shift
+        k |= high
+        return k
+
+    # The lowest wanted score of each query: rows below it never precede a wanted row.
+    lowest = np.full(n_queries, np.inf)
+    np.minimum.at(lowest, query[wanted], score[wanted])
+    candidates = score >= lowest[query]
+    if candidates.all():
+        keys = key_of(query, score)
+        candidates = None
+    else:
+        candidates = np.flatnonzero(candidates)
+        keys = key_of(query[candidates], score[candidates])
+    sorted_keys = np.sort(keys)
+
+    wanted_keys = key_of(query[wanted], score[wanted])
+    before = np.searchsorted(sorted_keys, wanted_keys, side="left")
+    block_end = np.searchsorted(sorted_keys, wanted_keys, side="right")
+    if query_shift is None:
+        query_first = np.zeros(len(wanted), dtype=np.int64)
+    else:
+        query_first = np.searchsorted(
+            sorted_keys, query[wanted].astype(np.uint64) << query_shift, side="left")
+    rank = before - query_first + 1
+    del sorted_keys
+
+    shared = np.flatnonzero(block_end - before > 1)  # wanted rows whose key others share
+    if len(shared):
+        block_keys = pa.array(np.unique(wanted_keys[shared]))
+        members = np.flatnonzero(pc.is_in(pa.array(keys), value_set=block_keys)
+                                 .to_numpy(zero_copy_only=False))
+        del keys
+        rows = members if candidates is None else candidates[members]
+        offset = _block_offsets(key_of(query[rows], score[rows]), score[rows], rows, doc)
+        rank[shared] += offset[np.searchsorted(rows, wanted[shared])]
+    return rank
+
+
+def _ranks(query: np.ndarray, score: np.ndarray, doc, wanted: np.ndarray,
+           n_queries: int | None = None) -> np.ndarray:
+    """The trec_eval rank of the rows ``wanted`` (sorted row positions) within their query.
 
     Ranks follow score descending, then doc id descending (``doc`` is an Arrow
-    string array; only the doc ids of tied rows are read). Runs usually come
-    grouped by query and sorted by score: then a rank is the distance from the
-    start of the row's group, corrected inside blocks of ties, with no sort.
+    string array; only the doc ids of tied rows are read). Runs written in rank
+    order (grouped by query, scores non-increasing) need no sort: a rank is the
+    distance from the start of the row's group, corrected inside blocks of ties.
+    Runs in any other order are counted, not sorted (:func:`_ranks_by_counting`).
     """
     if len(wanted) == 0:
         return np.zeros(0, dtype=np.int64)
+    if n_queries is None:
+        n_queries = int(query.max()) + 1
     same_query = query[1:] == query[:-1]
     group_starts = np.flatnonzero(np.concatenate(([True], ~same_query)))
     contiguous = len(group_starts) == np.count_nonzero(np.bincount(query))
-    if contiguous and np.all((score[1:] <= score[:-1]) | ~same_query):
-        position = wanted.copy()
-        moves = _tie_moves(same_query & (score[1:] == score[:-1]), doc, None)
-        if moves is not None:
-            moved, targets = moves
-            index = np.searchsorted(moved, wanted).clip(max=len(moved) - 1)
-            in_block = moved[index] == wanted
-            position[in_block] = targets[index[in_block]]
-        start = group_starts[np.searchsorted(group_starts, wanted, side="right") - 1]
-        return position - start + 1
-    order = np.lexsort((-score, query))
-    q, s = query[order], score[order]
-    moves = _tie_moves((q[1:] == q[:-1]) & (s[1:] == s[:-1]), doc, order)
-    del q, s
-    if moves is not None:
-        moved, targets = moves
-        order[targets] = order[moved].copy()
-    # Positions of the wanted rows in the ranked sequence.
-    selected = np.zeros(len(query), dtype=bool)
-    selected[wanted] = True
-    positions = np.flatnonzero(selected[order])
-    rows = order[positions]
-    position = positions[np.argsort(rows)]  # wanted is sorted, like sorted rows
-    counts = np.bincount(query, minlength=int(query.max()) + 1)
-    query_start = np.concatenate(([0], np.cumsum(counts)))
-    return position - query_start[query[wanted]] + 1
+    if not (contiguous and np.all((score[1:] <= score[:-1]) | ~same_query)):
+        return _ranks_by_counting(query, score, doc, wanted, n_queries)
+    # Rows in rank order: a rank is the distance from the start of the query, except inside
+    # a run of tied scores, which only the runs holding a wanted row are put in order.
+    tied = same_query & (score[1:] == score[:-1])
+    run_starts = np.flatnonzero(np.concatenate(([True], ~tied)))
+    at = np.searchsorted(run_starts, wanted, side="right") - 1
+    lo = run_starts[at]
+    hi = np.append(run_starts, len(query))[at + 1]
+    start = group_starts[np.searchsorted(group_starts, wanted, side="right") - 1]
+    rank = lo - start + 1
+    shared = np.flatnonzero(hi - lo > 1)
+    if len(shared):
+        lo_u, first = np.unique(lo[shared], return_index=True)
+        sizes = hi[shared][first] - lo_u
+        rows = np.repeat(lo_u - np.cumsum(sizes) + sizes, sizes) + np.arange(sizes.sum())
+        offset = _block_offsets(np.repeat(lo_u, sizes), score[rows], rows, doc)
+        rank[shared] += offset[np.searchsorted(rows, wanted[shared])]
+    return rank
 
 
 def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedRanking:
@@ -246,7 +316,7 @@ def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedR
         rel = np.where(matched < 0, POOL_UNJUDGED, matched)
     del run_code
 
-    rank = _ranks(query, score, doc, rows)
+    rank = _ranks(query, score, doc, rows, len(query_ids))
     query_of_row = query[rows]
     ranked = np.lexsort((rank, query_of_row))
 

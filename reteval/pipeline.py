@@ -35,7 +35,8 @@ A string value may contain ``{output}``, replaced by ``OUTPUT/<lang>``, so that
 one notebook can read another's results of the same edition (e.g.
 ``"{output}/02_retriever_comparison"``). Notebooks run in name order; an optional
 top-level ``order`` list (of notebook stems) runs those first, in that order,
-and the others after them: the default parameters put the report last.
+and the others after them: the default parameters put the report last. A name
+in ``order`` with no notebook is skipped, and the run says so.
 Every notebook also gets ``output_dir``.
 
 Progress: one bar over the notebooks and one over the cells of the running
@@ -267,12 +268,17 @@ def run_pipeline(
     output = Path(output).resolve()
     if output.exists() and not output.is_dir():
         raise InputError("the output must be a folder; this is a file", path=output)
-    paths = notebook_paths(notebooks_dir, only, params.get("order", ()))
-    unknown = set(params["notebooks"]) - {p.stem for p in notebook_paths(notebooks_dir)}
+    say = log or (lambda line: None)
+    present = {p.stem for p in notebook_paths(notebooks_dir)}
+    order = [name for name in params.get("order", ()) if name in present]
+    absent = [name for name in params.get("order", ()) if name not in present]
+    if absent:
+        say(f"order: {absent} not in {notebooks_dir}; skipped")
+    paths = notebook_paths(notebooks_dir, only, order)
+    unknown = set(params["notebooks"]) - present
     if unknown:
         raise InputError(f"parameters for unknown notebooks {sorted(unknown)}; have "
-                         f"{[p.stem for p in notebook_paths(notebooks_dir)]}")
-    say = log or (lambda line: None)
+                         f"{sorted(present)}")
     plans = []
     for path in paths:  # check every notebook's parameters before running any
         name = path.stem

@@ -31,6 +31,12 @@ Every explorer displays itself in a notebook (``explorer`` as the last
 expression of a cell) and exposes its controls and output widgets as
 attributes, so that a test or a notebook can set a control's ``value`` and
 read what is shown.
+
+Where no widget front end is live (papermill, nbval, nbconvert's HTML without
+saved widget state, a terminal), an explorer shows its text fallback instead:
+its display bundle carries, beside the widget view, a ``text/plain`` and a
+``text/html`` version of :meth:`text` (what the controls first show), and a
+front end that cannot render the widget picks one of those.
 """
 
 from __future__ import annotations
@@ -93,13 +99,42 @@ def _log2_term(gain: int, rank: int) -> str:
     return f"{gain}/log2({rank + 1})"
 
 
+_LANGS = ("zh", "en")
+
+_LIVE_NOTE = {
+    "zh": "交互控件需要运行中的内核（JupyterLab、Notebook、VS Code）。以下是控件当前显示的内容：",
+    "en": "The interactive controls need a live kernel (JupyterLab, Notebook, VS Code). "
+          "What they show now:",
+}
+
+
+def _check_lang(lang) -> str:
+    if lang not in _LANGS:
+        raise InputError(f"lang must be 'zh' or 'en'; got {lang!r}")
+    return lang
+
+
 class _Displayable:
-    """Display the explorer's top-level widget when the explorer is displayed."""
+    """Display the explorer's widget, with :meth:`text` as the fallback of other front ends."""
 
     widget: widgets.Widget
+    lang: str = "en"
+
+    def text(self) -> str:
+        """What the explorer shows now, as plain text."""
+        raise NotImplementedError
+
+    def _fallback_html(self, text: str) -> str:
+        return f"<pre>{html.escape(text)}</pre>"
 
     def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        text = self.text()
+        bundle["text/plain"] = text
+        bundle["text/html"] = (f"<div class='reteval-w reteval-fallback'><p><em>"
+                               f"{html.escape(_LIVE_NOTE[self.lang])}</em></p>"
+                               f"{self._fallback_html(text)}</div>")
+        return bundle
 
 
 # --------------------------------------------------------------------------- metric explorer
@@ -466,6 +501,10 @@ class MetricExplorer(_Displayable):
         self.state = self.state.with_unretrieved(grades)
         self.render()
 
+    def text(self) -> str:
+        """The measures and their formulas, one per line (:meth:`MetricState.explain`)."""
+        return "\n".join(str(e) for e in self.state.explain())
+
     def render(self) -> None:
         """Show the current state in :attr:`values_html` and :attr:`table_html`."""
         self.values_html.value = metric_values_html(self.state)
@@ -479,6 +518,14 @@ def _check_runs(runs) -> dict[str, pd.DataFrame]:
     if not isinstance(runs, Mapping) or not runs:
         raise InputError(f"runs must be a non-empty mapping of system name -> run; got {runs!r}")
     return {str(name): sort_run(as_run(run)) for name, run in runs.items()}
+
+
+_QUERY_WORDS = {
+    "zh": {"query": "查询 {q}：{text}（K = {k}）", "unjudged": "未判断",
+           "missed": "相关但不在前 {k} 名：", "none": "无"},
+    "en": {"query": "query {q}: {text} (K = {k})", "unjudged": "unjudged",
+           "missed": "Relevant, not in the top {k}: ", "none": "none"},
+}
 
 
 class QueryExplorer(_Displayable):
@@ -498,6 +545,8 @@ class QueryExplorer(_Displayable):
     k : int, default 10
         Documents shown and cutoff of the measures.
     relevance_level : int, default 1
+    lang : {"en", "zh"}, default "en"
+        Language of the text fallback (:meth:`text`).
 
     Attributes
     ----------
@@ -508,7 +557,8 @@ class QueryExplorer(_Displayable):
     """
 
     def __init__(self, dataset, runs, *, query_id: str | None = None, systems=None,
-                 k: int = 10, relevance_level: int = 1):
+                 k: int = 10, relevance_level: int = 1, lang: str = "en"):
+        self.lang = _check_lang(lang)
         self.dataset = dataset
         self.runs = _check_runs(runs)
         self.relevance_level = _check_int(relevance_level, "relevance_level", minimum=1)
@@ -610,6 +660,52 @@ class QueryExplorer(_Displayable):
             f"<p>Relevant, not in the top {k}: {missed_text}</p></div>"
         )
 
+    def side_text(self, system: str, query_id: str, k: int) -> str:
+        """One side of the view as text: measures, ranked documents, relevant ones missed."""
+        words = _QUERY_WORDS[self.lang]
+        values = self.measures(system, query_id, k)
+        lines = [f"== {system} ==", " · ".join(f"{m} = {v:.3f}" for m, v in values.items())]
+        for row in self.ranking(system, query_id, k).itertuples(index=False):
+            if pd.isna(row.judgment):
+                mark = words["unjudged"]
+            elif row.judgment >= self.relevance_level:
+                mark = f"✔ {row.judgment}"
+            else:
+                mark = f"✘ {row.judgment}"
+            lines.append(f"{row.rank:>3}  {row.doc_id:<10} {row.score:8.3f}  {mark:<6} "
+                         f"{row.title[:50]}".rstrip())
+        missed = ", ".join(f"{d} ({g})" for d, g in self.missed(system, query_id, k))
+        lines.append(words["missed"].format(k=k) + (missed or words["none"]))
+        return "\n".join(lines)
+
+    def text(self) -> str:
+        """The selected query and both systems' rankings, as plain text.
+
+        Examples
+        --------
+        >>> from reteval.datasets import Dataset
+        >>> data = Dataset("toy", {"d1": {"title": "BM25", "text": ""}, "d2": {"title": "", "text": "x"}},
+        ...                {"q1": "ranking"}, {"q1": {"d1": 2, "d3": 1}})
+        >>> explorer = QueryExplorer(data, {"a": {"q1": {"d1": 2.0, "d2": 1.0}}}, k=2)
+        >>> print(explorer.text())  # 2/log2(2) / (2/log2(2) + 1/log2(3)) = 0.760
+        query q1: ranking (K = 2)
+        == a ==
+        P@2 = 0.500 · R@2 = 0.500 · RR = 1.000 · nDCG@2 = 0.760 · AP = 0.500
+          1  d1            2.000  ✔ 2    BM25
+          2  d2            1.000  unjudged
+        Relevant, not in the top 2: d3 (1)
+        == a ==
+        P@2 = 0.500 · R@2 = 0.500 · RR = 1.000 · nDCG@2 = 0.760 · AP = 0.500
+          1  d1            2.000  ✔ 2    BM25
+          2  d2            1.000  unjudged
+        Relevant, not in the top 2: d3 (1)
+        """
+        query_id, k = self.query_select.value, int(self.k_slider.value)
+        head = _QUERY_WORDS[self.lang]["query"].format(
+            q=query_id, text=self.dataset.queries[query_id], k=k)
+        return "\n".join([head, self.side_text(self.left_select.value, query_id, k),
+                          self.side_text(self.right_select.value, query_id, k)])
+
     def render(self) -> None:
         """Show the selected query for both systems."""
         query_id, k = self.query_select.value, int(self.k_slider.value)
@@ -677,6 +773,8 @@ class KCurveExplorer(_Displayable):
     k : int, default 10
         Initial position of the slider (a vertical line on the plot).
     relevance_level : int, default 1
+    lang : {"en", "zh"}, default "en"
+        Language of the plot's labels.
 
     Attributes
     ----------
@@ -691,7 +789,8 @@ class KCurveExplorer(_Displayable):
     """
 
     def __init__(self, qrels, runs, *, families=("P", "R", "nDCG"), max_k: int = 20,
-                 k: int = 10, relevance_level: int = 1):
+                 k: int = 10, relevance_level: int = 1, lang: str = "en"):
+        self.lang = _check_lang(lang)
         self.curves = k_curves(qrels, runs, families=families, max_k=max_k,
                                relevance_level=relevance_level)
         self.families = list(dict.fromkeys(self.curves.columns.get_level_values("family")))
@@ -723,18 +822,24 @@ class KCurveExplorer(_Displayable):
         """A matplotlib Figure (no pyplot state) of the curves, K marked."""
         from matplotlib.figure import Figure
 
-        fig = Figure(figsize=(3.6 * len(self.families), 3.0), layout="constrained")
+        from reteval.fonts import use_cjk_font
+
+        use_cjk_font(warn=False)
+        words = {"zh": ("截断位置 K", "平均值"), "en": ("cutoff K", "mean")}[self.lang]
+        fig = Figure(figsize=(3.6 * len(self.families) + 1.2, 3.0), layout="constrained")
         axes = fig.subplots(1, len(self.families), squeeze=False)[0]
         ks = self.curves.index.to_numpy()
         for ax, family in zip(axes, self.families):
-            for system in self.systems:
-                ax.plot(ks, self.curves[(family, system)], marker="o", markersize=3,
-                        label=system)
-            ax.axvline(k, color="grey", linewidth=1, linestyle="--")
-            ax.set_xlabel("K")
+            for i, system in enumerate(self.systems):
+                ax.plot(ks, self.curves[(family, system)], marker="osD^vPX"[i % 7], markersize=3,
+                        linestyle=("-", "--", "-.", ":")[i % 4], label=system)
+            ax.axvline(k, color="grey", linewidth=1, linestyle=":", label=f"K = {k}")
+            ax.set_xlabel(words[0])
+            ax.set_ylabel(f"{words[1]} {family}@K")
             ax.set_title(f"{family}@K")
             ax.set_ylim(0, 1.02)
-        axes[0].legend(fontsize=8)
+            ax.grid(alpha=0.3)
+        fig.legend(*axes[0].get_legend_handles_labels(), loc="outside right center", fontsize=8)
         return fig
 
     def png(self, k: int) -> bytes:
@@ -744,6 +849,18 @@ class KCurveExplorer(_Displayable):
             self.figure(k).savefig(buffer, format="png", dpi=80)
             self._png[k] = buffer.getvalue()
         return self._png[k]
+
+    def text(self) -> str:
+        """The values at the slider's K, as a plain-text table."""
+        k = int(self.k_slider.value)
+        return f"K = {k}\n" + self.at(k).round(4).to_string()
+
+    def _fallback_html(self, text: str) -> str:
+        import base64
+
+        image = base64.b64encode(self.png(int(self.k_slider.value))).decode("ascii")
+        return (f"<pre>{html.escape(text)}</pre>"
+                f"<img alt='{html.escape(text.splitlines()[0])}' src='data:image/png;base64,{image}'>")
 
     def values_table_html(self, k: int) -> str:
         table = self.at(k)
@@ -791,14 +908,29 @@ class SamplePlan:
     n_per_group: int
     total: int
 
-    def describe(self) -> tuple[str, ...]:
-        """The plan as lines of text."""
+    def describe(self, lang: str = "en") -> tuple[str, ...]:
+        """The plan as lines of text, in English (``"en"``) or Chinese (``"zh"``).
+
+        Examples
+        --------
+        >>> plan_sample_size(0.10, 0.02).describe()[2]
+        'n per group = 3,835 (total 7,670) for power 0.80 at alpha 0.050, two-sided'
+        >>> plan_sample_size(0.10, 0.02).describe("zh")[2]
+        '每组 3,835 人（共 7,670 人），双侧检验，alpha 0.050，检验效能 0.80'
+        """
+        _check_lang(lang)
         change = self.treatment - self.baseline
         relative = (self.treatment / self.baseline - 1) * 100
-        first = (f"baseline {self.baseline:.3f} -> treatment {self.treatment:.3f} "
-                 f"(+{change:.3f}, {relative:+.1f}% relative)")
         second = (f"h = 2 asin(sqrt({self.treatment:.3f})) - 2 asin(sqrt({self.baseline:.3f})) "
                   f"= {self.effect_size:.4f}")
+        if lang == "zh":
+            first = (f"基线 {self.baseline:.3f} -> 实验组 {self.treatment:.3f} "
+                     f"（+{change:.3f}，相对 {relative:+.1f}%）")
+            third = (f"每组 {self.n_per_group:,} 人（共 {self.total:,} 人），双侧检验，"
+                     f"alpha {self.alpha:.3f}，检验效能 {self.power:.2f}")
+            return (first, second, third)
+        first = (f"baseline {self.baseline:.3f} -> treatment {self.treatment:.3f} "
+                 f"(+{change:.3f}, {relative:+.1f}% relative)")
         third = (f"n per group = {self.n_per_group:,} (total {self.total:,}) "
                  f"for power {self.power:.2f} at alpha {self.alpha:.3f}, two-sided")
         return (first, second, third)
@@ -856,6 +988,8 @@ class ABPlanner(_Displayable):
         Absolute increase of the rate to detect.
     alpha : float, default 0.05
     power : float, default 0.80
+    lang : {"en", "zh"}, default "en"
+        Language of the plan's text (shown and in :meth:`text`).
 
     Attributes
     ----------
@@ -877,7 +1011,8 @@ class ABPlanner(_Displayable):
     """
 
     def __init__(self, *, baseline: float = 0.10, effect: float = 0.01, alpha: float = 0.05,
-                 power: float = 0.80):
+                 power: float = 0.80, lang: str = "en"):
+        self.lang = _check_lang(lang)
         plan_sample_size(baseline, effect, alpha=alpha, power=power)  # validate up front
         style = {"description_width": "110px"}
         layout = widgets.Layout(width="420px")
@@ -906,6 +1041,10 @@ class ABPlanner(_Displayable):
     def sliders(self) -> tuple[widgets.FloatSlider, ...]:
         return (self.baseline_slider, self.effect_slider, self.alpha_slider, self.power_slider)
 
+    def text(self) -> str:
+        """The plan shown (or why there is none), as plain text."""
+        return "\n".join(self._lines)
+
     def render(self) -> None:
         """Recompute the plan from the sliders and show it (or why there is none)."""
         try:
@@ -914,9 +1053,11 @@ class ABPlanner(_Displayable):
                                          power=self.power_slider.value)
         except InputError as error:
             self.plan = None
+            self._lines = (f"no plan: {error}",)
             self.result_html.value = (f"<div class='reteval-w'>{_STYLE}<div class='formula non'>"
                                       f"no plan: {html.escape(str(error))}</div></div>")
             return
+        self._lines = self.plan.describe(self.lang)
         lines = "".join(f"<div class='formula'>{html.escape(line)}</div>"
-                        for line in self.plan.describe())
+                        for line in self._lines)
         self.result_html.value = f"<div class='reteval-w'>{_STYLE}{lines}</div>"

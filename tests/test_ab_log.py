@@ -2,11 +2,14 @@
 
 import json
 import multiprocessing
+import re
 import sqlite3
 from datetime import datetime, timedelta, timezone
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from reteval.ab.assignment import Experiment
 from reteval.ab.log import SCHEMA_VERSION, Interaction, InteractionLog, parse_record
@@ -235,3 +238,166 @@ def test_concurrent_creation_of_a_new_log(tmp_path):
     with InteractionLog(path) as lg:
         assert sorted(lg.to_pandas()["user_id"]) == ["p0", "p1", "p2", "p3"]
         assert lg.schema_version == SCHEMA_VERSION
+
+
+# --------------------------------------------------------------------------- one bad record
+
+
+def _jsonl_line(**over):
+    return json.dumps(record(**over)).encode()
+
+
+@pytest.mark.parametrize(("bad", "kind"), [
+    (b'{"experiment": "ranker-v2", "variant": "A", "user_id": "u\xff", "query": "q"}', "unreadable"),
+    (_jsonl_line(user_id="\ud800"), "unreadable"),  # json.dumps writes it as \ud800
+    (b"[" * 200_000 + b"]" * 200_000, "unreadable"),
+    (_jsonl_line().replace(b'"feedback": 1', b'"feedback": NaN'), "unreadable"),
+    (_jsonl_line().replace(b'"feedback": 1', b'"feedback": Infinity'), "unreadable"),
+    (_jsonl_line(retrieved='["d1", "\\ud800"]'), "bad retrieved"),
+    (_jsonl_line(timestamp="0001-01-01T00:00:00+05:00"), "bad timestamp"),
+    (_jsonl_line(user_id=10**5000 if False else "u9", feedback="1_0"), "feedback not allowed"),
+])
+@pytest.mark.parametrize("ending", [b"\n", b"\r\n", b"\r"])
+def test_one_bad_jsonl_record_is_reported_and_the_rest_imported(tmp_path, log, bad, kind, ending):
+    path = tmp_path / "log.jsonl"
+    good = [_jsonl_line(user_id=f"u{i}") for i in range(3)]
+    path.write_bytes(b"\xef\xbb\xbf" + ending.join([good[0], bad, good[1], good[2]]) + ending)
+    report = log.import_file(path)
+    assert (report.n_read, report.n_imported, report.n_rejected) == (4, 3, 1)
+    assert report.rejections[0].line == 2
+    assert report.rejections[0].kind == kind
+    assert f"{path}:2:" in report.rejections[0].message
+    assert log.to_pandas()["user_id"].tolist() == ["u0", "u1", "u2"]
+
+
+@pytest.mark.parametrize(("cells", "kind"), [
+    (b'ranker-v2,A,u\xff,q,2024-05-01T12:00:00Z,"[""d1""]",,', "not text"),
+    (b'ranker-v2,A,u9,q,2024-05-01T12:00:00Z,"[""\\ud800""]",,', "bad retrieved"),
+    (b'ranker-v2,A,u9,q,2024-05-01T12:00:00Z,"' + b"[" * 100_000 + b'",,', "bad retrieved"),
+    (b'ranker-v2,A,u9,q,2024-05-01T12:00:00Z,"[""d1""]",,nan', "feedback not allowed"),
+    (b'ranker-v2,A,u9,q,2024-05-01T12:00:00Z,"[""d1""]",,\xd9\xa1', "feedback not allowed"),
+])
+@pytest.mark.parametrize("ending", [b"\n", b"\r\n", b"\r"])
+def test_one_bad_csv_record_is_reported_and_the_rest_imported(tmp_path, log, cells, kind, ending):
+    header = b"experiment,variant,user_id,query,timestamp,retrieved,clicks,feedback"
+    good = [f'ranker-v2,B,u{i},q,2024-05-01T12:00:00Z,"[""d1""]","[""d1""]",1'.encode()
+            for i in range(3)]
+    path = tmp_path / "log.csv"
+    path.write_bytes(b"\xef\xbb\xbf" + ending.join([header, good[0], cells, good[1], good[2]]) + ending)
+    report = log.import_file(path)
+    assert (report.n_read, report.n_imported, report.n_rejected) == (4, 3, 1), report.rejections
+    assert report.rejections[0].kind == kind
+    assert report.rejections[0].line == 3
+    assert log.to_pandas()["user_id"].tolist() == ["u0", "u1", "u2"]
+
+
+def test_append_of_text_that_is_not_unicode_is_an_input_error(log):
+    with pytest.raises(InputError, match="user_id is not valid text"):
+        log.append(record(user_id="u\udcff"))
+    with pytest.raises(InputError, match="query is not valid text"):
+        log.append(record(query=10**5000))
+    assert len(log) == 0
+
+
+def test_damaged_gzip_import_names_the_file(tmp_path, log):
+    import gzip
+
+    data = bytearray(gzip.compress(b"\n".join(_jsonl_line(user_id=f"u{i}") for i in range(500))))
+    data[20] ^= 0xFF
+    data[21] ^= 0xFF
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(bytes(data))
+    with pytest.raises(InputError, match="log.jsonl: damaged gzip data"):
+        log.import_file(path)
+
+
+# --------------------------------------------------------------------------- not a log
+
+
+def _history(path):
+    from reteval.monitor.history import open_history
+
+    open_history(path, create=True).close()
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (_history, "is a reteval monitoring history, not an interaction log"),
+    (lambda p: p.write_text("hello, not a database\n" * 100), "not a reteval interaction log"),
+    (lambda p: p.write_bytes(b"SQLite format 3\x00" + b"\xff" * 200), "not a reteval interaction log"),
+    (lambda p: p.mkdir(), "is a directory"),
+    (lambda p: sqlite3.connect(p).execute("CREATE TABLE t (x)").connection.commit(), "tables ['t']"),
+    (lambda p: sqlite3.connect(p).execute("PRAGMA application_id = 7").connection.commit(),
+     "application_id 0x7"),
+])
+def test_anything_but_a_log_is_one_input_error_naming_the_file(tmp_path, make, message):
+    path = tmp_path / "thing.sqlite"
+    make(path)
+    before = path.read_bytes() if path.is_file() else None
+    with pytest.raises(InputError, match=re.escape(message)) as info:
+        InteractionLog(path)
+    assert str(path) in str(info.value)
+    if before is not None:
+        assert path.read_bytes() == before  # nothing written into someone else's file
+
+
+def test_log_has_its_own_application_id_and_old_logs_are_adopted(tmp_path):
+    from reteval.ab.log import APPLICATION_ID
+
+    path = tmp_path / "log.sqlite"
+    with InteractionLog(path) as lg:
+        lg.register(EXP)
+        lg.append(record())
+    con = sqlite3.connect(path)
+    assert con.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID == 0x52455441
+    con.execute("PRAGMA application_id = 0")  # as written before the id existed
+    con.commit()
+    con.close()
+    with InteractionLog(path) as lg:
+        assert len(lg) == 1
+    con = sqlite3.connect(path)
+    assert con.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    con.close()
+    from reteval.monitor.history import HistoryError, open_history
+
+    with pytest.raises(HistoryError, match="not a reteval history"):
+        open_history(path)
+
+
+def test_lock_held_past_the_timeout_is_an_input_error(tmp_path):
+    path = tmp_path / "log.sqlite"
+    with InteractionLog(path) as lg:
+        lg.register(EXP)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with InteractionLog(path, timeout=0.2) as lg, pytest.raises(InputError, match="locked") as info:
+            lg.append(record())
+        assert str(path) in str(info.value)
+    except InputError as exc:  # the open itself may be the one that waits
+        assert "locked" in str(exc) and str(path) in str(exc)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
+@pytest.mark.parametrize("timeout", [float("nan"), float("inf"), -1, 1e300, "x"])
+def test_bad_timeout(tmp_path, timeout):
+    with pytest.raises(InputError, match="timeout must be"):
+        InteractionLog(tmp_path / "log.sqlite", timeout=timeout)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.binary(max_size=400), st.sampled_from(["csv", "jsonl"]))
+def test_random_bytes_import_or_input_error(tmp_path_factory, data, fmt):
+    folder = tmp_path_factory.mktemp("imp")
+    path = folder / f"log.{fmt}"
+    good = (b"experiment,variant,user_id,query,timestamp,retrieved\n" if fmt == "csv" else b"")
+    path.write_bytes(good + data)
+    with InteractionLog(folder / "log.sqlite") as lg:
+        lg.register(EXP)
+        try:
+            report = lg.import_file(path, experiment="ranker-v2")
+        except InputError:
+            return
+        assert report.n_imported + report.n_rejected == report.n_read
+        assert len(lg) == report.n_imported

@@ -185,3 +185,18 @@ def test_math_conversion_leaves_code_and_marks_bad_tex():
     assert math_to_mathml("```\n$a$\n```") == "```\n$a$\n```"
     assert "<math display=\"block\">" in math_to_mathml("$$\\sum_i x_i$$")
     assert math_to_mathml("see $x^$ here") == "see <code>$x^$</code> here"
+
+
+def test_glossary_page_shows_its_own_language_intro(output, tmp_path):
+    out, _ = output
+    glossary = tmp_path / "bilingual.md"
+    glossary.write_text('<div lang="zh-CN">中文说明</div>\n\n<div lang="en">English intro</div>\n\n'
+                        "| 中文 | English |\n|---|---|\n| 召回率 | recall |\n")
+    build_book(out, glossary=glossary)
+    zh = (out / "zh" / "glossary.html").read_text(encoding="utf-8")
+    en = (out / "en" / "glossary.html").read_text(encoding="utf-8")
+    assert 'main.glossary [lang="en"] { display: none; }' in zh
+    assert 'main.glossary [lang="zh-CN"] { display: none; }' in en
+    assert "<main class='glossary'>" in zh and "English intro" in zh  # hidden by the style
+    landing = (out / "index.html").read_text(encoding="utf-8")
+    assert "<main>" in landing  # both editions' contents stay visible there

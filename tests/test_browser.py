@@ -183,7 +183,8 @@ def test_explorer_notebook_runs_and_slider_updates_measures(browser, jupyterlab,
         # The rest of the notebook: side-by-side query view, the K-curve plot, the planner.
         # (JupyterLab skips rendering cells out of view: read textContent, not innerText.)
         page.locator(".reteval-ab-plan").first.wait_for(state="attached", timeout=60_000)
-        assert "n per group = 14,745" in page.locator(".reteval-ab-plan").first.text_content()
+        # The notebook's default edition is Chinese: "每组 14,745 人" ("n per group = 14,745").
+        assert "每组 14,745 人" in page.locator(".reteval-ab-plan").first.text_content()
         query = page.locator(".reteval-query-explorer").first
         assert query.locator("h4").all_text_contents() == ["bm25", "vector"]
         image = page.locator(".reteval-k-curve-explorer img").first
@@ -366,6 +367,8 @@ def test_book_chinese_pages_use_a_cjk_font_and_switch_language(browser, book):
         glossary = (book / "zh" / "glossary.html").resolve()
         page.goto(glossary.as_uri())
         assert "召回率" in page.inner_text("main")
+        assert page.locator('main [lang="en"]').first.is_hidden()  # the other language's intro
+        assert page.locator('main [lang="zh-CN"]').first.is_visible()
         fonts = _platform_fonts(page, "main table td")
         assert fonts and all(CJK_FAMILY.search(f) for f in fonts), fonts
         assert not outside, outside

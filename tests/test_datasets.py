@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import http.client
 import io
 import json
 import re
@@ -14,6 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from reteval import datasets
 from reteval.datasets import (
@@ -252,7 +255,7 @@ def test_duplicate_document_id(tmp_path):
 def test_bad_score_names_path_line_and_value(tmp_path):
     qrels = ["query-id\tcorpus-id\tscore", "q1\td1\t2", "q1\td2\thigh"]
     folder = write_beir(tmp_path / "toy", qrels=qrels)
-    with pytest.raises(InputError, match="integer relevance score, got 'high'") as info:
+    with pytest.raises(InputError, match="relevance score is not an integer: 'high'") as info:
         load_beir(folder)
     assert info.value.path == str(folder / "qrels" / "test.tsv")
     assert info.value.line == 3
@@ -260,7 +263,7 @@ def test_bad_score_names_path_line_and_value(tmp_path):
 
 def test_fractional_score_is_rejected(tmp_path):
     folder = write_beir(tmp_path / "toy", qrels=["q1\td1\t1.5"])
-    with pytest.raises(InputError, match="got '1.5'"):
+    with pytest.raises(InputError, match="not an integer: '1.5'"):
         load_beir(folder)
 
 
@@ -520,3 +523,167 @@ def test_cranfield_loads():
     assert set(ds.qrels["relevance"]) == {1, 2, 3, 4}
     # docs 471 and 995 are empty in the source and stay empty
     assert ds.corpus["471"] == {"title": "", "text": ""}
+
+
+# --------------------------------------------------------------------------- input hygiene
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
+@pytest.mark.parametrize("gz", [False, True])
+def test_bom_and_any_line_ending_read_the_same(tmp_path, ending, gz):
+    folder = write_beir(tmp_path / "toy", gz=gz)
+    for path in folder.rglob("*"):
+        if path.is_file():
+            opener = gzip.open if gz else open
+            with opener(path, "rb") as handle:
+                text = handle.read().decode().replace("\n", ending)
+            with opener(path, "wb") as handle:
+                handle.write(b"\xef\xbb\xbf" + text.encode())
+    data = datasets.load_beir(folder)
+    assert sorted(data.corpus) == ["d1", "d2", "d3"]
+    assert sorted(data.queries) == ["q1", "q2"]  # q3 has no judgments in this split
+    assert data.qrels[["query_id", "doc_id", "relevance"]].values.tolist() == [
+        ["q1", "d1", 2], ["q1", "d2", 0], ["q2", "d2", 1]]
+
+
+def test_damaged_gzip_names_the_file(tmp_path):
+    folder = write_beir(tmp_path / "toy", gz=True)
+    path = folder / "corpus.jsonl.gz"
+    data = bytearray(gzip.compress(gzip.decompress(path.read_bytes()) * 200))
+    data[20] ^= 0xFF
+    data[21] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(InputError, match=r"corpus.jsonl.gz: damaged gzip data"):
+        datasets.load_beir(folder)
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ('{"_id": "d9", "text": NaN}', "NaN is not a JSON number"),
+    ('{"_id": "\\ud800", "text": "x"}', "lone surrogate"),
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+])
+def test_json_that_python_would_take_but_json_does_not(tmp_path, line, message):
+    folder = write_beir(tmp_path / "toy", corpus=[json.dumps({"_id": "d1", "text": "x"}), line])
+    with pytest.raises(InputError, match=rf"corpus.jsonl:2: malformed JSON .*{message}"):
+        datasets.load_beir(folder)
+
+
+def test_undecodable_bytes_name_the_line(tmp_path):
+    folder = write_beir(tmp_path / "toy")
+    path = folder / "queries.jsonl"
+    path.write_bytes(path.read_bytes() + b'{"_id": "q9", "text": "\xff"}\n')
+    with pytest.raises(InputError, match=r"queries.jsonl:4: not UTF-8"):
+        datasets.load_beir(folder)
+
+
+@pytest.mark.parametrize("score", ["1_0", "٣", "99999999999999999999"])
+def test_qrels_scores_follow_the_integer_grammar(tmp_path, score):
+    folder = write_beir(tmp_path / "toy", qrels=[f"q1\td1\t{score}"])
+    with pytest.raises(InputError, match=r"test.tsv:1: relevance score is (not an integer|outside)"):
+        datasets.load_beir(folder)
+
+
+# --------------------------------------------------------------------------- download faults
+
+
+class _CutResponse(io.BytesIO):
+    """A response that delivers part of its body, then fails or ends early."""
+
+    def __init__(self, payload: bytes, *, declared: int, error: Exception | None):
+        super().__init__(payload[: len(payload) // 2])
+        self.headers = {"Content-Length": str(declared)}
+        self.error = error
+
+    def read(self, size=-1):
+        chunk = super().read(size)
+        if not chunk and self.error is not None:
+            raise self.error
+        return chunk
+
+
+@pytest.mark.parametrize("error", [None, http.client.IncompleteRead(b"x", 10),
+                                   ConnectionResetError("reset by peer")])
+def test_interrupted_download_is_a_download_error(tmp_path, monkeypatch, error):
+    payload = beir_zip("scifact", folder=tmp_path / "src")
+    monkeypatch.setitem(datasets.BEIR_DATASETS, "scifact", hashlib.md5(payload).hexdigest())
+    monkeypatch.setattr(datasets, "_urlopen", lambda url, timeout=None: _CutResponse(
+        payload, declared=len(payload), error=error))
+    cache = tmp_path / "cache"
+    with pytest.raises(DownloadError, match="could not download dataset 'scifact'.*interrupted|reset"):
+        load("scifact", cache_dir=cache)
+    assert cache_leftovers(cache) == []
+
+
+def test_cache_folder_that_is_a_file(tmp_path, monkeypatch):
+    monkeypatch.setattr(datasets, "_urlopen", FakeOpener(b""))
+    cache = tmp_path / "cache"
+    cache.write_text("not a folder")
+    with pytest.raises(InputError, match="cannot use the dataset cache folder") as info:
+        load("scifact", cache_dir=cache)
+    assert str(cache / "beir") in str(info.value)
+
+
+@pytest.mark.parametrize(("drop", "named"), [("queries.jsonl", "queries.jsonl"),
+                                            ("qrels/test.tsv", "qrels/<split>.tsv")])
+def test_archive_without_the_beir_layout_never_enters_the_cache(tmp_path, monkeypatch, drop, named):
+    folder = tmp_path / "src"
+    write_beir(folder)
+    (folder / drop).unlink()
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                archive.write(path, f"scifact/{path.relative_to(folder).as_posix()}")
+    payload = buffer.getvalue()
+    monkeypatch.setitem(datasets.BEIR_DATASETS, "scifact", hashlib.md5(payload).hexdigest())
+    monkeypatch.setattr(datasets, "_urlopen", FakeOpener(payload))
+    cache = tmp_path / "cache"
+    with pytest.raises(DownloadError, match=f"does not hold a BEIR folder: no {re.escape(named)}"):
+        load("scifact", cache_dir=cache)
+    assert cache_leftovers(cache) == []
+
+
+def test_archive_that_expands_a_thousandfold_is_refused(tmp_path, monkeypatch):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("scifact/corpus.jsonl", b" " * 20_000_000)
+    payload = buffer.getvalue()
+    assert len(payload) * 1000 < 20_000_000
+    monkeypatch.setitem(datasets.BEIR_DATASETS, "scifact", hashlib.md5(payload).hexdigest())
+    monkeypatch.setattr(datasets, "_urlopen", FakeOpener(payload))
+    cache = tmp_path / "cache"
+    with pytest.raises(DownloadError, match="expands to 20000000 bytes"):
+        load("scifact", cache_dir=cache)
+    assert cache_leftovers(cache) == []
+
+
+# --------------------------------------------------------------------------- property: any bytes
+
+
+@settings(max_examples=120, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["corpus.jsonl", "queries.jsonl", "qrels/test.tsv"]),
+       st.binary(max_size=300), st.sampled_from(["", "bom", "gzip", "cut-gzip"]),
+       st.sampled_from(["\n", "\r\n", "\r"]))
+def test_any_bytes_in_any_part_load_or_raise_input_error(tmp_path_factory, part, data, shape, ending):
+    import warnings
+
+    folder = write_beir(tmp_path_factory.mktemp("beir") / "toy")
+    path = folder / part
+    good = path.read_bytes().replace(b"\n", ending.encode())
+    data = good + data  # random bytes after good records, so that parsing gets that far
+    if shape == "bom":
+        data = b"\xef\xbb\xbf" + data
+    elif shape in ("gzip", "cut-gzip"):
+        data = gzip.compress(data)
+        if shape == "cut-gzip":
+            data = data[: len(data) - 5]
+    path.write_bytes(data)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DatasetWarning)
+        try:
+            ds = datasets.load_beir(folder)
+        except InputError:
+            return
+    assert set(ds.qrels["query_id"]) <= set(ds.queries)
+    assert all(isinstance(k, str) for k in ds.corpus)

@@ -16,6 +16,10 @@ BLOCK = textwrap.dedent("""
 """)
 
 
+MAKE_RETRIEVER = ("from reteval.datasets import load; from reteval.retrievers import make_retriever;"
+                  "make_retriever('{name}', load('teaching').corpus)")
+
+
 def run_without(blocked, code):
     script = BLOCK.format(blocked=set(blocked)) + textwrap.dedent(code)
     return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
@@ -24,10 +28,8 @@ def run_without(blocked, code):
 
 @pytest.mark.parametrize("blocked, code, extra", [
     (["matplotlib"], "import reteval.plots", "plots"),
-    (["sklearn"], "from reteval.datasets import load; from reteval.retrievers import make_retriever;"
-                  "make_retriever('vector', load('teaching').corpus)", "retrievers"),
-    (["bm25s"], "from reteval.datasets import load; from reteval.retrievers import make_retriever;"
-                "make_retriever('bm25', load('teaching').corpus)", "retrievers"),
+    (["sklearn"], MAKE_RETRIEVER.format(name="vector"), "retrievers"),
+    (["bm25s"], MAKE_RETRIEVER.format(name="bm25"), "retrievers"),
     (["dask"], "from reteval.distributed import read_run_dask; read_run_dask('x.parquet')", "dask"),
     (["ir_datasets"], "from reteval.datasets import load; load('irds:vaswani')", "irds"),
 ])

@@ -1,6 +1,7 @@
 """Readers and input conversion: every accepted form, and clear errors for bad input."""
 
 import gzip
+import re
 
 import numpy as np
 import pandas as pd
@@ -116,7 +117,7 @@ def test_dataframe_inputs_are_validated():
         as_run(pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["a", "b"], "score": [1.0, np.nan]}))
     with pytest.raises(InputError, match="appears twice .* on rows 0 and 1"):
         as_run(pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["a", "a"], "score": [1.0, 2.0]}))
-    with pytest.raises(InputError, match="qrels relevance must be an integer; got 'x' on row 0"):
+    with pytest.raises(InputError, match="qrels relevance must be an integer \\(within int64\\); got 'x' on row 0"):
         as_qrels({"q": {"d": "x"}})
     with pytest.raises(InputError, match="qrels must be a file path"):
         as_qrels(42)
@@ -215,3 +216,201 @@ def test_only_ascii_white_space_separates_fields(tmp_path):
     # A no-break space is part of a doc id (trec_eval splits on ASCII white space only).
     path = write(tmp_path, "run.txt", "q1 Q0 doc\u00a0one 1 2.0 t\nq1\x0bQ0 d2 2 1.0 t\n")
     assert read_run(path)["doc_id"].tolist() == ["doc\u00a0one", "d2"]
+
+
+# ---------------------------------------------------------------- one input-hygiene rule
+
+RUN_LINES = ["q1 Q0 d1 1 2.0 s", "q1 Q0 d2 2 1.0 s", "q2 Q0 d3 1 0.5 s"]
+EXPECTED_RUN = [["q1", "d1", 2.0], ["q1", "d2", 1.0], ["q2", "d3", 0.5]]
+
+
+def _run_rows(frame):
+    return frame[["query_id", "doc_id", "score"]].values.tolist()
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
+@pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"])
+@pytest.mark.parametrize("compress", [False, True])
+def test_bom_and_line_endings_read_the_same(tmp_path, ending, bom, compress):
+    data = bom + ending.join(RUN_LINES + ["# comment", ""]).encode()
+    path = tmp_path / ("run.txt.gz" if compress else "run.txt")
+    path.write_bytes(gzip.compress(data) if compress else data)
+    run = read_run(path)
+    assert _run_rows(run) == EXPECTED_RUN
+    assert run.index.tolist() == [1, 2, 3]
+    qrels_path = tmp_path / "qrels.txt"
+    qrels_path.write_bytes(bom + ending.join(["q1 0 d1 1", "q2 0 d3 2"]).encode())
+    assert read_qrels(qrels_path)["query_id"].tolist() == ["q1", "q2"]
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r"])
+def test_large_files_bom_and_cr_only(tmp_path, ending):
+    # Over 1 MiB: the memory-mapped Arrow reader; the BOM must not glue to the first id.
+    lines = [f"q{i % 50} Q0 d{i} 1 {i}.5 s" for i in range(60_000)]
+    path = tmp_path / "run.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + ending.join(lines).encode() + ending.encode())
+    run = read_run(path)
+    assert len(run) == 60_000
+    assert run["query_id"].iloc[0] == "q0"
+    assert run.index[-1] == 60_000
+    assert "\ufeffq0" not in set(run["query_id"])
+
+
+def test_cr_only_comment_in_large_file_is_a_comment(tmp_path):
+    lines = [f"q{i % 50} Q0 d{i} 1 {i}.5 s" for i in range(60_000)] + ["#q9 Q0 dx 1 5 s"]
+    path = tmp_path / "run.txt"
+    path.write_bytes("\r".join(lines).encode())
+    run = read_run(path)
+    assert len(run) == 60_000 and "#q9" not in set(run["query_id"])
+
+
+def test_lone_cr_inside_a_line_is_a_line_break(tmp_path):
+    path = write(tmp_path, "run.txt", "q1 Q0 d1 1 2.0 s\nq1 Q0 d2\r2 1.0 s\n")
+    with pytest.raises(InputError, match=r"run.txt:2: expected 6 .* got 3"):
+        read_run(path)
+
+
+@pytest.mark.parametrize("damage", ["deflate", "truncate", "header"])
+def test_damaged_gzip_is_an_input_error_naming_the_file(tmp_path, damage):
+    data = bytearray(gzip.compress(("q1 Q0 d1 1 2.0 s\n" * 2000).encode()))
+    if damage == "deflate":
+        data[20] ^= 0xFF
+        data[21] ^= 0xFF
+    elif damage == "truncate":
+        data = data[: len(data) // 2]
+    else:
+        data[3] = 0xFF  # reserved flag bits
+    for name, reader in [("run.txt.gz", read_run), ("qrels.txt.gz", read_qrels)]:
+        path = tmp_path / name
+        path.write_bytes(bytes(data))
+        with pytest.raises(InputError, match=rf"{name}: damaged gzip data"):
+            reader(path)
+
+
+@pytest.mark.parametrize("text", ["1_0", "٣", "１", "0x10", "1e", "+-1", " ", "1.5", "1 0", "1,0"])
+def test_relevance_grammar(tmp_path, text):
+    path = write(tmp_path, "qrels.txt", f"q1 0 d1 {text}\n")
+    with pytest.raises(InputError, match=r"qrels.txt:1: (relevance is not an integer|expected 4)"):
+        read_qrels(path)
+
+
+@pytest.mark.parametrize("text", ["1_0", "1_0.5", "٣", "0x1p3", "1.5e", "--1", "1.2.3", "nan", "-inf",
+                                  "Infinity", "1e999"])
+def test_score_grammar(tmp_path, text):
+    path = write(tmp_path, "run.txt", f"q1 Q0 d1 1 {text} s\n")
+    with pytest.raises(InputError, match=r"run.txt:1: score (is not a number|must be finite)"):
+        read_run(path)
+
+
+@pytest.mark.parametrize(("text", "value"), [("+2", 2), ("-0", 0), ("007", 7),
+                                             ("9223372036854775807", 2**63 - 1),
+                                             ("-9223372036854775808", -(2**63))])
+def test_relevance_accepted_within_int64(tmp_path, text, value):
+    assert read_qrels(write(tmp_path, "qrels.txt", f"q1 0 d1 {text}\n"))["relevance"].tolist() == [value]
+
+
+@pytest.mark.parametrize("text", ["9223372036854775808", "-9223372036854775809", "1" * 40])
+def test_relevance_outside_int64(tmp_path, text):
+    with pytest.raises(InputError, match="qrels.txt:1: relevance is outside the 64-bit integer range"):
+        read_qrels(write(tmp_path, "qrels.txt", f"q1 0 d1 {text}\n"))
+
+
+@pytest.mark.parametrize("value", [2**63, -(2**63) - 1, 10**400, 1e300, True, "1_0", float("nan")])
+def test_in_memory_relevance_outside_int64_or_not_a_number(value):
+    with pytest.raises(InputError, match="qrels relevance must be an integer"):
+        as_qrels({"q1": {"d1": value}})
+
+
+@pytest.mark.parametrize("value", [10**400, "inf", "1_0", True, None])
+def test_in_memory_score_not_a_finite_number(value):
+    with pytest.raises(InputError, match="run score must be a finite number"):
+        as_run({"q1": {"d1": value}})
+
+
+def test_in_memory_numbers_in_strings_follow_the_file_grammar():
+    assert as_qrels({"q1": {"d1": "+2"}})["relevance"].tolist() == [2]
+    assert as_run({"q1": {"d1": " 2.5e1 "}})["score"].tolist() == [25.0]
+    big = as_qrels({"q1": {"d1": 2**62 + 1}})  # exact, not through a float
+    assert big["relevance"].tolist() == [2**62 + 1]
+
+
+@pytest.mark.slow
+def test_arrow_parser_accepts_only_the_score_grammar(tmp_path):
+    # The fast reader (Arrow) and the grammar must agree on what a number is.
+    from reteval.textfile import parse_decimal
+
+    tokens = ["1", "+1.5", "-.5", "5.", "1E5", "1e+5", "1e-5", "1_0", "0x10", "1.5e", "e5", ".",
+              "+", "1d", "1f", "٣", "1..2", "1e5.5", "0001.000"]
+    for token in tokens:
+        lines = [f"q{i} Q0 d{i} 1 {i} s" for i in range(60_000)] + [f"qx Q0 dx 1 {token} s"]
+        path = tmp_path / "run.txt"
+        path.write_text("\n".join(lines) + "\n")
+        try:
+            expected = parse_decimal(token)
+        except InputError:
+            with pytest.raises(InputError, match=re.escape(f"run.txt:60001: score is not a number: {token!r}")):
+                read_run(path)
+        else:
+            assert read_run(path)["score"].iloc[-1] == expected
+
+
+@pytest.mark.parametrize("bad", [{"q 1": {"d1": 1}}, {"q1": {"d\t1": 1}}, {"#q": {"d1": 1}},
+                                 {"": {"d1": 1}}, {"q1": {"": 1}}, {"q1": {"d\n1": 1}},
+                                 {"q1": {"d\r1": 1}}, {"\ufeffq": {"d": 1}}])
+def test_write_refuses_ids_the_format_cannot_hold(tmp_path, bad):
+    from reteval.io import write_qrels
+
+    with pytest.raises(InputError, match="cannot write .* in a TREC file"):
+        write_run(bad, tmp_path / "run.txt")
+    with pytest.raises(InputError, match="cannot write .* in a TREC file"):
+        write_qrels(bad, tmp_path / "qrels.txt")
+    assert not (tmp_path / "run.txt").exists()
+    with pytest.raises(InputError, match="cannot write tag"):
+        write_run({"q": {"d": 1}}, tmp_path / "run.txt", tag="my tag")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(
+    st.text(st.characters(codec="utf-8"), min_size=1, max_size=6),
+    st.dictionaries(st.text(st.characters(codec="utf-8"), min_size=1, max_size=6),
+                    st.integers(-(2**63), 2**63 - 1), min_size=1, max_size=3),
+    min_size=1, max_size=4))
+def test_whatever_write_qrels_writes_reads_back_the_same(tmp_path_factory, qrels):
+    from reteval.io import write_qrels
+
+    path = tmp_path_factory.mktemp("w") / "qrels.txt"
+    try:
+        write_qrels(qrels, path)
+    except InputError as exc:
+        assert "cannot write" in str(exc)
+        return
+    back = read_qrels(path)
+    expected = sorted((q, d, r) for q, docs in qrels.items() for d, r in docs.items())
+    assert sorted(back[["query_id", "doc_id", "relevance"]].itertuples(index=False, name=None)) == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(max_size=300), st.sampled_from(["run", "qrels"]), st.booleans())
+def test_random_bytes_parse_or_raise_input_error(tmp_path_factory, data, kind, compress):
+    path = tmp_path_factory.mktemp("r") / "f.txt"
+    if compress:
+        full = gzip.compress(data)
+        data = full[: len(full) * 3 // 4] if len(data) % 2 else full
+    path.write_bytes(data)
+    try:
+        (read_run if kind == "run" else read_qrels)(path)
+    except InputError:
+        pass
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["q1", "q2", "q3"]), st.sampled_from(["d1", "d2", "d3", "d4"]),
+                          st.integers(-3, 3)), min_size=1, max_size=8, unique_by=lambda t: t[:2]),
+       st.sampled_from(["\n", "\r\n", "\r"]), st.sampled_from([" ", "\t", "  ", " \t "]),
+       st.booleans())
+def test_whitespace_endings_and_bom_never_change_the_judgments(tmp_path_factory, rows, ending, sep, bom):
+    path = tmp_path_factory.mktemp("q") / "qrels.txt"
+    text = ending.join(sep.join([q, "0", d, str(r)]) for q, d, r in rows) + ending
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode())
+    back = read_qrels(path)
+    assert list(back[["query_id", "doc_id", "relevance"]].itertuples(index=False, name=None)) == rows

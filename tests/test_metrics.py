@@ -177,3 +177,103 @@ def test_query_with_only_negative_judgments_scores_zero():
     qrels = {"q": {"a": -1, "b": -2}}
     result = evaluate(qrels, {"q": {"a": 1.0, "c": 0.5}}, ["AP", "nDCG", "Bpref", "NumRel", "Judged@2"])
     assert result.loc["q"].tolist() == [0.0, 0.0, 0.0, 0.0, 0.5]
+
+
+# ---------------------------------------------------------------- ranks in any row order
+
+
+def _reference_ranks(query, score, docs, wanted):
+    """Rank by the definition: 1 + rows of the query with a higher score, or the same
+    score and a greater doc id (plain Python, one row at a time)."""
+    out = []
+    for w in wanted:
+        before = sum(1 for j in range(len(query)) if query[j] == query[w] and (
+            score[j] > score[w] or (score[j] == score[w] and docs[j] > docs[w])))
+        out.append(before + 1)
+    return out
+
+
+def _random_rows(rng, n_queries, n_docs, score_pool):
+    query, score, docs = [], [], []
+    for q in range(n_queries):
+        ids = rng.choice(10 * n_docs, size=rng.integers(1, n_docs + 1), replace=False)
+        query += [q] * len(ids)
+        score += list(rng.choice(score_pool, size=len(ids)))
+        docs += [f"d{i}" for i in ids]
+    return np.array(query), np.array(score, dtype=np.float64), docs
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_ranks_in_any_row_order_match_the_definition(seed):
+    import pyarrow as pa
+
+    from reteval.metrics import _ranks
+
+    rng = np.random.default_rng(seed)
+    # Few distinct scores (many ties), including -0.0 and 0.0, which tie, and two doubles
+    # one ulp apart, which are distinct but agree in the bits a rank key keeps.
+    pool = [0.0, -0.0, 1.0, np.nextafter(1.0, 2.0), -3.5, 2.25, 1e300, -1e-300]
+    n_queries = [1, 3, 700][seed % 3]  # 700 queries leave 54 bits of each score in the key
+    query, score, docs = _random_rows(rng, n_queries, 12, pool)
+    wanted = np.sort(rng.choice(len(query), size=max(1, len(query) // 3), replace=False))
+    expected = _reference_ranks(query, score, docs, wanted)
+    shuffle = rng.permutation(len(query))
+    for order in (np.arange(len(query)), shuffle):
+        back = np.argsort(order)  # where each original row went
+        got = _ranks(query[order], score[order], pa.array([docs[i] for i in order]),
+                     np.sort(back[wanted]), n_queries)
+        # got follows the new row positions; map them back to the original rows
+        by_row = dict(zip(np.sort(back[wanted]).tolist(), got.tolist()))
+        assert [by_row[back[w]] for w in wanted] == expected
+
+
+def test_ranks_of_a_run_written_in_rank_order_and_of_the_same_run_shuffled_agree():
+    import pyarrow as pa
+
+    from reteval.metrics import _ranks
+
+    rng = np.random.default_rng(11)
+    query, score, docs = _random_rows(rng, 50, 40, np.round(rng.normal(size=30), 2))
+    # trec_eval's order: doc ids descending as strings ("d9" > "d10"), then (stable) by
+    # query and score descending
+    by_doc = sorted(range(len(query)), key=lambda i: docs[i], reverse=True)
+    ranked = np.array(sorted(by_doc, key=lambda i: (query[i], -score[i])))
+    wanted = np.arange(0, len(query), 3)
+    in_rank_order = _ranks(query[ranked], score[ranked], pa.array([docs[i] for i in ranked]),
+                           wanted, 50)
+    first = np.searchsorted(query[ranked], query[ranked][wanted])
+    assert (in_rank_order == wanted - first + 1).all()
+    shuffle = rng.permutation(len(query))
+    back = np.argsort(shuffle)
+    rows = ranked[wanted]  # original rows of the wanted positions
+    got = _ranks(query[shuffle], score[shuffle], pa.array([docs[i] for i in shuffle]),
+                 np.sort(back[rows]), 50)
+    by_row = dict(zip(np.sort(back[rows]).tolist(), got.tolist()))
+    assert [by_row[back[r]] for r in rows] == in_rank_order.tolist()
+
+
+def test_shuffled_run_file_evaluates_as_the_ranked_one(tmp_path):
+    rng = np.random.default_rng(5)
+    qrels, run = random_case(rng)
+    lines = [f"{q} Q0 {d} 0 {s!r} t" for q, docs in run.items()
+             for d, s in sorted(docs.items(), key=lambda x: (-x[1], x[0]), reverse=False)]
+    ranked = tmp_path / "ranked.txt"
+    ranked.write_text("\n".join(lines) + "\n")
+    shuffled = tmp_path / "shuffled.txt"
+    shuffled.write_text("\n".join(lines[i] for i in rng.permutation(len(lines))) + "\n")
+    measures = ["AP", "nDCG@10", "RR", "P@5", "R@20", "Bpref", "infAP"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MissingQueriesWarning)
+        a = evaluate(qrels, str(ranked), measures)
+        b = evaluate(qrels, str(shuffled), measures)
+        c = evaluate(qrels, run, measures)
+    pd.testing.assert_frame_equal(a, b, check_exact=True)
+    pd.testing.assert_frame_equal(a, c, check_exact=True)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 1000, 50_000])
+def test_stable_order_is_a_stable_argsort(n):
+    from reteval.io import _stable_order
+
+    codes = np.random.default_rng(n).integers(0, max(1, n // 5), size=n)
+    assert _stable_order(codes).tolist() == np.argsort(codes, kind="stable").tolist()

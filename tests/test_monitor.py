@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import http.server
 import json
+import re
 import socket
 import sqlite3
 import sys
@@ -688,4 +689,263 @@ def test_damaged_entry_gives_one_line_errors(tmp_path, capsys):
     assert "entry 1 is damaged" in err and "Traceback" not in err
     assert main(["history", "--check", str(history)]) == 2
     captured = capsys.readouterr()
-    assert "entry 1: its list of measures is not valid JSON" in captured.out + captured.err
+    assert "entry 1: measures is not valid JSON" in captured.out + captured.err
+
+
+# --------------------------------------------------------------------------- damaged histories
+
+
+def _damage_old_pages(path):
+    """Overwrite part of every page after the first two, as a disk fault might."""
+    con = sqlite3.connect(path)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    page = con.execute("PRAGMA page_size").fetchone()[0]
+    count = con.execute("PRAGMA page_count").fetchone()[0]
+    con.close()
+    data = bytearray(path.read_bytes())
+    for number in range(2, count - 1):
+        offset = number * page + 100
+        data[offset:offset + 200] = b"\xaa" * 200
+    path.write_bytes(bytes(data))
+
+
+def test_monitor_never_appends_to_a_damaged_history(files, capsys):
+    for _ in range(3):
+        monitor(files, "good", baseline="none")
+    _damage_old_pages(files["history"])
+    before = files["history"].read_bytes()
+    with pytest.raises(HistoryError, match="damaged, so reteval will not append") as info:
+        monitor(files, "good", baseline="none")
+    assert str(files["history"]) in str(info.value)
+    assert files["history"].read_bytes() == before
+    argv = ["monitor", str(files["history"]), "--run", str(files["good"]), "--qrels",
+            str(files["qrels"]), "--baseline", "none", "-m", "RR"]
+    assert main(argv) == 2
+    assert main(["history", str(files["history"])]) == 2  # no table of gaps
+    captured = capsys.readouterr()
+    errors = captured.err.strip().splitlines()
+    assert len(errors) == 2 and all(e.startswith("reteval: error: ") for e in errors)
+    assert "damaged" in errors[1] and "Traceback" not in captured.err
+    assert captured.out == ""
+    assert main(["history", "--check", str(files["history"])]) == 2
+    assert "integrity" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("column", "value", "message"), [
+    ("measures", '{"RR": 1}', "measures is not a list of str"),
+    ("measures", "[1, 2]", "measures is not a list of str"),
+    ("measures", "[]", "measures is not a list of distinct names"),
+    ("measures", '["RR", "RR"]', "measures is not a list of distinct names"),
+    ("measures", "[" * 100_000, "measures is not valid JSON"),
+    ("measures", b"[]", "measures is bytes, not JSON text"),
+    ("num_queries", "many", "num_queries is not a count"),
+    ("num_queries", -3, "num_queries is not a count"),
+    ("created_utc", "yesterday", "created_utc is not a UTC timestamp"),
+    ("created_utc", 42, "created_utc is not a UTC timestamp"),
+    ("retriever", b"\x00", "retriever is not a non-empty text"),
+    ("parameters", "[1]", "parameters is not dict"),
+    ("notices", "[1]", "notices is not a list of str"),
+])
+def test_damaged_entry_fields_name_the_entry(files, capsys, column, value, message):
+    monitor(files, "good", baseline="none")
+    monitor(files, "good", baseline="none")
+    con = sqlite3.connect(files["history"])
+    con.execute(f"UPDATE entries SET {column} = ? WHERE id = 1", (value,))
+    con.commit()
+    con.close()
+    with open_history(files["history"]) as store:
+        assert store.entry(2).id == 2  # the other entry still reads
+        with pytest.raises(HistoryError, match=f"entry 1 is damaged: {re.escape(message)}"):
+            store.entry(1)
+        problems = store.verify()
+    assert len(problems) == 1 and problems[0].startswith(f"entry 1: {message}")
+    assert main(["history", str(files["history"])]) == 2
+    err = capsys.readouterr().err
+    assert "entry 1 is damaged" in err and "Traceback" not in err and len(err.splitlines()) == 1
+    assert main(["history", "--check", str(files["history"])]) == 2
+    assert f"entry 1: {message}" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- alert channels
+
+
+class _Odd(http.server.BaseHTTPRequestHandler):
+    """A redirecting server (``/redirect``) and one that answers one byte at a time."""
+
+    received: list
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers["Content-Length"]))
+        type(self).received.append(self.path)
+        if self.path == "/redirect":
+            self.send_response(307)
+            self.send_header("Location", "/target")
+            self.end_headers()
+            return
+        if self.path == "/target":
+            self.send_response(200)
+            self.end_headers()
+            return
+        self.send_response(200)
+        self.send_header("Content-Length", "100")
+        self.end_headers()
+        try:
+            for _ in range(100):  # each byte within a per-read timeout, the whole far beyond
+                self.wfile.write(b"x")
+                self.wfile.flush()
+                time.sleep(0.1)
+        except OSError:  # the client gave up, as it should
+            pass
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def odd_server():
+    handler = type("Odd", (_Odd,), {"received": []})
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield handler, f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_alert_url_does_not_follow_redirects(odd_server):
+    from reteval.monitor.channels import post_json
+
+    handler, base = odd_server
+    delivery = post_json(f"{base}/redirect", {"a": 1}, timeout=5)
+    assert not delivery.ok and "HTTP 307" in delivery.detail and "redirect" in delivery.detail
+    assert handler.received == ["/redirect"]  # never sent on to the target
+
+
+def test_alert_url_timeout_is_a_deadline_for_the_whole_request(odd_server):
+    from reteval.monitor.channels import post_json
+
+    _, base = odd_server
+    start = time.monotonic()
+    delivery = post_json(f"{base}/slow", {"a": 1}, timeout=1)
+    assert time.monotonic() - start < 3
+    assert not delivery.ok and "within 1 s" in delivery.detail
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie (a killed orphan may wait for its reaper)."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_alert_command_timeout_ends_the_whole_group_and_ignores_inherited_pipes(tmp_path):
+    from reteval.monitor.channels import run_command
+
+    pid_file = tmp_path / "child.pid"
+    start = time.monotonic()
+    delivery = run_command(f"sleep 60 & echo $! > {pid_file}; wait", {}, timeout=1)
+    assert not delivery.ok and "timed out" in delivery.detail
+    assert time.monotonic() - start < 5
+    child = int(pid_file.read_text())
+    time.sleep(0.2)
+    assert not _running(child)
+    # A command that exits at once but leaves a child holding its stderr: no wait.
+    start = time.monotonic()
+    delivery = run_command(f"(sleep 3 >&2 & echo $! > {pid_file}); exit 0", {}, timeout=30)
+    assert delivery.ok and time.monotonic() - start < 2
+    import os
+    import signal
+
+    os.kill(int(pid_file.read_text()), signal.SIGKILL)
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "0", "-1", "601", "1e300"])
+def test_absurd_alert_timeout_is_refused_before_anything_is_recorded(files, capsys, value):
+    try:
+        status = cli(files, "good", "--alert-timeout", value)
+    except SystemExit as exc:  # argparse: not a number at all
+        status = exc.code
+    assert status == 2
+    assert not files["history"].exists()
+    err = capsys.readouterr().err
+    assert "--alert-timeout" in err and "Traceback" not in err
+
+
+# --------------------------------------------------------------------------- retrievers that fail
+
+
+FAILING_MODULES = {
+    "exits_on_import": "import sys\nsys.exit('no GPU here')\n",
+    "raises_on_import": "raise ValueError('line one\\nline two')\n",
+    "bad_syntax": "def f(:\n",
+    "lazy_attr": "def __getattr__(name):\n    raise RuntimeError('lazy failure')\n",
+    "calls_exit": "import sys\ndef search(queries):\n    sys.exit(3)\n",
+    "odd_run": ("class Weird:\n    def __iter__(self):\n        raise TypeError('no')\n"
+                "def search(queries):\n    return {q: Weird() for q in queries}\n"),
+    "multiline": "def search(queries):\n    raise KeyError('a\\nb')\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(FAILING_MODULES))
+def test_any_retriever_failure_is_one_line_and_status_2(files, tmp_path, monkeypatch, capsys, name):
+    module = f"failing_{name}_{tmp_path.name[-6:].replace('-', '_')}"
+    (tmp_path / f"{module}.py").write_text(FAILING_MODULES[name])
+    monkeypatch.chdir(tmp_path)
+    try:
+        status = main(["monitor", str(files["history"]), "--retriever", f"{module}:search",
+                       "--qrels", str(files["qrels"]), "--queries", str(files["queries"]),
+                       "-m", "RR"])
+    finally:
+        sys.modules.pop(module, None)
+    err = capsys.readouterr().err
+    assert status == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("reteval: error: retriever"), err
+    assert "Traceback" not in err
+    assert not files["history"].exists() or len(open_history(files["history"])) == 0
+
+
+@pytest.mark.parametrize("name", ["two\nlines", "tab\there", "cr\rname", "_private", "__x\n"])
+def test_odd_names_keep_the_table_and_the_legend(files, capsys, name):
+    monitor(files, "good", name=name, baseline="none")
+    monitor(files, "good", name="plain", baseline="none")
+    capsys.readouterr()
+    assert main(["history", str(files["history"])]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3  # header and one row per entry
+    assert len({len(line) for line in lines}) >= 1 and "\r" not in "".join(lines)
+    from reteval.monitor.trend import display_name
+
+    assert display_name(name) in lines[1]
+    with open_history(files["history"]) as store:
+        fig = plot_history(store, measures=["RR"])
+    labels = [text.get_text() for text in fig.axes[0].get_legend().get_texts()]
+    assert any(display_name(name) in label for label in labels), labels
+    assert any("plain" in label for label in labels)
+
+
+def test_plot_is_written_atomically_and_errors_name_the_file(files, tmp_path, capsys):
+    monitor(files, "good", baseline="none")
+    target = tmp_path / "trend.png"
+    target.write_bytes(b"old image")
+    assert main(["history", str(files["history"]), "--plot", str(tmp_path / "trend.nosuchformat")]) == 2
+    assert "trend.nosuchformat: cannot write the plot" in capsys.readouterr().err
+    assert main(["history", str(files["history"]), "--plot", str(tmp_path / "no" / "t.png")]) == 2
+    assert "cannot write the plot" in capsys.readouterr().err
+    assert main(["history", str(files["history"]), "--plot", str(target)]) == 0
+    assert target.read_bytes().startswith(b"\x89PNG")
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
+def test_history_json_is_strict(files, capsys):
+    monitor(files, "good", baseline="none", measures=["RR"])
+    monitor(files, "good", baseline="none", measures=["R@5"])  # RR missing here: NaN in the frame
+    capsys.readouterr()
+    assert main(["history", str(files["history"]), "--format", "json"]) == 0
+    out = capsys.readouterr().out
+    records = json.loads(out, parse_constant=lambda name: pytest.fail(f"{name} in JSON"))
+    assert records[1]["RR"] is None

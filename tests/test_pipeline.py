@@ -105,7 +105,10 @@ def test_order_puts_listed_notebooks_first(tmp_path):
     with pytest.raises(InputError, match="unknown notebooks \\['09_x'\\]"):
         notebook_paths(tmp_path, order=["09_x"])
     default = load_params(ROOT / "params" / "default.yml")
-    assert [p.stem for p in notebook_paths(ROOT / "notebooks", order=default["order"])][-1] == "04_report"
+    present = {p.stem for p in notebook_paths(ROOT / "notebooks")}
+    order = [name for name in default["order"] if name in present]
+    assert [p.stem for p in notebook_paths(ROOT / "notebooks", order=order)][-1] == "04_report"
+    assert default["order"][-2:] == ["06_continuous_evaluation", "04_report"]
 
 
 def test_bad_params_and_output_paths(tmp_path, monkeypatch, capsys):
@@ -158,14 +161,15 @@ def test_all_editions_common_overrides_and_kernel_environment(tmp_path, monkeypa
     notebooks = fake_notebooks(tmp_path / "nbs")
     monkeypatch.setenv("RETEVAL_PROGRESS", "text")  # ours; the kernels must get "off"
     lines = []
-    params = {"lang": "en", "order": [],
+    params = {"lang": "en", "order": ["02_second", "09_absent"],
               "common": {"dataset": "teaching", "k": 1, "colour": "blue"},
               "notebooks": {"02_second": {"k": 3, "source": "{output}/01_first"}}}
     out = tmp_path / "out"
     results = run_pipeline(params, output=out, notebooks_dir=notebooks, lang="all",
                            log=lines.append)
     assert [(r.lang, r.name) for r in results] == [
-        ("zh", "01_first"), ("zh", "02_second"), ("en", "01_first"), ("en", "02_second")]
+        ("zh", "02_second"), ("zh", "01_first"), ("en", "02_second"), ("en", "01_first")]
+    assert f"order: ['09_absent'] not in {notebooks}; skipped" in lines
     for lang in ("zh", "en"):
         first = json.loads((out / lang / "01_first" / "results.json").read_text())
         second = json.loads((out / lang / "02_second" / "results.json").read_text())
@@ -181,8 +185,8 @@ def test_all_editions_common_overrides_and_kernel_environment(tmp_path, monkeypa
         assert saved.metadata["papermill"]["parameters"]["lang"] == lang
     # common's dataset replaced 01_first's default (reported), not 02_second's (equal to it);
     # colour is declared by neither and goes nowhere.
-    assert results[0].overrides == {"dataset": ('"synthetic"', "teaching")}
-    assert results[1].overrides == {}
+    assert results[1].overrides == {"dataset": ('"synthetic"', "teaching")}  # zh 01_first
+    assert results[0].overrides == {}  # zh 02_second
     assert lines.count("common: dataset='teaching' overrides 01_first's default \"synthetic\"") == 2
     assert os.environ["RETEVAL_PROGRESS"] == "text"  # restored after the run
 

@@ -13,15 +13,24 @@ The log is one SQLite file:
 * every append is one ``BEGIN IMMEDIATE ... COMMIT`` transaction;
 * the schema is versioned with ``PRAGMA user_version`` (currently
   :data:`SCHEMA_VERSION`); a file written by a newer schema is refused;
+* the file is marked with its own ``PRAGMA application_id``
+  (:data:`APPLICATION_ID`): anything else (a monitoring history, another
+  application's SQLite file, a text file, a folder) is one
+  :class:`~reteval.errors.InputError` naming the file, and so is a lock held
+  by another writer for longer than ``timeout``;
 * the experiments (variants, weights, allowed feedback) are stored in the
   file, so every record is checked against the design it belongs to.
 
 A bad record (unknown experiment or variant, feedback outside the allowed
 values, a missing field, a click on a document that was not shown, a
-timestamp without a UTC offset) is rejected with an
-:class:`~reteval.errors.InputError` naming the record. Imports from CSV or
-JSON Lines keep the good records and report every rejected one in an
-:class:`ImportReport`: nothing is dropped silently.
+timestamp without a UTC offset, text that is not valid UTF-8 or holds a lone
+surrogate) is rejected with an :class:`~reteval.errors.InputError` naming the
+record. Imports from CSV or JSON Lines keep the good records and report every
+rejected one in an :class:`ImportReport`, including records that cannot be
+read at all (undecodable bytes, invalid or non-strict JSON such as ``NaN`` or
+absurdly deep nesting): nothing is dropped silently, and one bad record never
+aborts an import. Files are read by the rule of :mod:`reteval.textfile`
+(gzip, byte-order mark, LF/CR LF/CR line endings).
 
 File formats for :meth:`InteractionLog.import_file`
 --------------------------------------------------
@@ -37,6 +46,7 @@ plain JSON values.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 import sqlite3
@@ -51,8 +61,10 @@ import pandas as pd
 
 from reteval.ab.assignment import Experiment
 from reteval.errors import InputError
+from reteval.textfile import decode, iter_lines, parse_integer, parse_json, read_bytes
 
 __all__ = [
+    "APPLICATION_ID",
     "SCHEMA_VERSION",
     "ImportReport",
     "Interaction",
@@ -63,6 +75,11 @@ __all__ = [
 
 #: Version of the SQLite schema written by this module (``PRAGMA user_version``).
 SCHEMA_VERSION = 1
+
+#: ``PRAGMA application_id`` of a reteval interaction log: the ASCII bytes "RETA".
+#: (A monitoring history has its own, "RETV": neither file is taken for the other.)
+APPLICATION_ID = 0x52455441
+_HISTORY_APPLICATION_ID = 0x52455456
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS experiments (
@@ -173,25 +190,46 @@ class _Reject(Exception):
         self.message = message
 
 
+def _show(value, width: int = 80) -> str:
+    """``repr`` cut to ``width`` characters, for messages (never fails)."""
+    try:
+        return f"{value!r:.{width}}"
+    except ValueError:  # e.g. an integer with more digits than Python prints
+        return f"<{type(value).__name__} too long to show>"
+
+
 def _describe(raw: Mapping) -> str:
-    parts = [f"{k}={raw[k]!r}" for k in ("user_id", "query") if k in raw]
-    return "record " + (" ".join(parts) if parts else repr(dict(raw)))
+    parts = [f"{k}={_show(raw[k], 60)}" for k in ("user_id", "query") if k in raw]
+    return "record " + (" ".join(parts) if parts else _show(dict(raw), 120))
+
+
+def _text(name: str, value) -> str:
+    """A string or an integer as text that SQLite can store (UTF-8, no lone surrogate)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise _Reject(f"bad {name}", f"{name} must be a string; got {_show(value)}")
+    try:
+        text = str(value)
+        text.encode("utf-8")
+    except ValueError:  # a lone surrogate, or an integer too long to print
+        raise _Reject("not text", f"{name} is not valid text (undecodable bytes, a lone "
+                      f"surrogate or a number too long): {_show(value)}") from None
+    return text
 
 
 def _as_list(name: str, value) -> tuple[str, ...]:
     if isinstance(value, str):
         try:
-            value = json.loads(value) if value.strip() else []
-        except json.JSONDecodeError:
-            raise _Reject(f"bad {name}", f"{name} must be a JSON array of doc ids; "
-                          f"got {value!r}") from None
+            value = parse_json(value) if value.strip() else []
+        except InputError as err:
+            raise _Reject(f"bad {name}", f"{name} must be a JSON array of doc ids ({err}); "
+                          f"got {value!r:.80}") from None
     if not isinstance(value, (list, tuple)):
-        raise _Reject(f"bad {name}", f"{name} must be a list of doc ids; got {value!r}")
+        raise _Reject(f"bad {name}", f"{name} must be a list of doc ids; got {_show(value)}")
     out = []
     for doc in value:
         if isinstance(doc, bool) or not isinstance(doc, (str, int)) or doc == "":
-            raise _Reject(f"bad {name}", f"{name} must hold non-empty doc ids; got {doc!r}")
-        out.append(str(doc))
+            raise _Reject(f"bad {name}", f"{name} must hold non-empty doc ids; got {_show(doc)}")
+        out.append(_text(name, doc))
     if len(set(out)) != len(out):
         dup = next(d for d, n in Counter(out).items() if n > 1)
         raise _Reject(f"bad {name}", f"{name} lists doc id {dup!r} twice")
@@ -205,7 +243,7 @@ def _as_timestamp(value) -> datetime:
         text = value.strip()
         try:
             value = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
-        except ValueError:
+        except (ValueError, OverflowError):
             raise _Reject("bad timestamp", f"timestamp must be ISO 8601 such as "
                           f"'2024-05-01T12:00:00Z'; got {text!r}") from None
     if not isinstance(value, datetime):
@@ -214,7 +252,10 @@ def _as_timestamp(value) -> datetime:
     if value.tzinfo is None or value.utcoffset() is None:
         raise _Reject("bad timestamp", f"timestamp {value.isoformat()!r} has no UTC offset; "
                       "write it with 'Z' or '+00:00'")
-    return value.astimezone(timezone.utc)
+    try:
+        return value.astimezone(timezone.utc)
+    except OverflowError:
+        raise _Reject("bad timestamp", f"timestamp {value.isoformat()!r} is out of range") from None
 
 
 def _as_feedback(value, allowed: tuple[int, ...]) -> int | None:
@@ -233,11 +274,11 @@ def _as_feedback(value, allowed: tuple[int, ...]) -> int | None:
         parsed = int(value)
     elif isinstance(value, str):
         try:
-            parsed = int(value.strip())
-        except ValueError:
+            parsed = parse_integer(value.strip())
+        except InputError:
             parsed = None
     if parsed is None or parsed not in allowed:
-        raise _Reject("feedback not allowed", f"feedback {value!r} is not allowed; expected one "
+        raise _Reject("feedback not allowed", f"feedback {_show(value, 40)} is not allowed; expected one "
                       f"of {', '.join(map(str, allowed))} or none")
     return parsed
 
@@ -249,12 +290,7 @@ def _check(raw: Mapping, experiments: Mapping[str, Experiment]) -> Interaction:
         value = raw.get(name)
         if value is None or (isinstance(value, str) and value.strip() == ""):
             raise _Reject("missing field", f"missing field {name!r}")
-    texts = {}
-    for name in ("experiment", "variant", "user_id", "query"):
-        value = raw[name]
-        if isinstance(value, bool) or not isinstance(value, (str, int)):
-            raise _Reject(f"bad {name}", f"{name} must be a string; got {value!r}")
-        texts[name] = str(value)
+    texts = {name: _text(name, raw[name]) for name in ("experiment", "variant", "user_id", "query")}
     exp = experiments.get(texts["experiment"])
     if exp is None:
         known = ", ".join(map(repr, experiments)) or "none registered"
@@ -329,16 +365,48 @@ def parse_record(record: Mapping | Interaction, experiments: Mapping[str, Experi
         raise InputError(f"{who}: {err.message}", path=where) from None
 
 
-def _connect(path: Path, timeout: float, durable: bool) -> sqlite3.Connection:
-    con = sqlite3.connect(str(path), timeout=timeout, isolation_level=None)
-    con.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+class _Translate:
+    """Turn any sqlite3 error into one InputError naming the log file."""
+
+    def __init__(self, path: Path, doing: str, timeout: float):
+        self.path, self.doing, self.timeout = path, doing, timeout
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc is None or not isinstance(exc, sqlite3.Error):
+            return False
+        text = str(exc)
+        if "locked" in text or "busy" in text:
+            raise InputError(f"the interaction log is locked by another process (waited "
+                             f"{self.timeout:g} s to {self.doing} it); try again later or give "
+                             "a longer timeout", path=str(self.path)) from None
+        if "not a database" in text or "malformed" in text or "corrupt" in text:
+            raise InputError(f"not a reteval interaction log: {text} (not an SQLite file, or "
+                             "a damaged one)", path=str(self.path)) from None
+        raise InputError(f"cannot {self.doing} the interaction log: {text}",
+                         path=str(self.path)) from None
+
+
+def _check_timeout(timeout) -> float:
+    try:
+        value = float(timeout)
+    except (TypeError, ValueError):
+        value = math.nan
+    if not (math.isfinite(value) and 0 <= value <= 2**31 / 1000):
+        raise InputError(f"timeout must be a number of seconds from 0 to {2**31 // 1000}; "
+                         f"got {timeout!r}")
+    return value
+
+
+def _configure(con: sqlite3.Connection, path: Path, durable: bool) -> None:
+    """WAL journal and durability, once the file is known to be a log."""
     mode = con.execute("PRAGMA journal_mode = WAL").fetchone()[0]
     if mode.lower() != "wal":
-        con.close()
-        raise InputError(f"cannot switch {path} to WAL journal mode (got {mode!r})")
+        raise InputError(f"cannot switch to WAL journal mode (got {mode!r})", path=str(path))
     con.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
     con.execute("PRAGMA foreign_keys = ON")
-    return con
 
 
 class InteractionLog:
@@ -379,44 +447,75 @@ class InteractionLog:
 
     def __init__(self, path, *, timeout: float = 30.0, durable: bool = True):
         self.path = Path(path)
+        self._timeout = _check_timeout(timeout)
         if not self.path.parent.is_dir():
             raise InputError(f"directory of log path {str(self.path)!r} does not exist")
-        self._con = _connect(self.path, timeout, durable)
+        if self.path.is_dir():
+            raise InputError("is a directory, not an interaction log", path=str(self.path))
+        if self.path.exists() and not self.path.is_file():
+            raise InputError("is not a regular file, not an interaction log", path=str(self.path))
+        with self._errors("open"):
+            self._con = sqlite3.connect(str(self.path), timeout=self._timeout,
+                                        isolation_level=None)
         try:
-            self._migrate()
-            self._experiments = self._load_experiments()
+            with self._errors("open"):
+                self._con.execute(f"PRAGMA busy_timeout = {int(self._timeout * 1000)}")
+                self._migrate()  # nothing is written into a file that is not a log
+                _configure(self._con, self.path, durable)
+                self._experiments = self._load_experiments()
         except BaseException:
             self._con.close()
             raise
+
+    def _errors(self, doing: str) -> _Translate:
+        return _Translate(self.path, doing, self._timeout)
 
     # -- schema -------------------------------------------------------------
     def _migrate(self) -> None:
         con = self._con
         con.execute("BEGIN IMMEDIATE")
         try:
+            application = con.execute("PRAGMA application_id").fetchone()[0]
             version = con.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
+            if application != APPLICATION_ID:
+                self._claim(application, version)
+            elif version > SCHEMA_VERSION:
                 raise InputError(f"log schema version {version} is newer than this reteval "
                                  f"understands ({SCHEMA_VERSION})", path=str(self.path))
-            if version == 0:
-                tables = {r[0] for r in con.execute(
-                    "SELECT name FROM sqlite_master WHERE type = 'table'")}
-                foreign = tables - {"experiments", "interactions", "sqlite_sequence"}
-                if foreign:
-                    raise InputError(f"not an interaction log: it holds tables "
-                                     f"{sorted(foreign)!r}", path=str(self.path))
-                for statement in _SCHEMA.split(";\n"):
-                    if statement.strip():
-                        con.execute(statement)
-                con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
             raise
 
+    def _claim(self, application: int, version: int) -> None:
+        """Create the schema in an empty file, or adopt a log written before the id existed."""
+        con = self._con
+        if application == _HISTORY_APPLICATION_ID:
+            raise InputError("is a reteval monitoring history, not an interaction log",
+                             path=str(self.path))
+        if application != 0:
+            raise InputError(f"not an interaction log (another application's SQLite file: "
+                             f"application_id {application:#x})", path=str(self.path))
+        tables = {r[0] for r in con.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        ours = {"experiments", "interactions", "sqlite_sequence"}
+        if tables - ours or (version and version != SCHEMA_VERSION) or (
+                version and not {"experiments", "interactions"} <= tables):
+            raise InputError(f"not an interaction log: an SQLite file holding tables "
+                             f"{sorted(tables)!r:.200} (schema version {version})",
+                             path=str(self.path))
+        if version == 0:
+            for statement in _SCHEMA.split(";\n"):
+                if statement.strip():
+                    con.execute(statement)
+            con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
     def _load_experiments(self) -> dict[str, Experiment]:
-        rows = self._con.execute(
-            "SELECT name, variants, weights, feedback_values FROM experiments ORDER BY name")
+        with self._errors("read"):
+            rows = self._con.execute(
+                "SELECT name, variants, weights, feedback_values FROM experiments ORDER BY name"
+            ).fetchall()
         return {name: Experiment(name, tuple(json.loads(v)), weights=tuple(json.loads(w)),
                                  feedback_values=tuple(json.loads(f)))
                 for name, v, w, f in rows}
@@ -437,6 +536,11 @@ class InteractionLog:
         """
         if not isinstance(experiment, Experiment):
             raise InputError(f"register expects an Experiment; got {type(experiment).__name__}")
+        with self._errors("write to"):
+            self._register(experiment)
+        self._experiments[experiment.name] = experiment
+
+    def _register(self, experiment: Experiment) -> None:
         con = self._con
         con.execute("BEGIN IMMEDIATE")
         try:
@@ -456,9 +560,9 @@ class InteractionLog:
                                      f"with a different design: {stored!r}", path=str(self.path))
             con.execute("COMMIT")
         except BaseException:
-            con.execute("ROLLBACK")
+            if con.in_transaction:
+                con.execute("ROLLBACK")
             raise
-        self._experiments[experiment.name] = experiment
 
     @property
     def experiments(self) -> dict[str, Experiment]:
@@ -491,13 +595,15 @@ class InteractionLog:
 
     def _write(self, rows: list[tuple]) -> None:
         con = self._con
-        con.execute("BEGIN IMMEDIATE")
-        try:
-            con.executemany(self._INSERT, rows)
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
+        with self._errors("write to"):
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                con.executemany(self._INSERT, rows)
+                con.execute("COMMIT")
+            except BaseException:
+                if con.in_transaction:
+                    con.execute("ROLLBACK")
+                raise
 
     def append(self, record: Interaction | Mapping) -> None:
         """Check one record and append it in its own transaction.
@@ -578,7 +684,8 @@ class InteractionLog:
 
     # -- reading ------------------------------------------------------------
     def __len__(self) -> int:
-        return self._con.execute("SELECT COUNT(*) FROM interactions").fetchone()[0]
+        with self._errors("read"):
+            return self._con.execute("SELECT COUNT(*) FROM interactions").fetchone()[0]
 
     def to_pandas(self, *, experiment: str | None = None) -> pd.DataFrame:
         """Return the log as a DataFrame, one row per interaction, in insertion order.
@@ -595,7 +702,8 @@ class InteractionLog:
             self.experiment(experiment)
             sql += " WHERE experiment = ?"
             params = (experiment,)
-        rows = self._con.execute(sql + " ORDER BY id", params).fetchall()
+        with self._errors("read"):
+            rows = self._con.execute(sql + " ORDER BY id", params).fetchall()
         cols = ["id", "experiment", "variant", "user_id", "query", "timestamp", "retrieved",
                 "clicks", "feedback"]
         df = pd.DataFrame.from_records(rows, columns=cols)
@@ -624,27 +732,47 @@ class InteractionLog:
 
 
 def _read_records(path: Path, fmt: str):
-    """Yield (line number, record dict or an exception) for each record of a file."""
-    with open(path, encoding="utf-8", newline="") as fh:
-        if fmt == "jsonl":
-            for lineno, line in enumerate(fh, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    obj = json.loads(line)
-                except json.JSONDecodeError as err:
-                    yield lineno, ValueError(f"not valid JSON ({err.msg})")
-                    continue
-                yield lineno, obj if isinstance(obj, dict) else ValueError(
-                    f"expected a JSON object; got {type(obj).__name__}")
-        else:
-            reader = csv.DictReader(fh)
-            if reader.fieldnames is None:
+    """Yield (line number, record dict or an exception) for each record of a file.
+
+    One bad record (bytes that are not UTF-8, invalid or non-strict JSON, a CSV
+    row the csv module cannot split) is yielded as an exception and reading
+    goes on: the caller reports it and keeps the other records.
+    """
+    if fmt == "jsonl":
+        for lineno, raw in iter_lines(path):
+            if not raw.strip():
+                continue
+            try:
+                obj = parse_json(decode(raw))
+            except InputError as err:
+                yield lineno, ValueError(str(err))
+                continue
+            yield lineno, obj if isinstance(obj, dict) else ValueError(
+                f"expected a JSON object; got {type(obj).__name__}")
+        return
+    # Undecodable bytes become lone surrogates here, and that record alone is refused.
+    text = read_bytes(path).decode("utf-8", errors="surrogateescape")
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    try:
+        if reader.fieldnames is None:
+            return
+    except csv.Error as err:
+        raise InputError(f"cannot read the CSV header: {err}", path=path, line=1) from None
+    rows = iter(reader)
+    while True:
+        before = reader.line_num
+        try:
+            rec = next(rows)
+        except StopIteration:
+            return
+        except csv.Error as err:
+            yield reader.line_num, ValueError(f"not a CSV row: {err}")
+            if reader.line_num == before:
                 return
-            for rec in reader:
-                if None in rec:
-                    yield reader.line_num, ValueError("more cells than header columns")
-                    continue
-                if not any((v or "").strip() for v in rec.values()):
-                    continue
-                yield reader.line_num, {k: v for k, v in rec.items() if v is not None}
+            continue
+        if None in rec:
+            yield reader.line_num, ValueError("more cells than header columns")
+            continue
+        if not any((v or "").strip() for v in rec.values()):
+            continue
+        yield reader.line_num, {k: v for k, v in rec.items() if v is not None}

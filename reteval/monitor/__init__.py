@@ -31,28 +31,25 @@ Examples
 [0.6667]
 """
 
-from reteval.monitor.alerts import (
-    Alert,
-    MeasureComparison,
-    RegressionReport,
-    Threshold,
-    check_regression,
-    check_thresholds,
-    parse_threshold,
-)
-from reteval.monitor.channels import Delivery, post_json, run_command
-from reteval.monitor.commands import ALERT_EXIT_STATUS, add_subcommands
+import importlib
+
+# ``fingerprint`` is both a submodule and a function: bound here, before anything can import
+# the submodule and bind the module under the same name.
 from reteval.monitor.fingerprint import DatasetFingerprint, fingerprint
-from reteval.monitor.history import (
-    Entry,
-    HistoryError,
-    HistoryLockedError,
-    HistoryStore,
-    open_history,
-)
-from reteval.monitor.runner import MonitorResult, RetrieverError, load_retriever, monitor_once
-from reteval.monitor.schedule import parse_interval, repeat
-from reteval.monitor.trend import history_frame, plot_history
+
+# Public names are loaded from their module on first use (PEP 562): ``reteval monitor
+# --help`` reads only ``commands``, without numpy, pandas or scipy.
+_HOME = {
+    "alerts": ("Alert", "MeasureComparison", "RegressionReport", "Threshold",
+               "check_regression", "check_thresholds", "parse_threshold"),
+    "channels": ("Delivery", "post_json", "run_command"),
+    "commands": ("ALERT_EXIT_STATUS", "add_subcommands"),
+    "history": ("Entry", "HistoryError", "HistoryLockedError", "HistoryStore", "open_history"),
+    "runner": ("MonitorResult", "RetrieverError", "load_retriever", "monitor_once"),
+    "schedule": ("parse_interval", "repeat"),
+    "trend": ("history_frame", "plot_history"),
+}
+_LAZY = {name: module for module, names in _HOME.items() for name in names}
 
 __all__ = [
     "ALERT_EXIT_STATUS",
@@ -83,3 +80,15 @@ __all__ = [
     "repeat",
     "run_command",
 ]
+
+
+def __getattr__(name):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'reteval.monitor' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"reteval.monitor.{_LAZY[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -15,7 +15,10 @@ from __future__ import annotations
 import json
 import math
 import os
+import signal
 import subprocess
+import tempfile
+import threading
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -84,6 +87,14 @@ def check_url(url: str) -> str:
     return str(url)
 
 
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        return None  # urllib then raises HTTPError with the 3xx code
+
+
+_OPENER = urllib.request.build_opener(_NoRedirect)
+
+
 def _payload_bytes(payload: Mapping) -> bytes:
     return json.dumps(payload, ensure_ascii=False, indent=2, default=str).encode("utf-8")
 
@@ -98,11 +109,15 @@ def post_json(url: str, payload: Mapping, *, timeout: float = 10.0) -> Delivery:
     payload : mapping
         JSON-serialisable document.
     timeout : float, default 10
-        Seconds to wait for the connection and the answer.
+        Deadline in seconds for the whole request: connection, sending and
+        the complete answer.
 
     Returns
     -------
     Delivery
+        ``ok`` for a 2xx answer. Redirects are not followed: a 3xx answer is
+        a failed delivery (a redirected POST would be resent, or turned into
+        a GET, by the client).
     """
     url = check_url(url)
     timeout = _check_timeout(timeout)
@@ -113,17 +128,33 @@ def post_json(url: str, payload: Mapping, *, timeout: float = 10.0) -> Delivery:
         headers={"Content-Type": "application/json; charset=utf-8",
                  "User-Agent": "reteval-monitor"},
     )
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            status = response.status
-    except urllib.error.HTTPError as exc:
-        return Delivery("url", url, False, f"HTTP {exc.code} {exc.reason}")
-    except urllib.error.URLError as exc:
-        return Delivery("url", url, False, f"cannot reach the server: {exc.reason}")
-    except (TimeoutError, OSError) as exc:
-        return Delivery("url", url, False, f"cannot deliver: {exc}")
-    ok = 200 <= status < 300
-    return Delivery("url", url, ok, f"HTTP {status}")
+    outcome: list[Delivery] = []
+
+    def deliver() -> None:
+        try:
+            with _OPENER.open(request, timeout=timeout) as response:
+                status = response.status
+                response.read(1 << 16)  # the answer is part of the delivery
+        except urllib.error.HTTPError as exc:
+            detail = f"HTTP {exc.code} {exc.reason}"
+            if 300 <= exc.code < 400:
+                detail += " (redirects are not followed: give the final URL)"
+            outcome.append(Delivery("url", url, False, detail))
+        except urllib.error.URLError as exc:
+            outcome.append(Delivery("url", url, False, f"cannot reach the server: {exc.reason}"))
+        except (TimeoutError, OSError, ValueError) as exc:
+            outcome.append(Delivery("url", url, False, f"cannot deliver: {exc}"))
+        else:
+            outcome.append(Delivery("url", url, 200 <= status < 300, f"HTTP {status}"))
+
+    # The timeout is a deadline for the whole request (a server that answers one byte at
+    # a time would otherwise reset a per-read timeout forever).
+    worker = threading.Thread(target=deliver, name="reteval-alert-url", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if not outcome:
+        return Delivery("url", url, False, f"no complete answer within {timeout:g} s")
+    return outcome[0]
 
 
 def run_command(command: str, payload: Mapping, *, env: Mapping[str, str] | None = None,
@@ -139,7 +170,10 @@ def run_command(command: str, payload: Mapping, *, env: Mapping[str, str] | None
     env : mapping, optional
         Extra environment variables (added to the current environment).
     timeout : float, default 60
-        Seconds before the command is killed and the delivery counted failed.
+        Seconds before the command, and every process it started (its process
+        group), is killed and the delivery counted failed. Background children
+        that outlive a command that finished in time are left alone, and never
+        waited for.
 
     Returns
     -------
@@ -158,17 +192,36 @@ def run_command(command: str, payload: Mapping, *, env: Mapping[str, str] | None
     timeout = _check_timeout(timeout)
     full_env = dict(os.environ)
     full_env.update({str(k): str(v) for k, v in (env or {}).items()})
-    try:
-        done = subprocess.run(  # the user's own command line
-            command, shell=True, input=_payload_bytes(payload), env=full_env,
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=timeout, check=False,
-        )
-    except subprocess.TimeoutExpired:
-        return Delivery("command", command, False, f"timed out after {timeout:g} s")
-    except OSError as exc:
-        return Delivery("command", command, False, f"cannot run: {exc}")
-    if done.returncode == 0:
-        return Delivery("command", command, True, "exit status 0")
-    err = done.stderr.decode("utf-8", "replace").strip().splitlines()
+    # stdin and stderr are files, not pipes: a background child that inherits them
+    # cannot make reteval wait, and a command that does not read stdin cannot block it.
+    with tempfile.TemporaryFile() as stdin, tempfile.TemporaryFile() as stderr:
+        stdin.write(_payload_bytes(payload))
+        stdin.seek(0)
+        try:
+            proc = subprocess.Popen(  # the user's own command line
+                command, shell=True, stdin=stdin, stdout=subprocess.DEVNULL, stderr=stderr,
+                env=full_env, start_new_session=True,
+            )
+        except OSError as exc:
+            return Delivery("command", command, False, f"cannot run: {exc}")
+        try:
+            returncode = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            return Delivery("command", command, False,
+                            f"timed out after {timeout:g} s (its process group was killed)")
+        if returncode == 0:
+            return Delivery("command", command, True, "exit status 0")
+        stderr.seek(0)
+        err = stderr.read().decode("utf-8", "replace").strip().splitlines()
     tail = f": {err[-1]}" if err else ""
-    return Delivery("command", command, False, f"exit status {done.returncode}{tail}")
+    return Delivery("command", command, False, f"exit status {returncode}{tail}")
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """End the command and every process it started (its own session and group)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        proc.kill()
+    proc.wait()

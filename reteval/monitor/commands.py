@@ -14,6 +14,7 @@ Exit status of ``reteval monitor``:
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import sys
@@ -25,6 +26,41 @@ __all__ = ["ALERT_EXIT_STATUS", "add_subcommands"]
 #: Exit status of ``reteval monitor`` when an alert fired (not an error: the
 #: evaluation was recorded).
 ALERT_EXIT_STATUS = 3
+
+
+#: The longest ``--alert-timeout``: an alert that takes longer to deliver is a failure.
+MAX_ALERT_TIMEOUT = 600.0
+
+
+def _integer(text: str) -> int:
+    """An integer option, as trec_eval writes integers (no ``1_0``, no other scripts' digits)."""
+    from reteval.textfile import parse_integer
+
+    try:
+        return parse_integer(text.strip())
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _number(text: str) -> float:
+    """A finite decimal option (no ``nan``, ``inf`` or ``1_0``)."""
+    from reteval.textfile import parse_decimal
+
+    try:
+        return parse_decimal(text.strip())
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _strict_json(value):
+    """``value`` with every NaN or infinity replaced by None: strict JSON has no NaN."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _strict_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_strict_json(v) for v in value]
+    return value
 
 
 def _key_value(text: str):
@@ -67,7 +103,7 @@ def add_subcommands(subparsers) -> None:
     p.add_argument("--split", default="test", help="qrels split of --dataset (default: test)")
     p.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
                    help=f"repeatable (default: {' '.join(DEFAULT_MEASURES)})")
-    p.add_argument("-l", "--relevance-level", type=int, default=1, metavar="N",
+    p.add_argument("-l", "--relevance-level", type=_integer, default=1, metavar="N",
                    help="minimum relevance that counts as relevant (default: 1)")
     p.add_argument("--name", help="retriever name in the history (default: the spec or the "
                    "run file's stem); baselines are chosen per name")
@@ -80,16 +116,16 @@ def add_subcommands(subparsers) -> None:
     alerts.add_argument("--baseline", default="latest", metavar="latest|first|ID|none",
                         help="entry to test for a regression against (default: latest entry "
                         "of the same retriever)")
-    alerts.add_argument("--alpha", type=float, default=0.05,
+    alerts.add_argument("--alpha", type=_number, default=0.05,
                         help="significance level of the regression test (default: 0.05)")
     alerts.add_argument("--test", default="t",
                         choices=("t", "wilcoxon", "randomization", "bootstrap"),
                         help="paired test (default: t)")
     alerts.add_argument("--correction", default="holm", choices=("holm", "bonferroni", "bh", "none"),
                         help="multiple-comparison correction over measures (default: holm)")
-    alerts.add_argument("--min-drop", type=float, default=0.0, metavar="D",
+    alerts.add_argument("--min-drop", type=_number, default=0.0, metavar="D",
                         help="smallest drop of a mean that counts as a regression (default: 0)")
-    alerts.add_argument("--seed", type=int, default=0,
+    alerts.add_argument("--seed", type=_integer, default=0,
                         help="seed of the randomization/bootstrap tests (default: 0)")
     alerts.add_argument("--on-dataset-change", choices=("warn", "alert"), default="warn",
                         help="baseline on another dataset: skip the regression check with a "
@@ -98,12 +134,12 @@ def add_subcommands(subparsers) -> None:
                         help="shell command run when an alert fires, JSON payload on stdin")
     alerts.add_argument("--alert-url", metavar="URL",
                         help="http(s) URL that receives the JSON payload by POST when an alert fires")
-    alerts.add_argument("--alert-timeout", type=float, default=30.0, metavar="SECONDS",
+    alerts.add_argument("--alert-timeout", type=_number, default=30.0, metavar="SECONDS",
                         help="timeout of each alert channel (default: 30)")
     p.add_argument("--every", metavar="INTERVAL",
                    help="repeat in the foreground every INTERVAL (e.g. 24h, 30m, 1h30m) until "
                    "SIGINT/SIGTERM")
-    p.add_argument("--lock-timeout", type=float, default=10.0, metavar="SECONDS",
+    p.add_argument("--lock-timeout", type=_number, default=10.0, metavar="SECONDS",
                    help="wait this long for another writer of the history (default: 10)")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="stdout: a summary line, or the JSON payload")
@@ -119,12 +155,12 @@ def add_subcommands(subparsers) -> None:
     h.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
                    help="measure to show, repeatable (default: all)")
     h.add_argument("--retriever", metavar="NAME", help="only this retriever's entries")
-    h.add_argument("--last", type=int, metavar="N", help="only the last N entries")
+    h.add_argument("--last", type=_integer, metavar="N", help="only the last N entries")
     h.add_argument("--plot", metavar="PNG", help="also write a plot of the trend to this file")
     h.add_argument("--format", choices=("table", "csv", "json"), default="table")
     h.add_argument("--check", action="store_true",
                    help="verify the file and every entry; exit 2 with the problems if any")
-    h.add_argument("--lock-timeout", type=float, default=10.0, metavar="SECONDS")
+    h.add_argument("--lock-timeout", type=_number, default=10.0, metavar="SECONDS")
     h.set_defaults(handler=_cmd_history)
 
 
@@ -137,7 +173,9 @@ def _summary(result) -> str:
         f"{m}={v:.0f}" if m.startswith("Num") else f"{m}={v:.4f}" for m, v in e.aggregates.items()
     )
     flag = f", {len(e.alerts)} alert(s)" if e.alerts else ""
-    return (f"entry {e.id} {e.created_utc:%Y-%m-%dT%H:%M:%SZ} {e.retriever}: "
+    from reteval.monitor.trend import display_name
+
+    return (f"entry {e.id} {e.created_utc:%Y-%m-%dT%H:%M:%SZ} {display_name(e.retriever)}: "
             f"{e.num_queries} queries {values}{flag}")
 
 
@@ -198,7 +236,7 @@ def _monitor_once(args) -> int:
     if args.format == "json":
         doc = result.payload()
         doc["deliveries"] = [vars(d) for d in deliveries]
-        json.dump(doc, sys.stdout, indent=2, ensure_ascii=False)
+        json.dump(_strict_json(doc), sys.stdout, indent=2, ensure_ascii=False, allow_nan=False)
         sys.stdout.write("\n")
     else:
         print(_summary(result))
@@ -211,8 +249,9 @@ def _check_monitor_args(args) -> None:
 
     if args.alert_url:
         check_url(args.alert_url)
-    if not args.alert_timeout > 0:
-        raise InputError(f"--alert-timeout must be > 0 seconds; got {args.alert_timeout!r}")
+    if not 0 < args.alert_timeout <= MAX_ALERT_TIMEOUT:
+        raise InputError(f"--alert-timeout must be more than 0 and at most {MAX_ALERT_TIMEOUT:g} "
+                         f"seconds; got {args.alert_timeout!r}")
     for text in args.param:
         _key_value(text)
 
@@ -248,6 +287,8 @@ def _cmd_history(args) -> int:
     from reteval.monitor.trend import history_frame, plot_history
 
     with open_history(args.history, lock_timeout=args.lock_timeout) as store:
+        if not args.check:
+            store.check_pages()  # a damaged file is an error, not a table of gaps
         if args.check:
             problems = store.verify()
             if problems:
@@ -263,10 +304,7 @@ def _cmd_history(args) -> int:
             frame = frame.iloc[-args.last:]
         if args.plot:
             fig = plot_history(store, measures=args.measures, retriever=args.retriever)
-            try:
-                fig.savefig(args.plot, dpi=120)
-            except (OSError, ValueError) as exc:
-                raise InputError(f"cannot write the plot: {exc}", path=args.plot) from None
+            _save_atomically(fig, args.plot)
     out = sys.stdout
     if args.format == "csv":
         frame.to_csv(out, float_format="%.6g", date_format="%Y-%m-%dT%H:%M:%SZ")
@@ -283,14 +321,33 @@ def _cmd_history(args) -> int:
                     value = value.item()
                 record[key] = value
             records.append(record)
-        json.dump(records, out, indent=2, ensure_ascii=False)
+        json.dump(_strict_json(records), out, indent=2, ensure_ascii=False, allow_nan=False)
         out.write("\n")
     else:
         out.write(_table(frame))
     return 0
 
 
+def _save_atomically(fig, path) -> None:
+    """Write the figure to a temporary file beside ``path``, then rename it over ``path``:
+    an interrupted or failed write never leaves a truncated image (nor destroys the old one)."""
+    import os
+    from pathlib import Path
+
+    target = Path(path)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        fig.savefig(tmp, dpi=120, format=target.suffix[1:].lower() or "png")
+        os.replace(tmp, target)
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot write the plot: {exc}", path=path) from None
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def _table(frame) -> str:
+    from reteval.monitor.trend import display_name
+
     fixed = {"created_utc", "retriever", "dataset", "fingerprint", "num_queries",
              "alert", "alerts", "alert_measures"}
     measures = [c for c in frame.columns if c not in fixed]
@@ -301,8 +358,8 @@ def _table(frame) -> str:
         cells = [
             str(entry_id),
             row["created_utc"].strftime("%Y-%m-%d %H:%M:%S"),
-            str(row["retriever"]),
-            f"{row['dataset'] or ''}#{row['fingerprint'][:8]}",
+            display_name(row["retriever"]),
+            f"{display_name(row['dataset'] or '')}#{row['fingerprint'][:8]}",
             str(row["num_queries"]),
         ]
         for m in measures:
@@ -310,7 +367,7 @@ def _table(frame) -> str:
             text = "-" if math.isnan(value) else (
                 f"{value:.0f}" if m.startswith("Num") else f"{value:.4f}")
             cells.append(text + ("!" if m in marked else " "))
-        cells.append(row["alerts"])
+        cells.append(display_name(row["alerts"]))
         rows.append(cells)
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     lines = []

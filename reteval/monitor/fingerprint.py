@@ -30,7 +30,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from reteval.errors import InputError
-from reteval.io import as_qrels
 
 __all__ = ["DatasetFingerprint", "fingerprint"]
 
@@ -116,6 +115,8 @@ def fingerprint(qrels, queries: Mapping[str, str] | None = None) -> DatasetFinge
     >>> len(fp.digest)
     64
     """
+    from reteval.io import as_qrels  # pandas: loaded when needed, not by ``reteval --help``
+
     table = as_qrels(qrels)
     # Python's sort compares code points, whatever pandas' string backend does.
     rows = sorted(

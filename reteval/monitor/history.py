@@ -58,6 +58,7 @@ import pandas as pd
 from reteval.errors import InputError, RetevalError
 from reteval.monitor.alerts import Alert
 from reteval.monitor.fingerprint import DatasetFingerprint
+from reteval.textfile import INT64_MAX
 
 __all__ = [
     "APPLICATION_ID",
@@ -188,6 +189,56 @@ def _utc_text(moment: datetime) -> str:
 
 def _parse_utc(text: str) -> datetime:
     return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+
+
+def _json_field(text, name: str, kind: type, item: type | None = None):
+    if not isinstance(text, str):
+        raise TypeError(f"{name} is {type(text).__name__}, not JSON text")
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ValueError(f"{name} is not valid JSON") from None
+    if not isinstance(value, kind) or (item is not None and not all(
+            isinstance(v, item) for v in value)):
+        what = f"a list of {item.__name__}" if item else kind.__name__
+        raise ValueError(f"{name} is not {what}: {text!r:.60}")
+    return value
+
+
+def _text_field(value, name: str, *, optional: bool = False, empty: bool = False):
+    if value is None and optional:
+        return None
+    if not isinstance(value, str) or (not empty and not value):
+        raise ValueError(f"{name} is not a non-empty text: {value!r:.60}")
+    return value
+
+
+def _entry_fields(row) -> dict:
+    """The checked fields of one ``entries`` row; ValueError names the first bad field."""
+    (entry_id, created, retriever, dataset_name, _digest, qrels_sha, queries_sha,
+     version, parameters, measures, num_queries, notices) = row
+    if isinstance(num_queries, bool) or not isinstance(num_queries, int) or num_queries < 0:
+        raise ValueError(f"num_queries is not a count: {num_queries!r:.60}")
+    try:
+        created_utc = _parse_utc(_text_field(created, "created_utc"))
+    except (TypeError, ValueError):
+        raise ValueError(f"created_utc is not a UTC timestamp: {created!r:.60}") from None
+    measures = _json_field(measures, "measures", list, str)
+    if not measures or len(set(measures)) != len(measures) or not all(measures):
+        raise ValueError(f"measures is not a list of distinct names: {measures!r:.60}")
+    return {
+        "id": entry_id,
+        "created_utc": created_utc,
+        "retriever": _text_field(retriever, "retriever"),
+        "dataset_name": _text_field(dataset_name, "dataset_name", optional=True, empty=True),
+        "fingerprint": DatasetFingerprint(_text_field(qrels_sha, "qrels_sha256"),
+                                       _text_field(queries_sha, "queries_sha256", optional=True)),
+        "reteval_version": _text_field(version, "reteval_version"),
+        "parameters": _json_field(parameters, "parameters", dict),
+        "measures": tuple(measures),
+        "num_queries": num_queries,
+        "notices": tuple(_json_field(notices, "notices", list, str)),
+    }
 
 
 def _real(value) -> float | None:
@@ -401,6 +452,7 @@ class HistoryStore:
         with self._errors("write an entry to"):
             con.execute("BEGIN IMMEDIATE")
             try:
+                self._check_pages("append to")  # never write into a damaged file
                 cursor = con.execute(
                     "INSERT INTO entries (created_utc, retriever, dataset_name, fingerprint, "
                     "qrels_sha256, queries_sha256, reteval_version, parameters, measures, "
@@ -459,33 +511,20 @@ class HistoryStore:
         ):
             alerts[entry_id].append(Alert(*fields))
         entries = []
-        for (entry_id, created, retriever, dataset_name, _digest, qrels_sha, queries_sha,
-             version, parameters, measures, num_queries, notices) in rows:
+        for row in rows:
             try:
-                measures = tuple(json.loads(measures))
-                parameters = json.loads(parameters)
-                notices = json.loads(notices)
-            except (TypeError, ValueError):
+                fields = _entry_fields(row)
+            except (TypeError, ValueError) as exc:
                 raise HistoryError(
-                    f"entry {entry_id} is damaged (a field is not valid JSON); "
-                    "'reteval history --check' lists the problems", path=self.path,
+                    f"entry {row[0]!r} is damaged: {exc}; 'reteval history --check' lists the "
+                    "problems", path=self.path,
                 ) from None
-            entries.append(
-                Entry(
-                    id=entry_id,
-                    created_utc=_parse_utc(created),
-                    retriever=retriever,
-                    dataset_name=dataset_name,
-                    fingerprint=DatasetFingerprint(qrels_sha, queries_sha),
-                    reteval_version=version,
-                    parameters=parameters,
-                    measures=measures,
-                    num_queries=num_queries,
-                    aggregates={m: aggregates[entry_id].get(m, math.nan) for m in measures},
-                    alerts=tuple(alerts[entry_id]),
-                    notices=tuple(notices),
-                )
-            )
+            entry_id, measures = fields["id"], fields["measures"]
+            entries.append(Entry(
+                **fields,
+                aggregates={m: aggregates[entry_id].get(m, math.nan) for m in measures},
+                alerts=tuple(alerts[entry_id]),
+            ))
         return entries
 
     _ENTRY_COLUMNS = (
@@ -513,9 +552,11 @@ class HistoryStore:
             No entry has this id.
         """
         with self._errors("read"):
-            rows = self._con.execute(
-                f"SELECT {self._ENTRY_COLUMNS} FROM entries WHERE id = ?", (int(entry_id),)
-            ).fetchall()
+            rows = []
+            if 1 <= int(entry_id) <= INT64_MAX:  # SQLite ids are 64-bit
+                rows = self._con.execute(
+                    f"SELECT {self._ENTRY_COLUMNS} FROM entries WHERE id = ?", (int(entry_id),)
+                ).fetchall()
             if not rows:
                 last = self._con.execute("SELECT max(id) FROM entries").fetchone()[0]
                 raise InputError(
@@ -535,7 +576,7 @@ class HistoryStore:
         if isinstance(which, (int, np.integer)) and not isinstance(which, bool):
             return self.entry(int(which))
         text = str(which).strip().lower()
-        if text.isdigit():
+        if text.isascii() and text.isdigit():
             return self.entry(int(text))
         if text not in ("latest", "first"):
             raise InputError(f"baseline must be 'latest', 'first' or an entry id; got {which!r}")
@@ -569,31 +610,54 @@ class HistoryStore:
         with self._errors("read"):
             return int(self._con.execute("SELECT count(*) FROM entries").fetchone()[0])
 
+    def _check_pages(self, doing: str) -> None:
+        damage = [r[0] for r in self._con.execute("PRAGMA quick_check(3)")]
+        if damage != ["ok"]:
+            first = " ".join(damage[0].split())  # one line, however SQLite words it
+            raise HistoryError(
+                f"the history is damaged, so reteval will not {doing} it ({first:.160}); "
+                "'reteval history --check' lists the problems: restore the file from a "
+                "backup or start a new history", path=self.path)
+
+    def check_pages(self) -> None:
+        """Raise :class:`HistoryError` if SQLite finds damaged pages (``PRAGMA quick_check``).
+
+        :meth:`append` makes this check inside its write transaction, and
+        ``reteval history`` before it prints anything: a damaged file is never
+        appended to, nor shown as a table of gaps.
+        """
+        with self._errors("check"):
+            self._check_pages("read")
+
     def verify(self) -> list[str]:
         """Check the file and every entry; return the problems found (empty if none).
 
-        Runs SQLite's ``integrity_check`` and ``foreign_key_check`` and checks
-        that every entry has exactly ``num_queries`` values per measure and
-        one aggregate per measure.
+        Runs SQLite's ``integrity_check`` and ``foreign_key_check``, checks the
+        type of every field of every entry (``measures`` a list of distinct
+        names, ``num_queries`` a count, ...), and that every entry has exactly
+        ``num_queries`` values per measure and one aggregate per measure.
         """
         problems = []
         with self._errors("check"):
             result = [r[0] for r in self._con.execute("PRAGMA integrity_check")]
             if result != ["ok"]:
-                problems.extend(f"integrity: {r}" for r in result)
+                problems.extend(f"integrity: {' '.join(r.split())}" for r in result)
             for table, rowid, parent, _ in self._con.execute("PRAGMA foreign_key_check"):
                 problems.append(f"{table} row {rowid} refers to a missing {parent} row")
             rows = self._con.execute(
-                "SELECT e.id, e.measures, e.num_queries, "
+                f"SELECT {self._ENTRY_COLUMNS}, "
                 "(SELECT count(*) FROM query_scores q WHERE q.entry_id = e.id), "
-                "(SELECT count(*) FROM aggregates a WHERE a.entry_id = e.id) FROM entries e"
+                "(SELECT count(*) FROM aggregates a WHERE a.entry_id = e.id) FROM entries e "
+                "ORDER BY id"
             ).fetchall()
-        for entry_id, measures, num_queries, n_scores, n_aggregates in rows:
+        for *row, n_scores, n_aggregates in rows:
+            entry_id = row[0]
             try:
-                k = len(json.loads(measures))
-            except (TypeError, ValueError):
-                problems.append(f"entry {entry_id}: its list of measures is not valid JSON")
+                fields = _entry_fields(row)
+            except (TypeError, ValueError) as exc:
+                problems.append(f"entry {entry_id}: {exc}")
                 continue
+            k, num_queries = len(fields["measures"]), fields["num_queries"]
             if n_scores != k * num_queries:
                 problems.append(
                     f"entry {entry_id}: {n_scores} per-query values, expected "

@@ -36,6 +36,7 @@ import sys
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 import pandas as pd
@@ -205,7 +206,12 @@ def load_retriever(spec: str, *, corpus=None):
         obj = importlib.import_module(module_name)
     except ImportError as exc:
         raise InputError(
-            f"retriever {spec!r}: cannot import module {module_name!r}: {exc}"
+            f"retriever {spec!r}: cannot import module {module_name!r}: {_one_line(exc)}"
+        ) from None
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - its own code failed, or exited
+        raise RetrieverError(
+            f"retriever {spec!r}: importing module {module_name!r} raised "
+            f"{type(exc).__name__}: {_one_line(exc)}"
         ) from None
     finally:
         if added and cwd in sys.path:
@@ -217,6 +223,9 @@ def load_retriever(spec: str, *, corpus=None):
             raise InputError(
                 f"retriever {spec!r}: module {module_name!r} has no attribute {attribute!r}"
             ) from None
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - a module __getattr__
+            raise RetrieverError(f"retriever {spec!r}: looking up {attribute!r} raised "
+                                 f"{type(exc).__name__}: {_one_line(exc)}") from None
     if not (callable(getattr(obj, "run", None)) or callable(obj)):
         raise InputError(
             f"retriever {spec!r} must name an object with a .run(queries) method or a callable "
@@ -234,14 +243,24 @@ def _call_retriever(retriever, queries: dict[str, str], label: str) -> pd.DataFr
         run = target(dict(queries))
     except RetevalError:
         raise
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - SystemExit too: reteval exits
         raise RetrieverError(
-            f"retriever {label!r} raised {type(exc).__name__}: {exc}"
-        ) from exc
+            f"retriever {label!r} raised {type(exc).__name__}: {_one_line(exc)}"
+        ) from None
     try:
         return as_run(run)
-    except InputError as exc:
-        raise RetrieverError(f"retriever {label!r} did not return a run: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - whatever it returned, it is not a run
+        raise RetrieverError(
+            f"retriever {label!r} did not return a run: {_one_line(exc)}") from None
+
+
+def _one_line(exc: BaseException) -> str:
+    """An exception's message on one line (user code may raise anything)."""
+    try:
+        text = str(exc)
+    except Exception:  # noqa: BLE001 - a __str__ that fails
+        text = ""
+    return " ".join(text.split())[:300] or "(no message)"
 
 
 def _retriever_label(retriever, spec) -> str:
@@ -309,6 +328,7 @@ def monitor_once(
     n_resamples: int = 10_000,
     rng=0,
     lock_timeout: float = 5.0,
+    created_utc: datetime | None = None,
 ) -> MonitorResult:
     """Evaluate a retriever or a run once, check alerts, record the entry.
 
@@ -359,6 +379,9 @@ def monitor_once(
         ``"dataset"`` alert.
     lock_timeout : float, default 5
         Seconds to wait for another writer (see :func:`open_history`).
+    created_utc : datetime, optional
+        Timezone-aware time to record for the entry; default: now. For
+        replaying past evaluations or simulating a schedule on a fake clock.
 
     Returns
     -------
@@ -403,7 +426,7 @@ def monitor_once(
     baseline_spec = None if baseline is None or str(baseline).lower() == "none" else baseline
     if isinstance(baseline_spec, str):
         text = baseline_spec.strip().lower()
-        if text not in ("latest", "first") and not text.isdigit():
+        if text not in ("latest", "first") and not (text.isascii() and text.isdigit()):
             raise InputError(
                 f"baseline must be 'latest', 'first', 'none' or an entry id; got {baseline!r}"
             )
@@ -426,7 +449,7 @@ def monitor_once(
             relevance_level=relevance_level, name=name, parameters=parameters,
             baseline_spec=baseline_spec, alpha=alpha, test=test, correction=correction,
             min_drop=min_drop, on_dataset_change=on_dataset_change,
-            n_resamples=n_resamples, rng=rng,
+            n_resamples=n_resamples, rng=rng, created_utc=created_utc,
         )
     finally:
         if store is not history:
@@ -436,7 +459,7 @@ def monitor_once(
 def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset, split, names,
                          rules, relevance_level, name, parameters, baseline_spec, alpha,
                          test, correction, min_drop, on_dataset_change, n_resamples,
-                         rng) -> MonitorResult:
+                         rng, created_utc=None) -> MonitorResult:
     # ---- the dataset
     data = None
     if dataset is not None:
@@ -555,6 +578,7 @@ def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset, spli
         alerts=alerts,
         notices=notices,
         aggregates=aggregates,
+        created_utc=created_utc,
     )
     return MonitorResult(entry, os.path.abspath(store.path), base, report)
 

@@ -31,8 +31,10 @@ from reteval.errors import InputError
 
 __all__ = ["parse_interval", "repeat"]
 
+#: The longest interval ``--every`` takes (366 days): longer waits are a calendar's job.
+MAX_INTERVAL = 366 * 86400.0
 _UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
-_PART = re.compile(r"(\d+(?:\.\d*)?|\.\d+)([smhd])")
+_PART = re.compile(r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+)([smhd])")
 
 
 def parse_interval(text: str) -> float:
@@ -65,6 +67,8 @@ e.g. '24h', '30m', '1h30m'; got '24'
     seconds = sum(float(n) * _UNITS[u] for n, u in parts)
     if not (math.isfinite(seconds) and seconds > 0):
         raise InputError(f"interval must be longer than 0 s; got {text!r}")
+    if seconds > MAX_INTERVAL:
+        raise InputError(f"interval must be at most {MAX_INTERVAL / 86400:.0f} days; got {text!r}")
     return seconds
 
 

@@ -23,6 +23,26 @@ __all__ = ["history_frame", "plot_history"]
 _FIXED_COLUMNS = ("created_utc", "retriever", "dataset", "fingerprint", "num_queries")
 
 
+def display_name(name) -> str:
+    r"""A system's name on one line: line breaks, tabs and other control characters escaped.
+
+    Examples
+    --------
+    >>> print(display_name("bm25\nv2\t(test)"))
+    bm25\nv2\t(test)
+    """
+    text = str(name)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in text)
+
+
+def _legend_label(text: str) -> str:
+    # matplotlib leaves out of the legend any label that starts with "_"
+    return "\u200b" + text if text.startswith("_") else text
+
+
 def _select_measures(frame_measures: list[str], measures) -> list[str]:
     if measures is None:
         return frame_measures
@@ -193,7 +213,7 @@ def plot_history(history, *, measures: Sequence[str] | str | None = None,
             key = m if frame["retriever"].nunique() == 1 else (retriever_name, m)
             color = colors.setdefault(key, cycle[len(colors) % len(cycle)])
             ax.plot(group["created_utc"], series, marker="o", markersize=3, color=color,
-                    label=f"{retriever_name} {m}")
+                    label=_legend_label(f"{display_name(retriever_name)} {m}"))
             hit = group["alert_measures"].str.split(", ").apply(lambda ms, m=m: m in ms)
             if hit.any():
                 ax.plot(group.loc[hit, "created_utc"], series[hit], linestyle="none",
@@ -213,7 +233,7 @@ def plot_history(history, *, measures: Sequence[str] | str | None = None,
                        color=colors.get(m, "black"))
     ax.set_xlabel("evaluation time (UTC)")
     ax.set_ylabel("value")
-    ax.set_title("Evaluation history" + (f": {retriever}" if retriever else ""))
+    ax.set_title("Evaluation history" + (f": {display_name(retriever)}" if retriever else ""))
     if ax.get_lines():
         ax.legend(loc="best", fontsize="small")
     ax.tick_params(axis="x", labelrotation=30)
