@@ -346,7 +346,7 @@ def test_planner_says_why_there_is_no_plan():
 @pytest.mark.parametrize("kwargs, message", [
     ({"baseline": 0.0, "effect": 0.1}, "baseline must be a rate in \\(0, 1\\); got 0.0"),
     ({"baseline": 0.5, "effect": 0.0}, "effect must be > 0"),
-    ({"baseline": 0.5, "effect": 0.1, "alpha": 1.5}, "alpha must be in \\(0, 1\\)"),
+    ({"baseline": 0.5, "effect": 0.1, "alpha": 1.5}, "alpha must be strictly between 0 and 1"),
 ])
 def test_plan_rejects_bad_input(kwargs, message):
     with pytest.raises(InputError, match=message):
