@@ -51,6 +51,7 @@ import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
+from reteval.cutoffs import measure_curves
 from reteval.errors import InputError
 from reteval.evaluate import evaluate
 from reteval.io import as_qrels, as_run, sort_run
@@ -720,6 +721,8 @@ def k_curves(qrels, runs, *, families=("P", "R", "nDCG"), max_k: int = 20,
              relevance_level: int = 1) -> pd.DataFrame:
     """Mean of each measure family at every cutoff ``1..max_k``, for every system.
 
+    :func:`reteval.cutoffs.measure_curves` at the cutoffs ``1..max_k``.
+
     Parameters
     ----------
     qrels : qrels
@@ -744,21 +747,8 @@ def k_curves(qrels, runs, *, families=("P", "R", "nDCG"), max_k: int = 20,
     [1.0, 0.5, 0.333]
     """
     max_k = _check_int(max_k, "max_k", minimum=1)
-    families = [families] if isinstance(families, str) else list(families)
-    if not families:
-        raise InputError("families must name at least one measure family; got []")
-    runs = _check_runs(runs)
-    qrels = as_qrels(qrels)
-    ks = range(1, max_k + 1)
-    columns = {}
-    for system, run in runs.items():
-        means = evaluate(qrels, run, [f"{f}@{k}" for f in families for k in ks],
-                         relevance_level=relevance_level).mean()
-        for f in families:
-            columns[(f, system)] = [means[f"{f}@{k}"] for k in ks]
-    frame = pd.DataFrame(columns, index=pd.Index(list(ks), name="K"))
-    frame.columns = pd.MultiIndex.from_tuples(frame.columns, names=["family", "system"])
-    return frame
+    return measure_curves(qrels, runs, families, range(1, max_k + 1),
+                          relevance_level=relevance_level)
 
 
 class KCurveExplorer(_Displayable):
