@@ -62,8 +62,9 @@ def test_state_values_and_formulas_by_hand():
 def test_state_matches_pytrec_eval():
     state = MetricState([0, 1, 3, 0, 2, 0, 1], k=4, unretrieved=[2, 1])
     # pytrec_eval: RelevanceEvaluator(qrels, {"P_4", "recall_4", "recip_rank", "ndcg_cut_4", "map"})
-    qrels = {"q": {d: int(g) for d, g in zip(state.qrels()["doc_id"], state.qrels()["relevance"])}}
-    run = {"q": {d: float(s) for d, s in zip(state.run()["doc_id"], state.run()["score"])}}
+    judged, ranked = state.qrels(), state.run()
+    qrels = {"q": {d: int(g) for d, g in zip(judged["doc_id"], judged["relevance"], strict=True)}}
+    run = {"q": {d: float(s) for d, s in zip(ranked["doc_id"], ranked["score"], strict=True)}}
     ref = pytrec_eval.RelevanceEvaluator(
         qrels, {"P_4", "recall_4", "recip_rank", "ndcg_cut_4", "map"}).evaluate(run)["q"]
     values = state.values()
@@ -192,7 +193,8 @@ def test_metric_explorer_unretrieved_controls_change_the_denominators():
 def test_metric_explorer_rejects_grades_above_max_grade():
     with pytest.raises(InputError, match=r"at most max_grade=1; got \[2\]"):
         MetricExplorer([2, 0], k=1, max_grade=1, unretrieved=())
-    with pytest.raises(InputError, match=r"k must be at most the number of ranked documents \(2\); got 3"):
+    with pytest.raises(InputError,
+                       match=r"k must be at most the number of ranked documents \(2\); got 3"):
         MetricExplorer([1, 0], k=3, unretrieved=())
 
 
@@ -398,7 +400,8 @@ def test_explorers_carry_their_text_in_the_display_bundle(tiny):
 def test_planner_text_in_both_languages():
     planner = ABPlanner(baseline=0.10, effect=0.02, lang="zh")
     assert planner.text().splitlines() == list(planner.plan.describe("zh"))
-    assert planner.text().splitlines()[2] == "每组 3,835 人（共 7,670 人），双侧检验，alpha 0.050，检验效能 0.80"
+    assert planner.text().splitlines()[2] == (
+        "每组 3,835 人（共 7,670 人），双侧检验，alpha 0.050，检验效能 0.80")
     english = ABPlanner(baseline=0.10, effect=0.02)
     assert english.text().splitlines()[2] == (
         "n per group = 3,835 (total 7,670) for power 0.80 at alpha 0.050, two-sided")
