@@ -409,6 +409,31 @@ def _find_glossary() -> Path | None:
     return candidate if candidate.is_file() else None
 
 
+def _write_landing(output: Path, editions: dict, pages: dict) -> None:
+    """Write ``output/index.html``: both editions' tables of contents, side by side."""
+    landing = []
+    for lang, names in editions.items():
+        ui = UI[lang]
+        if names:
+            index = pages[(lang, "index")]
+            toc = _toc_html(lang, names, pages, output, output, with_files=False)
+            landing.append(f'<section lang="{HTML_LANG[lang]}"><h2>'
+                           f'{_link(_rel(index.path, output), ui["edition"])}</h2>{toc}</section>')
+        else:
+            landing.append(f'<section lang="{HTML_LANG[lang]}"><h2>{html.escape(ui["edition"])}'
+                           f'</h2><p>{html.escape(ui["none"])}</p></section>')
+    first = "zh" if editions["zh"] else "en"
+    switch = " · ".join(_link(_rel(pages[(lang, "index")].path, output), UI[lang]["edition"],
+                              lang=HTML_LANG[lang]) for lang in LANGS if editions[lang])
+    top = (f'<header class="book"><span class="title">{html.escape(UI[first]["book"])}</span>'
+           f"{switch}</header>")
+    body = (f"<h1>{html.escape(UI['zh']['book'])}<br><span lang=\"en\">"
+            f"{html.escape(UI['en']['book'])}</span></h1>"
+            f'<div class="editions">{"".join(landing)}</div>')
+    (output / "index.html").write_text(_page(first, UI[first]["book"], body, top, ""),
+                                       encoding="utf-8")
+
+
 def build_book(output: str | os.PathLike = "outputs", *,
                glossary: str | os.PathLike | bool | None = None,
                notebooks_dir: str | os.PathLike | None = None) -> list[Path]:
@@ -481,28 +506,8 @@ def build_book(output: str | os.PathLike = "outputs", *,
         sequences[lang] = [pages[(lang, "index")]] + [pages[(lang, n)] for n in names] + (
             [pages[(lang, "glossary")]] if glossary else [])
 
+    _write_landing(output, editions, pages)
     written = [output / "index.html"]
-    landing = []
-    for lang, names in editions.items():
-        ui = UI[lang]
-        if names:
-            index = pages[(lang, "index")]
-            toc = _toc_html(lang, names, pages, output, output, with_files=False)
-            landing.append(f'<section lang="{HTML_LANG[lang]}"><h2>'
-                           f'{_link(_rel(index.path, output), ui["edition"])}</h2>{toc}</section>')
-        else:
-            landing.append(f'<section lang="{HTML_LANG[lang]}"><h2>{html.escape(ui["edition"])}'
-                           f'</h2><p>{html.escape(ui["none"])}</p></section>')
-    first = "zh" if editions["zh"] else "en"
-    switch = " · ".join(_link(_rel(pages[(lang, "index")].path, output), UI[lang]["edition"],
-                              lang=HTML_LANG[lang]) for lang in LANGS if editions[lang])
-    top = (f'<header class="book"><span class="title">{html.escape(UI[first]["book"])}</span>'
-           f"{switch}</header>")
-    body = (f"<h1>{html.escape(UI['zh']['book'])}<br><span lang=\"en\">"
-            f"{html.escape(UI['en']['book'])}</span></h1>"
-            f'<div class="editions">{"".join(landing)}</div>')
-    (output / "index.html").write_text(_page(first, UI[first]["book"], body, top, ""),
-                                       encoding="utf-8")
 
     for lang, sequence in sequences.items():
         for page in sequence:

@@ -172,7 +172,7 @@ def _duplicate_error(part: pd.DataFrame) -> None:
     if part.index.name == "line":
         places = [f"line {line}" for line in same.index[:2]]
         if "source" in part.columns:
-            places = [f"{source} {place}" for source, place in zip(same["source"], places)]
+            places = [f"{source} {place}" for source, place in zip(same["source"], places, strict=False)]
         where = f", on {places[0]} and {places[1]}"
     raise InputError(
         f"document {first['doc_id']!r} appears twice for query {first['query_id']!r} "

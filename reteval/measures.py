@@ -407,11 +407,11 @@ def _expand(name) -> list[tuple[str, Measure]]:
             labels = [f"{trec}_{level}" for level in levels]
         if cutoffs and "," not in cutoffs:
             labels = [text]
-        return [(label, Measure(family, level)) for label, level in zip(labels, levels)]
+        return [(label, Measure(family, level)) for label, level in zip(labels, levels, strict=True)]
     if trec == "P" and cutoffs:
         levels = [_cutoff(raw, "P", text) for raw in cutoffs.split(",")]
         labels = [text] if "," not in cutoffs else [f"P_{k}" for k in levels]
-        return [(label, Measure("P", k)) for label, k in zip(labels, levels)]
+        return [(label, Measure("P", k)) for label, k in zip(labels, levels, strict=True)]
     raise _unknown(text)
 
 

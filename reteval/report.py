@@ -645,7 +645,7 @@ def _render_html(doc: list, title: str, images: dict[str, str], lang: str) -> st
             for row in block.rows:
                 cells = "".join(
                     f'<td class="num">{_h(cell)}</td>' if num else f"<td>{_h(cell)}</td>"
-                    for cell, num in zip(row, block.numeric))
+                    for cell, num in zip(row, block.numeric, strict=True))
                 rows.append(f"<tr>{cells}</tr>")
             body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}"
                         "</tbody></table>")

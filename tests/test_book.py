@@ -125,7 +125,7 @@ def test_every_link_is_relative_and_resolves_offline(output):
         assert "<script" not in text and "<link" not in text, page  # no scripts, no style sheets
         assert not re.search(r"https?://", text), page  # nothing from the internet at all
         assert links.refs, page
-        for tag, key, ref in links.refs:
+        for tag, _key, ref in links.refs:
             if ref.startswith("data:"):
                 assert tag == "img"
                 continue

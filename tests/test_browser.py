@@ -16,6 +16,7 @@ of the other edition.
 where it is missing these tests are skipped with the reason.
 """
 
+import contextlib
 import os
 import re
 import secrets
@@ -78,10 +79,9 @@ def _stop(process: subprocess.Popen, timeout: float = 10) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout)
-    try:  # kernels the server started are in its process group (start_new_session)
+    # kernels the server started are in its process group (start_new_session)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 @pytest.fixture(scope="module")

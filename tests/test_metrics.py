@@ -223,7 +223,7 @@ def test_ranks_in_any_row_order_match_the_definition(seed):
         got = _ranks(query[order], score[order], pa.array([docs[i] for i in order]),
                      np.sort(back[wanted]), n_queries)
         # got follows the new row positions; map them back to the original rows
-        by_row = dict(zip(np.sort(back[wanted]).tolist(), got.tolist()))
+        by_row = dict(zip(np.sort(back[wanted]).tolist(), got.tolist(), strict=True))
         assert [by_row[back[w]] for w in wanted] == expected
 
 
@@ -248,7 +248,7 @@ def test_ranks_of_a_run_written_in_rank_order_and_of_the_same_run_shuffled_agree
     rows = ranked[wanted]  # original rows of the wanted positions
     got = _ranks(query[shuffle], score[shuffle], pa.array([docs[i] for i in shuffle]),
                  np.sort(back[rows]), 50)
-    by_row = dict(zip(np.sort(back[rows]).tolist(), got.tolist()))
+    by_row = dict(zip(np.sort(back[rows]).tolist(), got.tolist(), strict=True))
     assert [by_row[back[r]] for r in rows] == in_rank_order.tolist()
 
 

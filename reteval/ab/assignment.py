@@ -194,7 +194,7 @@ class Experiment:
         """Return the variant of ``user_id`` (see the module docstring for the hash)."""
         _check_str("user_id", user_id)
         h = _hash64(self.name, user_id)
-        for variant, bound in zip(self.variants, self._bounds):
+        for variant, bound in zip(self.variants, self._bounds, strict=True):
             if h < bound:
                 return variant
         return self.variants[-1]  # unreachable: the last bound is 2**64 > h

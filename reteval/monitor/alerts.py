@@ -383,7 +383,7 @@ def check_regression(
     comparisons, alerts = [], []
     label = "unadjusted" if correction_name == "none" else f"{correction_name}-adjusted"
     since = "" if baseline_id is None else f" since entry {baseline_id}"
-    for (name, x, y, result), p, p_adj in zip(raw, pvalues, adjusted):
+    for (name, x, y, result), p, p_adj in zip(raw, pvalues, adjusted, strict=True):
         base_mean, cur_mean = float(y.mean()), float(x.mean())
         diff = cur_mean - base_mean
         regressed = bool(np.isfinite(p_adj) and p_adj < alpha and diff < 0 and -diff >= min_drop)
