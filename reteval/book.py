@@ -237,7 +237,8 @@ def _relink(markdown: str, page_dir: Path, source_dir: Path | None, pages: dict)
 
     def fix(target: str) -> str:
         path, sep, fragment = target.partition("#")
-        if not path or re.match(r"^[a-z][a-z0-9+.-]*:", path, re.IGNORECASE) or path.startswith("/"):
+        if (not path or re.match(r"^[a-z][a-z0-9+.-]*:", path, re.IGNORECASE)
+                or path.startswith("/")):
             return target
         if (page_dir / path).exists():
             return target
@@ -293,7 +294,10 @@ _NBCONVERT_ALT = "No description has been provided for this image"
 
 
 class _DropAltWarning(logging.Filter):
-    """nbconvert warns once per page about the figures' missing alternative text; the book sets it."""
+    """nbconvert warns once per page about the figures' missing alternative text.
+
+    The book sets that text itself.
+    """
 
     def filter(self, record):
         return "Alternative text is missing" not in record.getMessage()
@@ -383,7 +387,8 @@ def _files_html(files: dict, lang: str, here: Path, heading: str = "h2") -> str:
             parts.append(f"<h3>{html.escape(ui[kind])}</h3><ul>{items}</ul>")
     if not parts:
         return ""
-    return f'<section class="files"><{heading}>{html.escape(ui["files"])}</{heading}>{"".join(parts)}</section>'
+    return (f'<section class="files"><{heading}>{html.escape(ui["files"])}</{heading}>'
+            f'{"".join(parts)}</section>')
 
 
 def _toc_html(lang: str, names: list[str], pages: dict, here: Path, output: Path,

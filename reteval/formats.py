@@ -76,7 +76,8 @@ def to_trec_eval(per_query: pd.DataFrame, *, queries: bool = False) -> str:
 
     if queries:
         for query, row in zip(per_query.index, per_query.itertuples(index=False), strict=True):
-            for name, count, value, column in zip(names, counts, row, per_query.columns, strict=True):
+            for name, count, value, column in zip(names, counts, row, per_query.columns,
+                                                  strict=True):
                 if parse_measure(column).family != "NumQ":
                     line(name, query, value, count)
     overall = aggregate(per_query)

@@ -152,7 +152,9 @@ class Experiment:
     def __post_init__(self):
         _check_str("name", self.name)
         if isinstance(self.variants, str):
-            raise InputError(f"variants must be a sequence of names; got the string {self.variants!r}")
+            raise InputError(
+                f"variants must be a sequence of names; got the string {self.variants!r}"
+            )
         variants = tuple(self.variants)
         if len(variants) < 2:
             raise InputError(f"an experiment needs at least 2 variants; got {variants!r}")

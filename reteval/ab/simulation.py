@@ -179,7 +179,8 @@ class PositionBasedModel:
 
     def __post_init__(self):
         if self.examination is not None:
-            ex = tuple(check_probability(p, "examination probability", closed=True) for p in self.examination)
+            ex = tuple(check_probability(p, "examination probability", closed=True)
+                       for p in self.examination)
             object.__setattr__(self, "examination", ex)
         attractiveness([0], self.click_probabilities)
 

@@ -83,7 +83,8 @@ class LsaEncoder:
 
     def fit(self, texts: list[str]) -> LsaEncoder:
         """Learn the vocabulary, idf and SVD from ``texts``; return self."""
-        TruncatedSVD = require("sklearn.decomposition", "retrievers", "LSA vector retrievers").TruncatedSVD
+        TruncatedSVD = require("sklearn.decomposition", "retrievers",
+                               "LSA vector retrievers").TruncatedSVD
         TfidfVectorizer = require("sklearn.feature_extraction.text", "retrievers",
                                   "LSA vector retrievers").TfidfVectorizer
 
