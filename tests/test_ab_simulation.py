@@ -45,7 +45,8 @@ def test_pattern_probabilities_sum_to_one(model):
 
 def test_classic_cascade_by_hand():
     model = CascadeModel(persistence=1.0, stop_probability=1.0)
-    probs = dict(zip(map(tuple, PATTERNS3), model.pattern_probabilities(R[:1], PATTERNS3)[0], strict=True))
+    probs = dict(zip(map(tuple, PATTERNS3), model.pattern_probabilities(R[:1], PATTERNS3)[0],
+                     strict=True))
     r0, r1, r2 = R[0]
     assert probs[(True, False, False)] == pytest.approx(r0)
     assert probs[(False, True, False)] == pytest.approx((1 - r0) * r1)
@@ -57,7 +58,8 @@ def test_classic_cascade_by_hand():
 def test_cascade_with_persistence_by_hand():
     g, s = 0.7, 0.4
     model = CascadeModel(persistence=g, stop_probability=s)
-    probs = dict(zip(map(tuple, PATTERNS3), model.pattern_probabilities(R[:1], PATTERNS3)[0], strict=True))
+    probs = dict(zip(map(tuple, PATTERNS3), model.pattern_probabilities(R[:1], PATTERNS3)[0],
+                     strict=True))
     r0, r1, r2 = R[0]
     # no click: read on after each non-click with probability g
     none = (1 - r0) * ((1 - g) + g * (1 - r1) * ((1 - g) + g * (1 - r2)))
