@@ -951,3 +951,27 @@ def test_history_json_is_strict(files, capsys):
     out = capsys.readouterr().out
     records = json.loads(out, parse_constant=lambda name: pytest.fail(f"{name} in JSON"))
     assert records[1]["RR"] is None
+
+
+def test_monitor_options_object_and_keywords_agree(files):
+    from reteval.monitor import MonitorOptions
+
+    options = MonitorOptions(measures=("RR",), name="prod", thresholds="RR=0.99", baseline="none")
+    assert options.thresholds == ("RR=0.99",) and options.measure_names == ["RR"]
+    a = monitor_once(files["history"], run=files["good"], qrels=files["qrels"], options=options)
+    b = monitor_once(files["history"], run=files["good"], qrels=files["qrels"], measures=["RR"],
+                     name="prod", thresholds=["RR=0.99"], baseline="none")
+    c = monitor_once(files["history"], run=files["good"], qrels=files["qrels"], options=options,
+                     name="other")  # a keyword replaces the option's field
+    assert (a.entry.retriever, b.entry.retriever, c.entry.retriever) == ("prod", "prod", "other")
+    assert a.entry.parameters == {**b.entry.parameters} and a.entry.aggregates == b.entry.aggregates
+    assert [x.kind for x in a.alerts] == [x.kind for x in b.alerts]
+    with pytest.raises(TypeError, match=r"unexpected keyword argument\(s\) \['measure'\]"):
+        monitor_once(files["history"], run=files["good"], qrels=files["qrels"], measure=["RR"])
+    with pytest.raises(InputError, match="on_dataset_change must be one of"):
+        MonitorOptions(on_dataset_change="ignore")
+    with pytest.raises(InputError, match="baseline must be"):
+        MonitorOptions(baseline="yesterday")
+    with pytest.raises(InputError, match="options must be a MonitorOptions"):
+        monitor_once(files["history"], run=files["good"], qrels=files["qrels"], options={})
+    assert len(history_frame(files["history"])) == 3  # nothing recorded by the failures
