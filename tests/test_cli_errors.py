@@ -183,8 +183,8 @@ BAD_BEIR = {
     "corpus surrogate": ("corpus.jsonl", b'{"_id": "\\udc00", "text": "x"}\n', "lone surrogate"),
     "queries not utf-8": ("queries.jsonl", b'{"_id": "q1", "text": "\xff"}\n', "queries.jsonl:1: not UTF-8"),
     "queries bad gzip": ("queries.jsonl.gz", _gzip_bad_deflate(QUERIES), "queries.jsonl.gz: damaged gzip"),
-    "qrels 1_0": ("qrels/test.tsv", b"q1\td1\t1_0\n", "test.tsv:1: relevance score is not an integer"),
-    "qrels int64": ("qrels/test.tsv", b"q1\td1\t" + b"9" * 30 + b"\n", "test.tsv:1: relevance score is outside"),
+    "qrels 1_0": ("qrels/test.tsv", b"q1\td1\t1_0\n", "test.tsv:1: relevance is not an integer"),
+    "qrels int64": ("qrels/test.tsv", b"q1\td1\t" + b"9" * 30 + b"\n", "test.tsv:1: relevance is outside"),
 }
 
 
