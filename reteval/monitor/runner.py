@@ -41,7 +41,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from reteval.errors import InputError, RetevalError
+from reteval.errors import InputError
 from reteval.monitor.alerts import (
     Alert,
     RegressionReport,
@@ -51,6 +51,7 @@ from reteval.monitor.alerts import (
 )
 from reteval.monitor.fingerprint import fingerprint
 from reteval.monitor.history import Entry, HistoryStore, open_history
+from reteval.retrievers.contract import RetrieverError, as_retriever, one_line
 
 __all__ = [
     "BASELINE_CHOICES",
@@ -65,10 +66,6 @@ __all__ = [
 BASELINE_CHOICES = ("latest", "first", "none")
 
 _DATASET_CHANGE = ("warn", "alert")
-
-
-class RetrieverError(RetevalError):
-    """The retriever under evaluation failed or returned something that is not a run."""
 
 
 @dataclass(frozen=True)
@@ -207,12 +204,12 @@ def load_retriever(spec: str, *, corpus=None):
         obj = importlib.import_module(module_name)
     except ImportError as exc:
         raise InputError(
-            f"retriever {spec!r}: cannot import module {module_name!r}: {_one_line(exc)}"
+            f"retriever {spec!r}: cannot import module {module_name!r}: {one_line(exc)}"
         ) from None
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - its own code failed, or exited
         raise RetrieverError(
             f"retriever {spec!r}: importing module {module_name!r} raised "
-            f"{type(exc).__name__}: {_one_line(exc)}"
+            f"{type(exc).__name__}: {one_line(exc)}"
         ) from None
     finally:
         if added and cwd in sys.path:
@@ -226,42 +223,13 @@ def load_retriever(spec: str, *, corpus=None):
             ) from None
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - a module __getattr__
             raise RetrieverError(f"retriever {spec!r}: looking up {attribute!r} raised "
-                                 f"{type(exc).__name__}: {_one_line(exc)}") from None
+                                 f"{type(exc).__name__}: {one_line(exc)}") from None
     if not (callable(getattr(obj, "run", None)) or callable(obj)):
         raise InputError(
             f"retriever {spec!r} must name an object with a .run(queries) method or a callable "
             f"f(queries) -> run; got {type(obj).__name__}"
         )
     return obj
-
-
-def _call_retriever(retriever, queries: dict[str, str], label: str) -> pd.DataFrame:
-    from reteval.io import as_run
-
-    method = getattr(retriever, "run", None)
-    target = method if callable(method) else retriever
-    try:
-        run = target(dict(queries))
-    except RetevalError:
-        raise
-    except (Exception, SystemExit) as exc:  # noqa: BLE001 - SystemExit too: reteval exits
-        raise RetrieverError(
-            f"retriever {label!r} raised {type(exc).__name__}: {_one_line(exc)}"
-        ) from None
-    try:
-        return as_run(run)
-    except Exception as exc:  # noqa: BLE001 - whatever it returned, it is not a run
-        raise RetrieverError(
-            f"retriever {label!r} did not return a run: {_one_line(exc)}") from None
-
-
-def _one_line(exc: BaseException) -> str:
-    """An exception's message on one line (user code may raise anything)."""
-    try:
-        text = str(exc)
-    except Exception:  # noqa: BLE001 - a __str__ that fails
-        text = ""
-    return " ".join(text.split())[:300] or "(no message)"
 
 
 def _retriever_label(retriever, spec) -> str:
@@ -438,9 +406,10 @@ def monitor_once(
         ``retriever``.
     retriever : str or object, optional
         ``"module:callable"``, a reference retriever name (``"bm25"``, needs
-        ``dataset``), an object with ``.run(queries)``, or a callable
-        ``f(queries) -> run``; ``queries`` is ``{query_id: text}`` of the judged
-        queries. See :func:`load_retriever`.
+        ``dataset``), or a retriever as :func:`reteval.retrievers.as_retriever`
+        takes it (an object with ``.run(queries)``, a callable
+        ``f(queries) -> run``); ``queries`` is ``{query_id: text}`` of the
+        judged queries. See :func:`load_retriever`.
     qrels : path, DataFrame or mapping, optional
         Relevance judgments; default: the dataset's.
     queries : path or mapping, optional
@@ -571,7 +540,7 @@ def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset,
                 f".run(queries) or a callable; got {type(retriever).__name__}"
             )
         label = name or _retriever_label(obj, retriever)
-        run_table = _call_retriever(obj, query_texts, label)
+        run_table = as_retriever(obj, name=label)(query_texts)
         source = {"retriever": retriever if isinstance(retriever, str) else label}
     else:
         from reteval.io import as_run
