@@ -237,7 +237,8 @@ def _relink(markdown: str, page_dir: Path, source_dir: Path | None, pages: dict)
 
     def fix(target: str) -> str:
         path, sep, fragment = target.partition("#")
-        if not path or re.match(r"^[a-z][a-z0-9+.-]*:", path, re.IGNORECASE) or path.startswith("/"):
+        if (not path or re.match(r"^[a-z][a-z0-9+.-]*:", path, re.IGNORECASE)
+                or path.startswith("/")):
             return target
         if (page_dir / path).exists():
             return target
@@ -293,7 +294,10 @@ _NBCONVERT_ALT = "No description has been provided for this image"
 
 
 class _DropAltWarning(logging.Filter):
-    """nbconvert warns once per page about the figures' missing alternative text; the book sets it."""
+    """nbconvert warns once per page about the figures' missing alternative text.
+
+    The book sets that text itself.
+    """
 
     def filter(self, record):
         return "Alternative text is missing" not in record.getMessage()
@@ -383,7 +387,8 @@ def _files_html(files: dict, lang: str, here: Path, heading: str = "h2") -> str:
             parts.append(f"<h3>{html.escape(ui[kind])}</h3><ul>{items}</ul>")
     if not parts:
         return ""
-    return f'<section class="files"><{heading}>{html.escape(ui["files"])}</{heading}>{"".join(parts)}</section>'
+    return (f'<section class="files"><{heading}>{html.escape(ui["files"])}</{heading}>'
+            f'{"".join(parts)}</section>')
 
 
 def _toc_html(lang: str, names: list[str], pages: dict, here: Path, output: Path,
@@ -407,6 +412,31 @@ def _toc_html(lang: str, names: list[str], pages: dict, here: Path, output: Path
 def _find_glossary() -> Path | None:
     candidate = Path(__file__).resolve().parents[1] / "docs" / "glossary.md"
     return candidate if candidate.is_file() else None
+
+
+def _write_landing(output: Path, editions: dict, pages: dict) -> None:
+    """Write ``output/index.html``: both editions' tables of contents, side by side."""
+    landing = []
+    for lang, names in editions.items():
+        ui = UI[lang]
+        if names:
+            index = pages[(lang, "index")]
+            toc = _toc_html(lang, names, pages, output, output, with_files=False)
+            landing.append(f'<section lang="{HTML_LANG[lang]}"><h2>'
+                           f'{_link(_rel(index.path, output), ui["edition"])}</h2>{toc}</section>')
+        else:
+            landing.append(f'<section lang="{HTML_LANG[lang]}"><h2>{html.escape(ui["edition"])}'
+                           f'</h2><p>{html.escape(ui["none"])}</p></section>')
+    first = "zh" if editions["zh"] else "en"
+    switch = " · ".join(_link(_rel(pages[(lang, "index")].path, output), UI[lang]["edition"],
+                              lang=HTML_LANG[lang]) for lang in LANGS if editions[lang])
+    top = (f'<header class="book"><span class="title">{html.escape(UI[first]["book"])}</span>'
+           f"{switch}</header>")
+    body = (f"<h1>{html.escape(UI['zh']['book'])}<br><span lang=\"en\">"
+            f"{html.escape(UI['en']['book'])}</span></h1>"
+            f'<div class="editions">{"".join(landing)}</div>')
+    (output / "index.html").write_text(_page(first, UI[first]["book"], body, top, ""),
+                                       encoding="utf-8")
 
 
 def build_book(output: str | os.PathLike = "outputs", *,
@@ -481,28 +511,8 @@ def build_book(output: str | os.PathLike = "outputs", *,
         sequences[lang] = [pages[(lang, "index")]] + [pages[(lang, n)] for n in names] + (
             [pages[(lang, "glossary")]] if glossary else [])
 
+    _write_landing(output, editions, pages)
     written = [output / "index.html"]
-    landing = []
-    for lang, names in editions.items():
-        ui = UI[lang]
-        if names:
-            index = pages[(lang, "index")]
-            toc = _toc_html(lang, names, pages, output, output, with_files=False)
-            landing.append(f'<section lang="{HTML_LANG[lang]}"><h2>'
-                           f'{_link(_rel(index.path, output), ui["edition"])}</h2>{toc}</section>')
-        else:
-            landing.append(f'<section lang="{HTML_LANG[lang]}"><h2>{html.escape(ui["edition"])}'
-                           f'</h2><p>{html.escape(ui["none"])}</p></section>')
-    first = "zh" if editions["zh"] else "en"
-    switch = " · ".join(_link(_rel(pages[(lang, "index")].path, output), UI[lang]["edition"],
-                              lang=HTML_LANG[lang]) for lang in LANGS if editions[lang])
-    top = (f'<header class="book"><span class="title">{html.escape(UI[first]["book"])}</span>'
-           f"{switch}</header>")
-    body = (f"<h1>{html.escape(UI['zh']['book'])}<br><span lang=\"en\">"
-            f"{html.escape(UI['en']['book'])}</span></h1>"
-            f'<div class="editions">{"".join(landing)}</div>')
-    (output / "index.html").write_text(_page(first, UI[first]["book"], body, top, ""),
-                                       encoding="utf-8")
 
     for lang, sequence in sequences.items():
         for page in sequence:

@@ -172,7 +172,8 @@ def _duplicate_error(part: pd.DataFrame) -> None:
     if part.index.name == "line":
         places = [f"line {line}" for line in same.index[:2]]
         if "source" in part.columns:
-            places = [f"{source} {place}" for source, place in zip(same["source"], places)]
+            places = [f"{source} {place}"
+                      for source, place in zip(same["source"], places, strict=False)]
         where = f", on {places[0]} and {places[1]}"
     raise InputError(
         f"document {first['doc_id']!r} appears twice for query {first['query_id']!r} "
@@ -380,7 +381,8 @@ def read_run_dask(path: str | os.PathLike):
             run = dd.read_parquet(text)
         except (ValueError, OSError) as exc:  # no parquet files, not parquet, unreadable
             first = str(exc).strip().splitlines()[-1].replace("Original Message: ", "")
-            raise InputError(f"cannot read as a parquet run: {first}", path=os.fspath(path)) from None
+            raise InputError(f"cannot read as a parquet run: {first}",
+                             path=os.fspath(path)) from None
         missing = [c for c in RUN_COLUMNS if c not in run.columns and c != run.index.name]
         if missing:
             raise InputError(f"a parquet run needs columns query_id, doc_id, score; missing "

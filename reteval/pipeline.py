@@ -156,14 +156,18 @@ def _substitute(value, output: str):
 
 
 def notebook_paths(notebooks_dir: str | os.PathLike, only=None, order=()) -> list[Path]:
-    """The pipeline's notebooks (``NN_name.ipynb``): those named in ``order`` first, then by name."""
+    """The pipeline's notebooks (``NN_name.ipynb``).
+
+    Those named in ``order`` come first, then the others by name.
+    """
     folder = Path(notebooks_dir)
     if not folder.is_dir():
         raise InputError("no such notebooks folder", path=folder)
     paths = sorted(p for p in folder.glob("[0-9][0-9]_*.ipynb"))
     unknown = set(order) - {p.stem for p in paths}
     if unknown:
-        raise InputError(f"'order' names unknown notebooks {sorted(unknown)}; have {[p.stem for p in paths]}")
+        raise InputError(f"'order' names unknown notebooks {sorted(unknown)}; "
+                         f"have {[p.stem for p in paths]}")
     rank = {name: i for i, name in enumerate(order)}
     paths.sort(key=lambda p: (rank.get(p.stem, len(rank)), p.name))
     if only:

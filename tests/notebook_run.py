@@ -31,7 +31,10 @@ def execute(stem, tmp_path, **parameters):
 
 
 def execute_solutions(number, tmp_path, lang):
-    """Run ``notebooks/solutions/NN_solutions.ipynb``: its cells assert that check() accepts them."""
+    """Run ``notebooks/solutions/NN_solutions.ipynb``.
+
+    Its cells assert that check() accepts them.
+    """
     papermill.execute_notebook(
         str(ROOT / "notebooks" / "solutions" / f"{number}_solutions.ipynb"),
         str(tmp_path / "solutions.ipynb"), parameters={"lang": lang}, progress_bar=False,

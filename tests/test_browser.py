@@ -16,6 +16,7 @@ of the other edition.
 where it is missing these tests are skipped with the reason.
 """
 
+import contextlib
 import os
 import re
 import secrets
@@ -54,7 +55,8 @@ def browser():
     if not CHROMIUM.exists():
         pytest.skip(_missing_chromium_reason())
     sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="Playwright for Python is not installed (pip install playwright)")
+        "playwright.sync_api",
+        reason="Playwright for Python is not installed (pip install playwright)")
     with sync_api.sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         try:
@@ -78,10 +80,9 @@ def _stop(process: subprocess.Popen, timeout: float = 10) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout)
-    try:  # kernels the server started are in its process group (start_new_session)
+    # kernels the server started are in its process group (start_new_session)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 @pytest.fixture(scope="module")
@@ -308,7 +309,8 @@ def test_book_every_link_resolves_and_every_image_loads(browser, book):
             assert {f"{lang}/index.html", f"{lang}/glossary.html"} <= pages
             for name in BOOK_NOTEBOOKS:
                 assert f"{lang}/{name}/{name}.html" in pages
-        comparison = book.resolve() / "zh" / "02_retriever_comparison" / "02_retriever_comparison.html"
+        comparison = (book.resolve() / "zh" / "02_retriever_comparison"
+                      / "02_retriever_comparison.html")
         assert len(images[comparison]) >= 1
         for path, found in images.items():
             assert all(complete and width > 0 for complete, width in found), (path, found)

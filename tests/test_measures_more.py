@@ -1,4 +1,6 @@
-"""Measures beyond the first set (DCG, ERR, RBP, infAP, IPrec, SetP/R/F, NumQ) and the measure syntax.
+"""Measures beyond the first set and the measure syntax.
+
+The measures: DCG, ERR, RBP, infAP, IPrec, SetP/R/F, NumQ.
 
 infAP, IPrec, the set measures and NumQ are checked against trec_eval's own outputs in
 test_conformance.py and against pytrec_eval in test_oracle_pytrec_eval.py; here they get

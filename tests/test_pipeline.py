@@ -49,7 +49,8 @@ def test_params_file_errors(tmp_path):
     with pytest.raises(InputError, match="expected top-level keys"):
         load_params(bad)
     bad.write_text("lang: fr\n")
-    with pytest.raises(InputError, match="p.yml: 'lang' must be one of \\['zh', 'en', 'all'\\]; got 'fr'"):
+    with pytest.raises(InputError,
+                       match="p.yml: 'lang' must be one of \\['zh', 'en', 'all'\\]; got 'fr'"):
         load_params(bad)
     bad.write_text("common:\n  lang: en\nnotebooks:\n  01_a:\n    lang: en\n")
     with pytest.raises(InputError, match="'lang' is set in \\['common', 'notebooks: 01_a'\\]"):
@@ -61,9 +62,11 @@ def test_params_file_errors(tmp_path):
 def test_run_one_notebook_with_params(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     params = tmp_path / "params.yml"
-    params.write_text("common:\n  dataset: teaching\nnotebooks:\n  01_metrics_walkthrough:\n    k: 2\n    depth: 10\n")
+    params.write_text("common:\n  dataset: teaching\nnotebooks:\n"
+                      "  01_metrics_walkthrough:\n    k: 2\n    depth: 10\n")
     out = tmp_path / "out"
-    assert main(["run", "--params", str(params), "--output", str(out), "--only", "01_metrics_walkthrough"]) == 0
+    assert main(["run", "--params", str(params), "--output", str(out),
+                 "--only", "01_metrics_walkthrough"]) == 0
     folder = out / "zh" / "01_metrics_walkthrough"
     assert (folder / "01_metrics_walkthrough.ipynb").exists()
     assert json.loads((folder / "results.json").read_text())["k"] == 2
@@ -80,7 +83,8 @@ def test_failure_names_notebook_and_cell_and_keeps_partial_output(tmp_path, monk
     params = tmp_path / "params.yml"
     params.write_text("notebooks:\n  01_metrics_walkthrough:\n    retriever: nosuch\n")
     out = tmp_path / "out"
-    assert main(["run", "--params", str(params), "--output", str(out), "--only", "01_metrics_walkthrough"]) == 2
+    assert main(["run", "--params", str(params), "--output", str(out),
+                 "--only", "01_metrics_walkthrough"]) == 2
     err = capsys.readouterr().err
     assert "notebook 01_metrics_walkthrough.ipynb (zh edition) failed in cell" in err
     assert "InputError: unknown retriever 'nosuch'" in err
@@ -91,7 +95,8 @@ def test_undeclared_parameter_is_an_error(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     params = tmp_path / "params.yml"
     params.write_text("notebooks:\n  01_metrics_walkthrough:\n    colour: blue\n")
-    assert main(["run", "--params", str(params), "--output", str(tmp_path), "--only", "01_metrics_walkthrough"]) == 2
+    assert main(["run", "--params", str(params), "--output", str(tmp_path),
+                 "--only", "01_metrics_walkthrough"]) == 2
     assert "parameters ['colour'] are not declared" in capsys.readouterr().err
 
 
@@ -101,7 +106,8 @@ def test_order_puts_listed_notebooks_first(tmp_path):
     for name in ("01_a", "02_b", "03_c", "04_d"):
         (tmp_path / f"{name}.ipynb").write_text("{}")
     assert [p.stem for p in notebook_paths(tmp_path)] == ["01_a", "02_b", "03_c", "04_d"]
-    assert [p.stem for p in notebook_paths(tmp_path, order=["02_b", "01_a"])] == ["02_b", "01_a", "03_c", "04_d"]
+    ordered = notebook_paths(tmp_path, order=["02_b", "01_a"])
+    assert [p.stem for p in ordered] == ["02_b", "01_a", "03_c", "04_d"]
     with pytest.raises(InputError, match="unknown notebooks \\['09_x'\\]"):
         notebook_paths(tmp_path, order=["09_x"])
     default = load_params(ROOT / "params" / "default.yml")
@@ -122,7 +128,8 @@ def test_bad_params_and_output_paths(tmp_path, monkeypatch, capsys):
         load_params(garbage)
     params = tmp_path / "p.yml"
     params.write_text("notebooks:\n  99_nope:\n    k: 5\n")
-    assert main(["run", "--params", str(params), "--output", str(tmp_path / "o"), "--only", "01_metrics_walkthrough"]) == 2
+    assert main(["run", "--params", str(params), "--output", str(tmp_path / "o"),
+                 "--only", "01_metrics_walkthrough"]) == 2
     assert "parameters for unknown notebooks ['99_nope']" in capsys.readouterr().err
     a_file = tmp_path / "file.txt"
     a_file.write_text("x")

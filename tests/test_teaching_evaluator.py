@@ -75,7 +75,8 @@ def test_pad_run_keeps_the_ranking_and_fills_to_depth():
     assert q["doc_id"].tolist()[:2] == ["d3", "d7"] and len(q) == 5
     assert q["doc_id"].is_unique and set(q["doc_id"]) <= set(docs)
     assert len(padded[padded.query_id == "r"]) == 6  # already deeper: unchanged
-    assert pad_run({"q": {"d3": 1.0}}, docs, 5, rng=1).equals(pad_run({"q": {"d3": 1.0}}, docs, 5, rng=1))
+    assert pad_run({"q": {"d3": 1.0}}, docs, 5, rng=1).equals(
+        pad_run({"q": {"d3": 1.0}}, docs, 5, rng=1))
     with pytest.raises(InputError, match="depth must be a positive integer"):
         pad_run(RUN, docs, 0, rng=0)
 

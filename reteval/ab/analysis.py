@@ -353,7 +353,7 @@ def analyze(stats: pd.DataFrame, *, experiment: Experiment | None = None,
             rows.append((m, _compare(m, role, est, stats, control, t, alpha, power)))
     prim_idx = [i for i, (m, r) in enumerate(rows) if r["role"] == "primary"]
     adjusted = adjust_pvalues([rows[i][1]["pvalue"] for i in prim_idx], method="holm")
-    for i, p in zip(prim_idx, adjusted):
+    for i, p in zip(prim_idx, adjusted, strict=True):
         rows[i][1]["pvalue_adjusted"] = float(p)
     comparisons = []
     for m, r in rows:

@@ -124,7 +124,7 @@ def read_samples(data: object) -> list[tuple[str, tuple[str, ...], str]]:
     if not questions:
         raise InputError("data has no samples")
     samples = []
-    for i, (q, ctx, ref) in enumerate(zip(questions, contexts, references)):
+    for i, (q, ctx, ref) in enumerate(zip(questions, contexts, references, strict=True)):
         if not isinstance(q, str):
             raise InputError(f"{q_name}[{i}] must be a string; got {show(q)}")
         if not is_sequence(ctx):

@@ -136,7 +136,7 @@ class Tokenizer:
                 terms.append(run)
                 words.append(run)
         if self._stem is not None and words:
-            for pos, stem in zip(positions, self._stem.stemWords(words)):
+            for pos, stem in zip(positions, self._stem.stemWords(words), strict=True):
                 terms[pos] = stem
         return terms
 

@@ -25,8 +25,6 @@ where they agree and where they differ:
   ``satisfaction_rate`` (a ratio of sums over queries).
 """
 
-# ruff: noqa: UP006, UP035  (the chapter's code is kept as written)
-
 import random
 from datetime import datetime
 from typing import Dict, List

@@ -1,4 +1,3 @@
-# ruff: noqa: B006, UP006, UP035  (the chapter's code, kept as written)
 """The chapter's ``RetrievalEvaluator``, kept unchanged for teaching, and how to run it.
 
 :class:`RetrievalEvaluator` is the class of the chapter's section on comparing

@@ -101,7 +101,7 @@ def shared_prefix(run_a, run_b) -> pd.DataFrame:
     for qid, docs in a.items():
         other = b.get(qid, [])
         shared = 0
-        for x, y in zip(docs, other):
+        for x, y in zip(docs, other, strict=False):
             if x != y:
                 break
             shared += 1

@@ -59,10 +59,12 @@ def _check_shape(answer) -> bool:
 EXERCISES = {
     "05.1": Exercise(
         _check_ap,
-        "相关文档在第 1、3、5、8 名，再加上未检索到的一篇，R = 5；AP 把每个相关位置的 P@i 相加后除以 R，"
+        "相关文档在第 1、3、5、8 名，再加上未检索到的一篇，R = 5；"
+        "AP 把每个相关位置的 P@i 相加后除以 R，"
         "而不是除以检索到的相关文档数。",
-        "The relevant documents are at ranks 1, 3, 5 and 8, plus the unretrieved one: R = 5. AP sums "
-        "P@i at the relevant ranks and divides by R, not by the relevant documents retrieved.",
+        "The relevant documents are at ranks 1, 3, 5 and 8, plus the unretrieved one: R = 5. "
+        "AP sums P@i at the relevant ranks and divides by R, not by the relevant documents "
+        "retrieved.",
     ),
     "05.2": Exercise(
         _check_users,
@@ -73,7 +75,9 @@ EXERCISES = {
     ),
     "05.3": Exercise(
         _check_shape,
-        "看 notebook 02 中 nDCG@K 的图，一直看到 K = 100；也可以在本 notebook 中把 max_k 调大。",
-        "Look at notebook 02's nDCG@K panel all the way to K = 100, or raise max_k in this notebook.",
+        "看 notebook 02 中 nDCG@K 的图，一直看到 K = 100；"
+        "也可以在本 notebook 中把 max_k 调大。",
+        "Look at notebook 02's nDCG@K panel all the way to K = 100, or raise max_k in this "
+        "notebook.",
     ),
 }
