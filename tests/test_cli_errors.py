@@ -187,9 +187,9 @@ BAD_BEIR = {
     "queries bad gzip": ("queries.jsonl.gz", _gzip_bad_deflate(QUERIES),
                          "queries.jsonl.gz: damaged gzip"),
     "qrels 1_0": ("qrels/test.tsv", b"q1\td1\t1_0\n",
-                  "test.tsv:1: relevance score is not an integer"),
+                  "test.tsv:1: relevance is not an integer"),
     "qrels int64": ("qrels/test.tsv", b"q1\td1\t" + b"9" * 30 + b"\n",
-                    "test.tsv:1: relevance score is outside"),
+                    "test.tsv:1: relevance is outside"),
 }
 
 
