@@ -31,9 +31,12 @@ MEASURES = ["P@5", "R@10", "RR", "AP", "nDCG@10"]
 def execute(path, tmp_path, **parameters):
     output_dir = tmp_path / "out"
     papermill.execute_notebook(
-        str(path), str(tmp_path / path.name),
+        str(path),
+        str(tmp_path / path.name),
         parameters={"output_dir": str(output_dir), **parameters},
-        progress_bar=False, kernel_name="python3", cwd=str(ROOT),
+        progress_bar=False,
+        kernel_name="python3",
+        cwd=str(ROOT),
     )
     return output_dir, json.loads((output_dir / "results.json").read_text())
 
@@ -47,8 +50,10 @@ def default_run(tmp_path_factory):
 def teaching():
     """The library's own runs on the teaching collection, built with default options."""
     collection = load("teaching")
-    runs = {name: make_retriever(name, collection.corpus).run(collection.queries, k=100)
-            for name in RETRIEVERS}
+    runs = {
+        name: make_retriever(name, collection.corpus).run(collection.queries, k=100)
+        for name in RETRIEVERS
+    }
     return collection, runs
 
 
@@ -58,7 +63,7 @@ def rows(table):
 
 def assert_rows_equal(recorded, expected):
     assert len(recorded) == len(expected)
-    for mine, ref in zip(recorded, expected):
+    for mine, ref in zip(recorded, expected, strict=True):
         assert mine.keys() == ref.keys()
         for key, value in ref.items():
             if isinstance(value, float):
@@ -83,12 +88,20 @@ def test_default_run_records_what_the_library_computes(default_run, teaching):
         numret = reteval.evaluate(collection.qrels, run, ["NumRet"])["NumRet"].mean()
         assert results["num_retrieved"][name] == pytest.approx(numret)
     # Seeded: the bootstrap intervals are the library's with rng=seed, to the last digit.
-    comparison = reteval.compare(collection.qrels, runs, MEASURES, baseline="bm25", test="t",
-                                 alpha=0.05, rng=0)
+    comparison = reteval.compare(
+        collection.qrels, runs, MEASURES, baseline="bm25", test="t", alpha=0.05, rng=0
+    )
     assert_rows_equal(results["comparison"], rows(comparison.table))
     padded = {**runs, "bm25+random": pad_run(runs["bm25"], list(collection.corpus), 100, rng=0)}
-    equal = reteval.compare(collection.qrels, padded, ["AP@10", "AP@20", "AP"], baseline="bm25",
-                            test="t", alpha=0.05, rng=0)
+    equal = reteval.compare(
+        collection.qrels,
+        padded,
+        ["AP@10", "AP@20", "AP"],
+        baseline="bm25",
+        test="t",
+        alpha=0.05,
+        rng=0,
+    )
     assert_rows_equal(results["equal_depth"], rows(equal.table))
     for figure in ("measures_at_k.png", "ap_at_k_and_depth.png", "per_query_ap.png"):
         assert (output_dir / "figures" / figure).stat().st_size > 10_000
@@ -103,7 +116,9 @@ def test_default_run_draws_the_right_conclusions(default_run, teaching):
     conclusions = results["conclusions"]
 
     # 1. Depth: bm25 (and reranked) return ~19 documents per query, vector and hybrid 100.
-    numret = pd.DataFrame({n: reteval.evaluate(qrels, r, ["NumRet"])["NumRet"] for n, r in runs.items()})
+    numret = pd.DataFrame(
+        {n: reteval.evaluate(qrels, r, ["NumRet"])["NumRet"] for n, r in runs.items()}
+    )
     assert numret["bm25"].mean() == pytest.approx(19.39, abs=0.01)
     assert (numret["bm25"].min(), numret["bm25"].max()) == (2, 56)
     assert (numret["bm25"] == numret["reranked"]).all()
@@ -181,28 +196,42 @@ def test_other_parameters_on_cranfield(tmp_path, shared_data):
     folder = shared_data / "cranfield"
     if not folder.is_dir():
         pytest.skip(f"Cranfield not found at {folder}")
-    params = {"dataset": str(folder), "retrievers": ["bm25", "vector"], "k_values": [2, 5],
-              "measures": ["AP", "nDCG@5"], "depth": 30, "cutoffs": [5], "test": "wilcoxon",
-              "seed": 3, "lang": "en"}
+    params = {
+        "dataset": str(folder),
+        "retrievers": ["bm25", "vector"],
+        "k_values": [2, 5],
+        "measures": ["AP", "nDCG@5"],
+        "depth": 30,
+        "cutoffs": [5],
+        "test": "wilcoxon",
+        "seed": 3,
+        "lang": "en",
+    }
     _, results = execute(NOTEBOOK, tmp_path, **params)
     collection = load(str(folder))
-    runs = {n: make_retriever(n, collection.corpus).run(collection.queries, k=30)
-            for n in ("bm25", "vector")}
+    runs = {
+        n: make_retriever(n, collection.corpus).run(collection.queries, k=30)
+        for n in ("bm25", "vector")
+    }
     assert results["dataset"] == "cranfield" and results["num_queries"] == 225
     for name, run in runs.items():
         expected = reteval.evaluate(collection.qrels, run, ["AP", "nDCG@5"]).mean()
         assert results["means"][name] == pytest.approx(expected.to_dict(), abs=1e-12)
     assert set(results["table"]["bm25"]) == {"R@2", "R@5", "P@2", "P@5", "nDCG@2", "nDCG@5", "RR"}
-    comparison = reteval.compare(collection.qrels, runs, ["AP", "nDCG@5"], baseline="bm25",
-                                 test="wilcoxon", rng=3)
+    comparison = reteval.compare(
+        collection.qrels, runs, ["AP", "nDCG@5"], baseline="bm25", test="wilcoxon", rng=3
+    )
     assert_rows_equal(results["comparison"], rows(comparison.table))
     padded = {**runs, "bm25+random": pad_run(runs["bm25"], list(collection.corpus), 30, rng=3)}
-    equal = reteval.compare(collection.qrels, padded, ["AP@5", "AP"], baseline="bm25",
-                            test="wilcoxon", rng=3)
+    equal = reteval.compare(
+        collection.qrels, padded, ["AP@5", "AP"], baseline="bm25", test="wilcoxon", rng=3
+    )
     assert_rows_equal(results["equal_depth"], rows(equal.table))
     assert results["conclusions"]["identical"] == {}
     for system in ("vector",):
-        significant = bool(comparison.table.set_index(["measure", "system"]).loc[("AP", system), "significant"])
+        significant = bool(
+            comparison.table.set_index(["measure", "system"]).loc[("AP", system), "significant"]
+        )
         assert (system in results["conclusions"]["significant"]["AP"]) == significant
 
 
@@ -224,12 +253,15 @@ def test_validation_cell_stops_with_a_clear_message(tmp_path, parameters, messag
 # --------------------------------------------------------------------------- exercises
 
 
-@pytest.mark.parametrize("exercise, wrong", [
-    ("02.1", [None, 100, 19, 10, "19.39x"]),
-    ("02.2", [0.0009, 1.0, 0.05, None]),
-    ("02.3", ["A", "C", "D", 2, None]),
-    ("02.4", ["nDCG@10", "ndcg_cut_10", "nDCG_exp@5", None]),
-])
+@pytest.mark.parametrize(
+    "exercise, wrong",
+    [
+        ("02.1", [None, 100, 19, 10, "19.39x"]),
+        ("02.2", [0.0009, 1.0, 0.05, None]),
+        ("02.3", ["A", "C", "D", 2, None]),
+        ("02.4", ["nDCG@10", "ndcg_cut_10", "nDCG_exp@5", None]),
+    ],
+)
 def test_checks_reject_plausible_wrong_answers(exercise, wrong):
     for answer in wrong:
         verdict = check(exercise, answer, lang="en")
@@ -247,9 +279,14 @@ def test_checks_accept_the_right_answers_in_either_form():
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_solutions_pass_their_checks(tmp_path, lang):
     # The solutions notebook asserts that every check accepts its answer.
-    papermill.execute_notebook(str(SOLUTIONS), str(tmp_path / "02_solutions.ipynb"),
-                               parameters={"lang": lang}, progress_bar=False,
-                               kernel_name="python3", cwd=str(ROOT))
+    papermill.execute_notebook(
+        str(SOLUTIONS),
+        str(tmp_path / "02_solutions.ipynb"),
+        parameters={"lang": lang},
+        progress_bar=False,
+        kernel_name="python3",
+        cwd=str(ROOT),
+    )
 
 
 # --------------------------------------------------------------------------- bilingual source

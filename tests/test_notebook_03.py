@@ -1,4 +1,4 @@
-"""Notebook 03 through papermill with non-default parameters, against the library called directly."""
+"""Notebook 03 through papermill with other parameters, against the library called directly."""
 
 import csv
 import json
@@ -30,12 +30,26 @@ def write_csv_log(path):
     """A simulated log as CSV, plus three bad records the import must reject."""
     qrels, run_a, run_b = ab.synthetic_collection(n_queries=20, rng=3)
     log = ab.simulate_log(DESIGN, qrels, run_a, run_b, n_users=600, days=7, rng=4)
-    fields = ["experiment", "variant", "user_id", "query", "timestamp", "retrieved", "clicks",
-              "feedback"]
-    rows = [{**rec, "timestamp": rec["timestamp"].strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
-             "retrieved": json.dumps(rec["retrieved"]), "clicks": json.dumps(rec["clicks"]),
-             "feedback": "" if pd.isna(rec["feedback"]) else int(rec["feedback"])}
-            for rec in log.to_dict("records")]
+    fields = [
+        "experiment",
+        "variant",
+        "user_id",
+        "query",
+        "timestamp",
+        "retrieved",
+        "clicks",
+        "feedback",
+    ]
+    rows = [
+        {
+            **rec,
+            "timestamp": rec["timestamp"].strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+            "retrieved": json.dumps(rec["retrieved"]),
+            "clicks": json.dumps(rec["clicks"]),
+            "feedback": "" if pd.isna(rec["feedback"]) else int(rec["feedback"]),
+        }
+        for rec in log.to_dict("records")
+    ]
     bad = [dict(rows[0], variant="C"), dict(rows[1], feedback=5), dict(rows[2], user_id="")]
     with open(path, "w", newline="", encoding="utf-8") as fh:
         writer = csv.DictWriter(fh, fieldnames=fields)
@@ -48,16 +62,28 @@ def write_csv_log(path):
 def test_notebook_analyses_a_csv_log_like_the_library(tmp_path):
     csv_path = tmp_path / "log.csv"
     n_good = write_csv_log(csv_path)
-    params = {"log_path": str(csv_path), "experiment": "nb-test", "metrics": ["ctr", "satisfaction"],
-              "guardrails": ["clicks_per_query"], "alpha": 0.1, "mixing_sd": 0.05,
-              "click_model": "pbm", "depth": 8, "impressions": [200, 2000], "n_experiments": 20,
-              "seed": 7}
+    params = {
+        "log_path": str(csv_path),
+        "experiment": "nb-test",
+        "metrics": ["ctr", "satisfaction"],
+        "guardrails": ["clicks_per_query"],
+        "alpha": 0.1,
+        "mixing_sd": 0.05,
+        "click_model": "pbm",
+        "depth": 8,
+        "impressions": [200, 2000],
+        "n_experiments": 20,
+        "seed": 7,
+    }
     output_dir, results = execute(tmp_path, **params)
 
     # the import, as the library reports it
-    assert results["import"] == {"n_read": n_good + 3, "n_imported": n_good, "n_rejected": 3,
-                                 "reasons": {"unknown variant": 1, "feedback not allowed": 1,
-                                             "missing field": 1}}
+    assert results["import"] == {
+        "n_read": n_good + 3,
+        "n_imported": n_good,
+        "n_rejected": 3,
+        "reasons": {"unknown variant": 1, "feedback not allowed": 1, "missing field": 1},
+    }
     with ab.InteractionLog(tmp_path / "direct.sqlite") as store:
         store.register(DESIGN)
         store.import_file(csv_path)
@@ -65,14 +91,19 @@ def test_notebook_analyses_a_csv_log_like_the_library(tmp_path):
     assert results["n_interactions"] == len(log) == n_good
 
     # the analysis, called directly on the same log
-    direct = ab.analyze(ab.reduce_log(log), experiment=DESIGN, metrics=["ctr", "satisfaction"],
-                        guardrails=["clicks_per_query"], alpha=0.1)
+    direct = ab.analyze(
+        ab.reduce_log(log),
+        experiment=DESIGN,
+        metrics=["ctr", "satisfaction"],
+        guardrails=["clicks_per_query"],
+        alpha=0.1,
+    )
     got = results["analysis"]
     assert got["decision"] == direct.decision and got["recommended"] == direct.recommended
     assert got["verdict"] == direct.verdict
     assert got["srm"]["pvalue"] == pytest.approx(direct.srm.pvalue, rel=1e-12)
     assert [c["metric"] for c in got["comparisons"]] == ["ctr", "satisfaction", "clicks_per_query"]
-    for mine, ref in zip(got["comparisons"], direct.comparisons):
+    for mine, ref in zip(got["comparisons"], direct.comparisons, strict=True):
         for key in ("difference", "ci_low", "ci_high", "pvalue", "pvalue_adjusted", "mde"):
             assert mine[key] == pytest.approx(getattr(ref, key), rel=1e-12)
         assert mine["outcome"] == ref.outcome
@@ -80,19 +111,34 @@ def test_notebook_analyses_a_csv_log_like_the_library(tmp_path):
 
     # the sequential test on daily looks
     stamps = log["timestamp"]
-    looks = pd.date_range(stamps.min().floor("D") + pd.Timedelta("1D"), stamps.max().ceil("D"),
-                          freq="1D")
-    seq = ab.sequential_test(ab.cumulative_statistics(log, looks), "ctr", control="A",
-                             treatment="B", mixing_sd=0.05, alpha=0.1)
+    looks = pd.date_range(
+        stamps.min().floor("D") + pd.Timedelta("1D"), stamps.max().ceil("D"), freq="1D"
+    )
+    seq = ab.sequential_test(
+        ab.cumulative_statistics(log, looks),
+        "ctr",
+        control="A",
+        treatment="B",
+        mixing_sd=0.05,
+        alpha=0.1,
+    )
     assert results["sequential"]["metric"] == "ctr"
     assert results["sequential"]["pvalue"] == pytest.approx(seq.pvalue.tolist(), rel=1e-12)
     assert results["sequential"]["stopped_at"] == seq.stopped_at
 
     # A/B against interleaving on the synthetic judged data
     qrels, run_a, run_b = ab.synthetic_collection(rng=7)
-    comparison = ab.compare_methods(qrels, run_a, run_b, impressions=[200, 2000],
-                                    n_experiments=20, click_model="pbm", depth=8, alpha=0.1,
-                                    rng=7)
+    comparison = ab.compare_methods(
+        qrels,
+        run_a,
+        run_b,
+        impressions=[200, 2000],
+        n_experiments=20,
+        click_model="pbm",
+        depth=8,
+        alpha=0.1,
+        rng=7,
+    )
     table = results["interleaving"]["table"]
     assert table == {str(n): row for n, row in comparison.table.to_dict(orient="index").items()}
     assert results["interleaving"]["needed"] == comparison.needed
@@ -114,20 +160,43 @@ def test_default_run_records_the_library_values_and_the_conclusions_its_prose_dr
     design = ab.Experiment("ranker-test", ("A", "B"), feedback_values=(0, 1))
     seed, n_users, days = parameters["seed"], parameters["n_users"], parameters["days"]
     qrels, run_a, run_b = ab.synthetic_collection(rng=seed)
-    log = ab.simulate_log(design, qrels, run_a, run_b, n_users=n_users, queries_per_user=3.0,
-                          click_model="cascade", depth=10, days=days, rng=seed)
-    direct = ab.analyze(ab.reduce_log(log), experiment=design,
-                        metrics=["satisfaction", "ctr"], guardrails=["queries_per_user"])
+    log = ab.simulate_log(
+        design,
+        qrels,
+        run_a,
+        run_b,
+        n_users=n_users,
+        queries_per_user=3.0,
+        click_model="cascade",
+        depth=10,
+        days=days,
+        rng=seed,
+    )
+    direct = ab.analyze(
+        ab.reduce_log(log),
+        experiment=design,
+        metrics=["satisfaction", "ctr"],
+        guardrails=["queries_per_user"],
+    )
     got = results["analysis"]
     assert results["n_interactions"] == len(log)
-    for mine, ref in zip(got["comparisons"], direct.comparisons):
+    for mine, ref in zip(got["comparisons"], direct.comparisons, strict=True):
         assert mine["pvalue"] == pytest.approx(ref.pvalue, rel=1e-9)
         assert mine["outcome"] == ref.outcome
     # section 5: "ship B", the guardrail shows no detectable change
-    assert (got["decision"], got["recommended"]) == (direct.decision, direct.recommended) == ("ship", "B")
-    assert [c["outcome"] for c in got["comparisons"]] == ["better", "better", "no detectable change"]
+    assert (
+        (got["decision"], got["recommended"])
+        == (direct.decision, direct.recommended)
+        == ("ship", "B")
+    )
+    assert [c["outcome"] for c in got["comparisons"]] == [
+        "better",
+        "better",
+        "no detectable change",
+    ]
 
-    # section 6, first puzzle: fixed horizon significant, mSPRT not (yet); same data at the last look
+    # section 6, first puzzle: fixed horizon significant, mSPRT not (yet);
+    # same data at the last look
     seq = results["sequential"]
     assert seq["fixed_horizon_pvalue"] < 0.05 and seq["stopped_at"] is None
     assert seq["naive_pvalue"][-1] == pytest.approx(seq["fixed_horizon_pvalue"], rel=1e-9)
@@ -152,14 +221,16 @@ def test_default_run_records_the_library_values_and_the_conclusions_its_prose_dr
     table = ab.summarize_variants(ab.reduce_log(log))
     for variant in ("A", "B"):
         assert chapter["satisfaction_rated"][variant] == pytest.approx(
-            table.loc[variant, "satisfaction_rate"], rel=1e-12)
+            table.loc[variant, "satisfaction_rate"], rel=1e-12
+        )
         assert chapter["satisfaction_all_records"][variant] < chapter["satisfaction_rated"][variant]
 
 
 @pytest.mark.slow
 def test_validation_cell_stops_with_a_clear_message(tmp_path):
-    with pytest.raises(papermill.PapermillExecutionError,
-                       match="log_path '/nonexistent/log.csv' does not exist"):
+    with pytest.raises(
+        papermill.PapermillExecutionError, match="log_path '/nonexistent/log.csv' does not exist"
+    ):
         execute(tmp_path, log_path="/nonexistent/log.csv")
 
 
@@ -172,7 +243,7 @@ def test_the_chapter_assignment_resets_the_global_random_state():
     from reteval.teaching.chapter_ab import ABTestFramework, draws_after_assignment
 
     reference = random.Random("user123")  # seeded the way assign_group seeds the global one
-    used = reference.random()            # the draw assign_group uses
+    used = reference.random()  # the draw assign_group uses
     after = [reference.random() for _ in range(2)]
     saved = random.getstate()
     try:
@@ -190,9 +261,16 @@ def test_random_seed_of_a_string_does_not_depend_on_the_hash_seed():
     import sys
 
     code = "import random; random.seed('user123'); print(repr(random.random()))"
-    outputs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                              env={"PYTHONHASHSEED": str(h)}, check=True).stdout
-               for h in (0, 1, 12345)}
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            env={"PYTHONHASHSEED": str(h)},
+            check=True,
+        ).stdout
+        for h in (0, 1, 12345)
+    }
     assert len(outputs) == 1
 
 
@@ -204,8 +282,9 @@ def test_the_chapter_analysis_matches_reteval_rates_on_records_with_feedback():
     framework = ABTestFramework()
     rated = log[log["feedback"].notna()]
     for rec in rated.to_dict("records"):
-        framework.log_interaction(rec["variant"], rec["query"], rec["retrieved"],
-                                  int(rec["feedback"]))
+        framework.log_interaction(
+            rec["variant"], rec["query"], rec["retrieved"], int(rec["feedback"])
+        )
     chapter = framework.analyze()
     for variant in ("A", "B"):
         part = rated[rated["variant"] == variant]
@@ -232,19 +311,18 @@ def test_the_checks_reject_plausible_wrong_answers():
     generator = random.Random("user42")
     used, next_draw = generator.random(), generator.random()
     assert check("03.1", next_draw) and check("03.1", round(next_draw, 4))
-    assert not check("03.1", used)                      # the draw the assignment consumed
+    assert not check("03.1", used)  # the draw the assignment consumed
     assert not check("03.1", None)
     n = math.ceil(ab.sample_size(ab.proportion_effect_size(0.82, 0.80)))
-    assert n == 6036                                     # statsmodels NormalIndPower().solve_power
+    assert n == 6036  # statsmodels NormalIndPower().solve_power
     assert check("03.2", n) and not check("03.2", 2 * n)  # per variant, not in total
     one_sided = math.ceil(ab.sample_size(ab.proportion_effect_size(0.82, 0.80), alpha=0.10))
     assert not check("03.2", one_sided)
     assert check("03.3", "b") and check("03.3", " B ")
     for wrong in ("a", "c", "d"):
         assert not check("03.3", wrong)
-    assert check("03.4", 507)                            # counted independently below
+    assert check("03.4", 507)  # counted independently below
     assert sum(random.Random(f"user{i}").random() >= 0.5 for i in range(1000)) == 507
     assert not check("03.4", 254) and not check("03.4", 1000) and not check("03.4", True)
     verdict = check("03.4", 254, lang="en")
     assert "Hint" in verdict.message and "experiment" in verdict.message
-

@@ -29,19 +29,34 @@ LOG2_3 = math.log2(3)
 def test_default_run_shows_text_fallbacks_and_draws_the_right_conclusions(tmp_path):
     output_dir = tmp_path / "out"
     executed = tmp_path / "05.ipynb"
-    papermill.execute_notebook(str(NOTEBOOK), str(executed),
-                               parameters={"output_dir": str(output_dir)},
-                               progress_bar=False, kernel_name="python3", cwd=str(ROOT))
+    papermill.execute_notebook(
+        str(NOTEBOOK),
+        str(executed),
+        parameters={"output_dir": str(output_dir)},
+        progress_bar=False,
+        kernel_name="python3",
+        cwd=str(ROOT),
+    )
     results = json.loads((output_dir / "results.json").read_text())
     nb = nbformat.read(executed, as_version=4)
-    shown = [o["data"] for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
-             if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    shown = [
+        o["data"]
+        for c in nb.cells
+        if c.cell_type == "code"
+        for o in c.get("outputs", [])
+        if "application/vnd.jupyter.widget-view+json" in o.get("data", {})
+    ]
     assert len(shown) == 4  # the four explorers, each with its text fallback
     # The book's static page keeps each explorer's fallback (note, text, K-curve image).
     from reteval.book import _static_notebook
 
-    static = [o["data"] for c in _static_notebook(nb, "zh").cells if c.cell_type == "code"
-              for o in c.get("outputs", []) if "reteval-fallback" in str(o.get("data", {}))]
+    static = [
+        o["data"]
+        for c in _static_notebook(nb, "zh").cells
+        if c.cell_type == "code"
+        for o in c.get("outputs", [])
+        if "reteval-fallback" in str(o.get("data", {}))
+    ]
     assert len(static) == 4 and all(list(d) == ["text/html"] for d in static)
     assert "data:image/png;base64," in static[2]["text/html"]
     plain = [data["text/plain"] for data in shown]
@@ -49,17 +64,25 @@ def test_default_run_shows_text_fallbacks_and_draws_the_right_conclusions(tmp_pa
     query_text, planner_text = results["query_explorer"]["text"], results["ab_planner"]["text"]
     assert query_text in plain and planner_text in plain
     assert query_text.startswith("查询 q01：Python 编程入门（K = 5）")
-    assert planner_text.splitlines()[2] == "每组 14,745 人（共 29,490 人），双侧检验，alpha 0.050，检验效能 0.80"
+    assert (
+        planner_text.splitlines()[2]
+        == "每组 14,745 人（共 29,490 人），双侧检验，alpha 0.050，检验效能 0.80"
+    )
     assert results["ab_planner"]["n_per_group"] == plan_sample_size(0.10, 0.01).n_per_group == 14745
 
     # The metric explorer's prose: R = 5, AP = (1 + 2/3 + 3/5 + 4/8) / 5, the chapter's AP / 4.
-    assert results["metric_explorer"]["values"]["AP"] == pytest.approx((1 + 2 / 3 + 3 / 5 + 4 / 8) / 5)
+    assert results["metric_explorer"]["values"]["AP"] == pytest.approx(
+        (1 + 2 / 3 + 3 / 5 + 4 / 8) / 5
+    )
     assert results["metric_explorer"]["values"]["R@5"] == pytest.approx(3 / 5)
 
     # The query explorer's prose: bm25 and vector rank the same top 5 for q01, a distractor first.
     ranked = results["query_explorer"]["ranked"]
     assert ranked["bm25"] == ranked["vector"] and ranked["bm25"][0] == "d178"
-    assert load("teaching").qrels.set_index(["query_id", "doc_id"]).loc[("q01", "d178"), "relevance"] == 0
+    assert (
+        load("teaching").qrels.set_index(["query_id", "doc_id"]).loc[("q01", "d178"), "relevance"]
+        == 0
+    )
 
     # The K-curve prose, computed here: nDCG@K falls from ~0.82 to its lowest near K = 6-7
     # (~0.58), then rises to ~0.61 at K = 20; it does not flatten.
@@ -77,11 +100,14 @@ def test_default_run_shows_text_fallbacks_and_draws_the_right_conclusions(tmp_pa
     assert (output_dir / "figures" / "k_curves.png").stat().st_size > 10_000
 
 
-@pytest.mark.parametrize("exercise, wrong", [
-    ("05.1", [None, (1 + 2 / 3 + 3 / 5 + 4 / 8) / 4, 0.6, 0.4]),
-    ("05.2", [None, 14745, 2 * 57756, 57756.0, 58000]),
-    ("05.3", ["A", "B", "D", None, 3]),
-])
+@pytest.mark.parametrize(
+    "exercise, wrong",
+    [
+        ("05.1", [None, (1 + 2 / 3 + 3 / 5 + 4 / 8) / 4, 0.6, 0.4]),
+        ("05.2", [None, 14745, 2 * 57756, 57756.0, 58000]),
+        ("05.3", ["A", "B", "D", None, 3]),
+    ],
+)
 def test_checks_reject_plausible_wrong_answers(exercise, wrong):
     for answer in wrong:
         assert not check(exercise, answer, lang="en"), (exercise, answer)
@@ -95,9 +121,14 @@ def test_checks_accept_the_right_answers():
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_solutions_pass_their_checks(tmp_path, lang):
     # The solutions notebook asserts that every check accepts its answer.
-    papermill.execute_notebook(str(SOLUTIONS), str(tmp_path / "05_solutions.ipynb"),
-                               parameters={"lang": lang}, progress_bar=False,
-                               kernel_name="python3", cwd=str(ROOT))
+    papermill.execute_notebook(
+        str(SOLUTIONS),
+        str(tmp_path / "05_solutions.ipynb"),
+        parameters={"lang": lang},
+        progress_bar=False,
+        kernel_name="python3",
+        cwd=str(ROOT),
+    )
 
 
 @pytest.mark.parametrize("path", [NOTEBOOK, SOLUTIONS])
@@ -114,18 +145,30 @@ def test_every_prose_cell_has_its_translation(path):
         assert any(c.source.startswith("## 小结") for c in cells)
 
 
-
-
 @pytest.mark.slow
 def test_notebook_records_what_the_explorers_show(tmp_path):
     output_dir = tmp_path / "05_explore"
     papermill.execute_notebook(
-        str(ROOT / "notebooks" / "05_explore.ipynb"), str(tmp_path / "05_explore.ipynb"),
-        parameters={"output_dir": str(output_dir), "grades": [0, 1, 1], "unretrieved": [],
-                    "k": 2, "max_k": 5, "query_id": "q03", "depth": 10,
-                    "retrievers": ["bm25", "vector"], "baseline_rate": 0.30, "effect": 0.05,
-                    "alpha": 0.01, "power": 0.90, "lang": "en"},
-        progress_bar=False, kernel_name="python3", cwd=str(ROOT),
+        str(ROOT / "notebooks" / "05_explore.ipynb"),
+        str(tmp_path / "05_explore.ipynb"),
+        parameters={
+            "output_dir": str(output_dir),
+            "grades": [0, 1, 1],
+            "unretrieved": [],
+            "k": 2,
+            "max_k": 5,
+            "query_id": "q03",
+            "depth": 10,
+            "retrievers": ["bm25", "vector"],
+            "baseline_rate": 0.30,
+            "effect": 0.05,
+            "alpha": 0.01,
+            "power": 0.90,
+            "lang": "en",
+        },
+        progress_bar=False,
+        kernel_name="python3",
+        cwd=str(ROOT),
     )
     results = json.loads((output_dir / "results.json").read_text())
     metric = results["metric_explorer"]
@@ -135,8 +178,10 @@ def test_notebook_records_what_the_explorers_show(tmp_path):
     assert metric["values"]["nDCG@2"] == pytest.approx((1 / LOG2_3) / (1 + 1 / LOG2_3))
 
     collection = load("teaching")
-    runs = {name: make_retriever(name, collection.corpus).run(collection.queries, k=10)
-            for name in ("bm25", "vector")}
+    runs = {
+        name: make_retriever(name, collection.corpus).run(collection.queries, k=10)
+        for name in ("bm25", "vector")
+    }
     query = results["query_explorer"]
     assert query["query_id"] == "q03" and query["systems"] == ["bm25", "vector"]
     for name, run in runs.items():
@@ -144,8 +189,9 @@ def test_notebook_records_what_the_explorers_show(tmp_path):
         assert query["measures"][name] == pytest.approx(expected.loc["q03"].to_dict(), abs=1e-12)
         assert query["ranked"][name] == run[run["query_id"] == "q03"]["doc_id"].head(2).tolist()
         means = reteval.evaluate(collection.qrels, run, ["P@2", "R@2", "nDCG@2"]).mean()
-        assert results["k_curve_explorer"]["values"][name] == pytest.approx(means.to_dict(),
-                                                                           abs=1e-12)
+        assert results["k_curve_explorer"]["values"][name] == pytest.approx(
+            means.to_dict(), abs=1e-12
+        )
     assert results["ab_planner"]["n_per_group"] == 2608  # statsmodels: see tests/test_widgets.py
     assert results["query_explorer"]["text"].startswith("query q03: ")
     assert results["ab_planner"]["text"].endswith("for power 0.90 at alpha 0.010, two-sided")
@@ -153,16 +199,22 @@ def test_notebook_records_what_the_explorers_show(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("parameters, message", [
-    ({"retrievers": ["bm25", "colbert"]}, "unknown retrievers \\['colbert'\\]"),
-    ({"k": 11}, "k must be between 1 and min\\(len\\(grades\\), max_k\\) = 10; got 11"),
-    ({"query_id": "q999"}, "query_id 'q999' is not a query of 'teaching'"),
-    ({"lang": "fr"}, "lang must be 'zh' or 'en'; got 'fr'"),
-])
+@pytest.mark.parametrize(
+    "parameters, message",
+    [
+        ({"retrievers": ["bm25", "colbert"]}, "unknown retrievers \\['colbert'\\]"),
+        ({"k": 11}, "k must be between 1 and min\\(len\\(grades\\), max_k\\) = 10; got 11"),
+        ({"query_id": "q999"}, "query_id 'q999' is not a query of 'teaching'"),
+        ({"lang": "fr"}, "lang must be 'zh' or 'en'; got 'fr'"),
+    ],
+)
 def test_notebook_validation_cell(tmp_path, parameters, message):
     with pytest.raises(papermill.PapermillExecutionError, match=message):
         papermill.execute_notebook(
-            str(ROOT / "notebooks" / "05_explore.ipynb"), str(tmp_path / "out.ipynb"),
+            str(ROOT / "notebooks" / "05_explore.ipynb"),
+            str(tmp_path / "out.ipynb"),
             parameters={"output_dir": str(tmp_path / "o"), **parameters},
-            progress_bar=False, kernel_name="python3", cwd=str(ROOT),
+            progress_bar=False,
+            kernel_name="python3",
+            cwd=str(ROOT),
         )
