@@ -51,3 +51,16 @@ def test_the_check_sees_a_private_import(tmp_path):
     module.parent.mkdir()
     module.write_text("from reteval.io import _ids, read_run\nfrom reteval.x import _own\n")
     assert list(_private_imports(module, tmp_path)) == ["reteval.x:1 imports reteval.io._ids"]
+
+
+def test_every_module_is_in_a_layer():
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        tomllib = pytest.importorskip("tomli")
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    layers = config["contracts"][0]["layers"]
+    listed = {name.strip() for layer in layers for name in layer.split("|")}
+    modules = {f"reteval.{p.stem}" for p in PACKAGE.glob("*.py") if p.stem != "__init__"}
+    modules |= {f"reteval.{p.parent.name}" for p in PACKAGE.glob("*/__init__.py")}
+    assert sorted(modules - listed) == []
