@@ -22,8 +22,12 @@ $(STAMP): pyproject.toml
 run: setup fonts
 	$(BIN)/reteval run --params $(PARAMS) --output $(OUTPUT) --lang all
 
+# Two workers (the suite is mostly notebooks executing in their own kernels); --dist loadscope
+# keeps each test file and each notebook (nbval runs its cells in order) on one worker.
+WORKERS ?= 2
+
 test: setup fonts browser-deps
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadscope
 
 # A CJK font, so that figures draw Chinese labels (reteval.fonts), installed with apt-get when
 # fc-list finds none. A failed install does not stop the run: figures then warn and show boxes.
@@ -58,7 +62,7 @@ browser-deps:
 	fi
 
 test-fast: setup
-	$(BIN)/python -m pytest -m "not slow and not browser"
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadscope -m "not slow and not browser"
 
 # Speed benchmarks, side by side in one run (several minutes: ranx is slow to compile and run).
 bench: setup

@@ -205,7 +205,7 @@ def run_child(args: list[str], repeat: int = 1) -> dict:
     for key, value in best.items():
         if key.endswith("_mb"):
             best[key] = (max(r[key] for r in runs) if isinstance(value, float) else
-                         [max(col) for col in zip(*(r[key] for r in runs))])
+                         [max(col) for col in zip(*(r[key] for r in runs), strict=True)])
     best["times"] = [r["total"] for r in runs]
     return best
 

@@ -78,7 +78,8 @@ import json, sys, time
 t0 = time.perf_counter()
 import pytrec_eval
 t1 = time.perf_counter()
-qrels_path, run_path, requests, keys = sys.argv[1], sys.argv[2], sys.argv[3].split(","), sys.argv[4].split(",")
+qrels_path, run_path = sys.argv[1], sys.argv[2]
+requests, keys = sys.argv[3].split(","), sys.argv[4].split(",")
 with open(qrels_path) as f:
     qrels = pytrec_eval.parse_qrel(f)
 t2 = time.perf_counter()
@@ -329,7 +330,8 @@ def ensure_data(args) -> tuple[Path, dict, dict]:
                   f"{shuffled_path.name}, {qrels_path.name}", flush=True)
             return qrels_path, runs, meta
     data_dir.mkdir(parents=True, exist_ok=True)
-    print(f"generating {args.queries} queries x {args.docs} docs (seed {args.seed}) ...", flush=True)
+    print(f"generating {args.queries} queries x {args.docs} docs (seed {args.seed}) ...",
+          flush=True)
     t0 = time.perf_counter()
     rng = np.random.default_rng(args.seed)
     run, qrels = generate(args.queries, args.docs, args.judged, rng, args.ties)
@@ -366,7 +368,10 @@ def ensure_data(args) -> tuple[Path, dict, dict]:
 
 
 def child_env(**extra) -> dict:
-    """The environment of a timed child: ours, allowed to cache bytecode as a normal install does."""
+    """The environment of a timed child: ours, allowed to cache bytecode.
+
+    A normal install caches bytecode too.
+    """
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env.update(extra)
     return env
@@ -417,7 +422,8 @@ def reteval_cli() -> str:
         return str(script)
     found = shutil.which("reteval")
     if not found:
-        raise SystemExit("the 'reteval' command is not installed next to this Python; run `make setup`")
+        raise SystemExit("the 'reteval' command is not installed next to this Python; "
+                         "run `make setup`")
     return found
 
 
@@ -458,7 +464,8 @@ def bench(tools, qrels: Path, runs: dict, repeat: int, scratch: Path) -> dict:
     if "ranx-warm" in tools:
         print("warming ranx's numba cache (untimed) ...", flush=True)
         first = next(iter(runs.values()))
-        warm = run_child(commands("ranx-warm", qrels, first), env=child_env(NUMBA_CACHE_DIR=str(warm_dir)))
+        warm = run_child(commands("ranx-warm", qrels, first),
+                         env=child_env(NUMBA_CACHE_DIR=str(warm_dir)))
         if warm["returncode"] != 0:
             _fail("ranx-warm (warm-up)", warm)
             failed.add("ranx-warm")
@@ -510,7 +517,8 @@ def machine() -> dict:
     from importlib.metadata import PackageNotFoundError, version
 
     versions = {}
-    for package in ("reteval", "numpy", "pandas", "pyarrow", "pytrec-eval-terrier", "ranx", "numba"):
+    for package in ("reteval", "numpy", "pandas", "pyarrow", "pytrec-eval-terrier", "ranx",
+                    "numba"):
         try:
             versions[package] = version(package)
         except PackageNotFoundError:
@@ -706,7 +714,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-breakdown", action="store_true",
                    help="skip the extra run of reteval's Python API (read_qrels and read_run, "
                    "then evaluate on the DataFrames) per layout that splits its time into phases")
-    p.add_argument("--data-dir", default=str(DEFAULT_DATA_DIR), help="where generated files are cached")
+    p.add_argument("--data-dir", default=str(DEFAULT_DATA_DIR),
+                   help="where generated files are cached")
     p.add_argument("--json", metavar="PATH", help="also write all measurements as JSON")
     p.add_argument("--generate-only", action="store_true", help=argparse.SUPPRESS)
     return p

@@ -34,7 +34,8 @@ def reteval_command() -> str:
     script = Path(sys.executable).parent / "reteval"
     found = str(script) if script.exists() else shutil.which("reteval")
     if not found:
-        raise SystemExit("the 'reteval' command is not installed next to this Python; run `make setup`")
+        raise SystemExit("the 'reteval' command is not installed next to this Python; "
+                         "run `make setup`")
     return found
 
 

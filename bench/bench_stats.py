@@ -171,7 +171,7 @@ def main(argv=None) -> None:
     # reteval.compare end to end (nDCG@10, bootstrap intervals of the means, Fisher test) ---
     from reteval.comparison import compare
 
-    run_frames = {name: r for name, r in zip(names, runs_d)}
+    run_frames = {name: r for name, r in zip(names, runs_d, strict=True)}
     t0 = time.perf_counter()
     compare(qrels_d, run_frames, ["nDCG@10"], test="randomization", n_resamples=args.rounds,
             rng=0)

@@ -30,6 +30,7 @@ import html
 import logging
 import os
 import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -114,8 +115,11 @@ pre, code { font-family: %(mono)s; font-size: .92em; }
 .jp-OutputArea pre, .output_area pre { padding: .3em .8em; overflow-x: auto; margin: 0; }
 .jp-OutputArea img, .output_area img, main img { max-width: 100%%; height: auto; }
 table { border-collapse: collapse; margin: .6em 0; font-size: .95em; }
-th, td { border: 1px solid #d0d7de; padding: .25em .6em; text-align: right; }
-td:first-child, th:first-child { text-align: left; }
+th, td { border: 1px solid #d0d7de; padding: .25em .6em; text-align: left; vertical-align: top; }
+.dataframe td, .dataframe th { text-align: right; }
+.dataframe td:first-child, .dataframe th:first-child, .dataframe tbody th { text-align: left; }
+main.glossary { max-width: 80em; }
+main.glossary [lang="%(other)s"] { display: none; }
 .widget-note { border-left: 4px solid #bf8700; background: #fff8c5; padding: .4em .8em; }
 .files ul { columns: 2; }
 .toc li { margin: .4em 0; }
@@ -212,22 +216,66 @@ def math_to_mathml(markdown: str) -> str:
 
 # -- Notebook to HTML -------------------------------------------------------------------------
 
-def _static_notebook(nb, lang: str):
+_MD_LINK = re.compile(r"(!?\[[^\]]*\]\()([^)\s]+)(\s+\"[^\"]*\")?(\))")
+_HTML_LINK = re.compile(r"((?:src|href)=[\"'])([^\"']+)([\"'])")
+
+
+def _source_dir(nb, default: Path | None) -> Path | None:
+    source = nb.metadata.get("reteval", {}).get("source")
+    return Path(source).resolve().parent if source else default
+
+
+def _relink(markdown: str, page_dir: Path, source_dir: Path | None, pages: dict) -> str:
+    """Relative links of a notebook's Markdown, made to work from its page in the book.
+
+    A link that resolves from the page stays. One that resolves from the source
+    notebook's folder goes to the book page of that notebook (``NN_x.ipynb``),
+    or to a copy of the file in ``linked/`` beside the page.
+    """
+    if source_dir is None:
+        return markdown
+
+    def fix(target: str) -> str:
+        path, sep, fragment = target.partition("#")
+        if (not path or re.match(r"^[a-z][a-z0-9+.-]*:", path, re.IGNORECASE)
+                or path.startswith("/")):
+            return target
+        if (page_dir / path).exists():
+            return target
+        found = (source_dir / path).resolve()
+        page = pages.get(found.stem) if found.suffix == ".ipynb" else None
+        if page is not None:
+            return _rel(page, page_dir) + sep + fragment
+        if not found.is_file():
+            return target
+        copy = page_dir / "linked" / found.name
+        copy.parent.mkdir(exist_ok=True)
+        shutil.copyfile(found, copy)
+        return f"linked/{found.name}{sep}{fragment}"
+
+    markdown = _MD_LINK.sub(lambda m: m.group(1) + fix(m.group(2)) + (m.group(3) or "")
+                            + m.group(4), markdown)
+    return _HTML_LINK.sub(lambda m: m.group(1) + fix(m.group(2)) + m.group(3), markdown)
+
+
+def _static_notebook(nb, lang: str, relink=None):
     """A copy fit for a static page: widget views become a note, math becomes MathML."""
     nb = copy.deepcopy(nb)
     nb.metadata.pop("widgets", None)
     note = f'<div class="widget-note">{html.escape(UI[lang]["widget"])}</div>'
     for cell in nb.cells:
         if cell.cell_type == "markdown":
-            cell.source = math_to_mathml(cell.source)
+            cell.source = math_to_mathml(relink(cell.source) if relink else cell.source)
         for output in cell.get("outputs", []):
             data = output.get("data")
             if data and WIDGET_VIEW in data:
-                output["data"] = {"text/html": note}
+                # reteval's explorers carry their own note and text fallback
+                fallback = "".join(data.get("text/html", ""))
+                output["data"] = {"text/html": fallback if "reteval-fallback" in fallback else note}
     return nb
 
 
-def _notebook_html(nb, lang: str) -> str:
+def _notebook_html(nb, lang: str, relink=None) -> str:
     from nbconvert import HTMLExporter
 
     exporter = HTMLExporter(template_name="basic", exclude_input_prompt=True,
@@ -235,7 +283,7 @@ def _notebook_html(nb, lang: str) -> str:
     quiet = _DropAltWarning()
     exporter.log.addFilter(quiet)
     try:
-        body, _ = exporter.from_notebook_node(_static_notebook(nb, lang))
+        body, _ = exporter.from_notebook_node(_static_notebook(nb, lang, relink))
     finally:
         exporter.log.removeFilter(quiet)
     # nbconvert gives output images without alternative text an English placeholder.
@@ -246,7 +294,10 @@ _NBCONVERT_ALT = "No description has been provided for this image"
 
 
 class _DropAltWarning(logging.Filter):
-    """nbconvert warns once per page about the figures' missing alternative text; the book sets it."""
+    """nbconvert warns once per page about the figures' missing alternative text.
+
+    The book sets that text itself.
+    """
 
     def filter(self, record):
         return "Alternative text is missing" not in record.getMessage()
@@ -272,12 +323,14 @@ def _code_css() -> str:
     return HtmlFormatter(style="default").get_style_defs(".highlight")
 
 
-def _page(lang: str, title: str, body: str, header: str, footer: str) -> str:
-    css = CSS % {"font": FONTS[lang], "mono": MONO} + _code_css()
+def _page(lang: str, title: str, body: str, header: str, footer: str, kind: str = "") -> str:
+    other = HTML_LANG["en" if lang == "zh" else "zh"]
+    css = CSS % {"font": FONTS[lang], "mono": MONO, "other": other} + _code_css()
     return (f'<!DOCTYPE html>\n<html lang="{HTML_LANG[lang]}">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{html.escape(title)}</title>\n<style>{css}</style>\n</head>\n<body>\n"
-            f"{header}\n<main>\n{body}\n</main>\n{footer}\n</body>\n</html>\n")
+            f'{header}\n<main{f" class={kind!r}" if kind else ""}>\n{body}\n</main>\n{footer}\n'
+            "</body>\n</html>\n")
 
 
 def _chrome(page: _Page, pages: dict, sequence: list, output: Path) -> tuple[str, str]:
@@ -334,7 +387,8 @@ def _files_html(files: dict, lang: str, here: Path, heading: str = "h2") -> str:
             parts.append(f"<h3>{html.escape(ui[kind])}</h3><ul>{items}</ul>")
     if not parts:
         return ""
-    return f'<section class="files"><{heading}>{html.escape(ui["files"])}</{heading}>{"".join(parts)}</section>'
+    return (f'<section class="files"><{heading}>{html.escape(ui["files"])}</{heading}>'
+            f'{"".join(parts)}</section>')
 
 
 def _toc_html(lang: str, names: list[str], pages: dict, here: Path, output: Path,
@@ -360,8 +414,34 @@ def _find_glossary() -> Path | None:
     return candidate if candidate.is_file() else None
 
 
+def _write_landing(output: Path, editions: dict, pages: dict) -> None:
+    """Write ``output/index.html``: both editions' tables of contents, side by side."""
+    landing = []
+    for lang, names in editions.items():
+        ui = UI[lang]
+        if names:
+            index = pages[(lang, "index")]
+            toc = _toc_html(lang, names, pages, output, output, with_files=False)
+            landing.append(f'<section lang="{HTML_LANG[lang]}"><h2>'
+                           f'{_link(_rel(index.path, output), ui["edition"])}</h2>{toc}</section>')
+        else:
+            landing.append(f'<section lang="{HTML_LANG[lang]}"><h2>{html.escape(ui["edition"])}'
+                           f'</h2><p>{html.escape(ui["none"])}</p></section>')
+    first = "zh" if editions["zh"] else "en"
+    switch = " · ".join(_link(_rel(pages[(lang, "index")].path, output), UI[lang]["edition"],
+                              lang=HTML_LANG[lang]) for lang in LANGS if editions[lang])
+    top = (f'<header class="book"><span class="title">{html.escape(UI[first]["book"])}</span>'
+           f"{switch}</header>")
+    body = (f"<h1>{html.escape(UI['zh']['book'])}<br><span lang=\"en\">"
+            f"{html.escape(UI['en']['book'])}</span></h1>"
+            f'<div class="editions">{"".join(landing)}</div>')
+    (output / "index.html").write_text(_page(first, UI[first]["book"], body, top, ""),
+                                       encoding="utf-8")
+
+
 def build_book(output: str | os.PathLike = "outputs", *,
-               glossary: str | os.PathLike | bool | None = None) -> list[Path]:
+               glossary: str | os.PathLike | bool | None = None,
+               notebooks_dir: str | os.PathLike | None = None) -> list[Path]:
     """Write the book's HTML pages for the executed editions found in ``output``.
 
     Parameters
@@ -371,6 +451,10 @@ def build_book(output: str | os.PathLike = "outputs", *,
     glossary : path or False, optional
         The glossary in Markdown; default (None): ``docs/glossary.md`` of the
         source tree, when there is one. ``False``: no glossary page.
+    notebooks_dir : path, optional
+        Where the source notebooks are, to mend their relative links (a link
+        to ``../reteval/data/teaching/DATASHEET.md`` from ``notebooks/``) when
+        an executed notebook does not record its source (the pipeline does).
 
     Returns
     -------
@@ -397,6 +481,7 @@ def build_book(output: str | os.PathLike = "outputs", *,
     import nbformat
 
     output = Path(output).resolve()
+    notebooks_dir = Path(notebooks_dir).resolve() if notebooks_dir else None
     editions = {lang: _notebooks(output / lang) for lang in LANGS}
     if not any(editions.values()):
         raise InputError("no executed notebooks (LANG/NN_name/NN_name.ipynb) to make a book of",
@@ -426,28 +511,8 @@ def build_book(output: str | os.PathLike = "outputs", *,
         sequences[lang] = [pages[(lang, "index")]] + [pages[(lang, n)] for n in names] + (
             [pages[(lang, "glossary")]] if glossary else [])
 
+    _write_landing(output, editions, pages)
     written = [output / "index.html"]
-    landing = []
-    for lang, names in editions.items():
-        ui = UI[lang]
-        if names:
-            index = pages[(lang, "index")]
-            toc = _toc_html(lang, names, pages, output, output, with_files=False)
-            landing.append(f'<section lang="{HTML_LANG[lang]}"><h2>'
-                           f'{_link(_rel(index.path, output), ui["edition"])}</h2>{toc}</section>')
-        else:
-            landing.append(f'<section lang="{HTML_LANG[lang]}"><h2>{html.escape(ui["edition"])}'
-                           f'</h2><p>{html.escape(ui["none"])}</p></section>')
-    first = "zh" if editions["zh"] else "en"
-    switch = " · ".join(_link(_rel(pages[(lang, "index")].path, output), UI[lang]["edition"],
-                              lang=HTML_LANG[lang]) for lang in LANGS if editions[lang])
-    top = (f'<header class="book"><span class="title">{html.escape(UI[first]["book"])}</span>'
-           f"{switch}</header>")
-    body = (f"<h1>{html.escape(UI['zh']['book'])}<br><span lang=\"en\">"
-            f"{html.escape(UI['en']['book'])}</span></h1>"
-            f'<div class="editions">{"".join(landing)}</div>')
-    (output / "index.html").write_text(_page(first, UI[first]["book"], body, top, ""),
-                                       encoding="utf-8")
 
     for lang, sequence in sequences.items():
         for page in sequence:
@@ -459,16 +524,25 @@ def build_book(output: str | os.PathLike = "outputs", *,
             elif page.key == "glossary":
                 body = _markdown_html(Path(glossary).read_text(encoding="utf-8"))
             else:
-                body = _notebook_html(notebooks[(lang, page.key)], lang)
+                nb = notebooks[(lang, page.key)]
+                edition_pages = {n: pages[(lang, n)].path for n in editions[lang]}
+                source = _source_dir(nb, notebooks_dir)
+
+                def relink(text, here=here, source=source, edition_pages=edition_pages):
+                    return _relink(text, here, source, edition_pages)
+
+                body = _notebook_html(nb, lang, relink)
                 body += _files_html(_files(here, page.path), lang, here)
             page.path.write_text(_page(lang, f"{page.title} · {UI[lang]['book']}", body,
-                                       header, footer), encoding="utf-8")
+                                       header, footer, kind=page.key if page.key in (
+                                           "index", "glossary") else "notebook"),
+                                 encoding="utf-8")
             written.append(page.path)
     return written
 
 
 def _cmd_book(args) -> int:
-    pages = build_book(args.output, glossary=args.glossary)
+    pages = build_book(args.output, glossary=args.glossary, notebooks_dir=args.notebooks)
     print(f"book: {len(pages)} pages; open {pages[0]}")
     return 0
 
@@ -485,5 +559,7 @@ def add_subcommands(subparsers) -> None:
                    help="the folder `reteval run` wrote into (default: outputs)")
     p.add_argument("--glossary", metavar="FILE.md",
                    help="glossary in Markdown (default: docs/glossary.md of the source tree)")
+    p.add_argument("--notebooks", default="notebooks", metavar="DIR",
+                   help="the source notebooks, for their relative links (default: notebooks)")
     p.set_defaults(handler=_cmd_book)
 

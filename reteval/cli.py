@@ -1,9 +1,9 @@
 """The ``reteval`` command line.
 
 Subcommands: ``evaluate`` (trec_eval-style evaluation of a run), ``run`` (the
-notebook pipeline), ``book`` (its executed notebooks as static HTML pages), ``monitor`` and ``history`` (continuous evaluation). Expected
-problems with the user's input print one line on stderr and exit with status 2;
-no traceback.
+notebook pipeline), ``book`` (its executed notebooks as static HTML pages),
+``monitor`` and ``history`` (continuous evaluation). Expected problems with the
+user's input print one line on stderr and exit with status 2; no traceback.
 """
 
 from __future__ import annotations
@@ -138,7 +138,10 @@ _SUBCOMMAND_MODULES = {"run": "reteval.pipeline", "book": "reteval.book",
 
 
 class _VersionAction(argparse.Action):
-    """``--version``: looks the installed version up only when asked (importlib.metadata is slow)."""
+    """``--version``: looks the installed version up only when asked.
+
+    importlib.metadata is slow, so the lookup waits for the flag.
+    """
 
     def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
                  help="show the version and exit"):

@@ -149,7 +149,8 @@ class Comparison:
             raise InputError(f"measure must be one of {list(self.measures)}; got {measure!r}")
         against = self.baseline if against is None else against
         if against is None:
-            raise InputError("differences needs against=<system> when the comparison has no baseline")
+            raise InputError("differences needs against=<system> when the comparison has no "
+                             "baseline")
         if against not in self.systems:
             raise InputError(f"against must be one of {list(self.systems)}; got {against!r}")
         frame = self.per_query[measure]
@@ -205,49 +206,17 @@ def _is_retriever(obj) -> bool:
     return callable(getattr(obj, "run", None)) or callable(obj)
 
 
-def _query_items(queries) -> list[tuple[str, str]]:
-    if not isinstance(queries, (Mapping, pd.Series)):
-        raise InputError(
-            "queries must be a mapping query_id -> text (or a pandas Series); "
-            f"got {type(queries).__name__}"
-        )
-    items = []
-    for qid, text in queries.items():
-        if not isinstance(text, str):
-            raise InputError(f"queries[{qid!r}] must be a str; got {type(text).__name__}")
-        items.append((str(qid), text))
-    return items
-
-
-def _call_retriever(name: str, retriever, queries) -> pd.DataFrame:
-    """Run a retriever over the query set and return a run DataFrame."""
-    if callable(getattr(retriever, "run", None)):
-        run = retriever.run(queries)
-        if not isinstance(run, (pd.DataFrame, Mapping)):
+def _evaluate_system(qrels, name, obj, measure_names, queries, relevance_level, missing):
+    """Per-query values of one system: a run, or a retriever asked for ``queries``."""
+    if _is_retriever(obj):
+        if queries is None:
             raise InputError(
-                f"runs[{name!r}].run(queries) must return a run DataFrame; "
-                f"got {type(run).__name__}"
+                f"runs[{name!r}] is a retriever; pass queries={{query_id: text}} to run it"
             )
-        return run
-    rows_q, rows_d, rows_s = [], [], []
-    for qid, text in _query_items(queries):
-        results = retriever(text)
-        try:
-            pairs = [(str(doc), float(score)) for doc, score in results]
-        except (TypeError, ValueError) as exc:
-            raise InputError(
-                f"runs[{name!r}] returned for query {qid!r} something other than a list of "
-                f"(doc_id, score) pairs: {results!r:.120}"
-            ) from exc
-        for doc, score in pairs:
-            rows_q.append(qid)
-            rows_d.append(doc)
-            rows_s.append(score)
-    return pd.DataFrame({
-        "query_id": pd.array(rows_q, dtype="str"),
-        "doc_id": pd.array(rows_d, dtype="str"),
-        "score": np.asarray(rows_s, dtype=np.float64),
-    })
+        from reteval.retrievers.contract import as_retriever
+
+        obj = as_retriever(obj, name=name)(queries)
+    return evaluate(qrels, obj, measure_names, relevance_level=relevance_level, missing=missing)
 
 
 def _check_options(runs, baseline, test, correction, alpha, confidence_level):
@@ -289,11 +258,13 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
 
         * a run, anything :func:`reteval.evaluate` accepts (path, DataFrame,
           ``{query_id: {doc_id: score}}``, ``{query_id: [doc ids]}``);
-        * a retriever object with a method ``run(queries)`` returning a run
-          DataFrame (every retriever in :mod:`reteval.retrievers`);
-        * a plain callable ``text -> [(doc_id, score), ...]``, best first
-          (wrap LangChain-style ``.invoke`` retrievers with
-          :class:`reteval.retrievers.adapter.InvokeRetriever`).
+        * a retriever, as :func:`reteval.retrievers.as_retriever` defines it:
+          an object with a method ``run(queries)`` (every retriever in
+          :mod:`reteval.retrievers`) or a callable ``f(queries) -> run``, with
+          ``queries`` the mapping ``{query_id: text}``. Adapt a per-query
+          function ``text -> [(doc_id, score), ...]`` with
+          ``as_retriever(fn, per_query=True)``, a LangChain-style ``.invoke``
+          retriever with :func:`reteval.retrievers.from_invoke`.
 
         Retrievers need ``queries``. The mapping's order is the order of
         systems in every table and figure.
@@ -362,17 +333,9 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
         raise InputError(f"measures must be distinct; got {measure_names!r}")
 
     # evaluate every system ------------------------------------------------------------------
-    frames = {}
-    for name in progress(systems, desc="evaluating", unit="system"):
-        obj = runs[name]
-        if _is_retriever(obj):
-            if queries is None:
-                raise InputError(
-                    f"runs[{name!r}] is a retriever; pass queries={{query_id: text}} to run it"
-                )
-            obj = _call_retriever(name, obj, queries)
-        frames[name] = evaluate(qrels, obj, measure_names, relevance_level=relevance_level,
-                                missing=missing)
+    frames = {name: _evaluate_system(qrels, name, runs[name], measure_names, queries,
+                                     relevance_level, missing)
+              for name in progress(systems, desc="evaluating", unit="system")}
     common = frames[systems[0]].index
     for name in systems[1:]:
         common = common.intersection(frames[name].index, sort=False)
@@ -414,7 +377,7 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
         raw = np.array([results[p].pvalue if p in results else math.nan for p in pairs])
         adjusted = adjust_pvalues(raw, method=correction_name) if len(raw) else raw
         vs_base = {}
-        for (s, o), p_raw, p_adj in zip(pairs, raw, adjusted):
+        for (s, o), p_raw, p_adj in zip(pairs, raw, adjusted, strict=True):
             res = results.get((s, o))
             low, high = res.confidence_interval(confidence_level) if res else (math.nan, math.nan)
             diff = float(per_query[m][s].mean() - per_query[m][o].mean())
@@ -438,7 +401,8 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
                 "n_queries": n_q, "mean_difference": diff, "pvalue": p_raw,
                 "pvalue_corrected": p_adj, "significant": sig,
             })
-        best_rows.append(_best_row(m, per_query[m], systems, tests, dict(zip(pairs, adjusted)),
+        best_rows.append(_best_row(m, per_query[m], systems, tests,
+                                   dict(zip(pairs, adjusted, strict=True)),
                                    test_name, alpha, n_resamples, gen))
 
     table = pd.DataFrame(table_rows)

@@ -25,8 +25,11 @@ Decisions, made once:
   id that is not in the corpus are kept, with a :class:`DatasetWarning`: the
   assessors said the document is relevant, so dropping it would make recall
   look better than it is.
-- A (query, document) pair judged twice keeps the last grade, with a
-  :class:`DatasetWarning`.
+- The qrels file is read by :func:`reteval.io.read_qrels` (fields separated by
+  tabs or spaces) with the duplicate policy :data:`QRELS_DUPLICATES`: a
+  (query, document) pair judged twice keeps the last grade, with a
+  :class:`DatasetWarning` (published BEIR files hold a few such pairs;
+  :func:`reteval.io.read_qrels` alone raises on them by default).
 - Duplicate document or query ids, malformed JSON lines, non-integer grades,
   an empty corpus and an empty split are errors (:class:`~reteval.errors.InputError`
   naming the file and the line).
@@ -53,12 +56,14 @@ import pandas as pd
 
 from reteval.collection import Dataset, DatasetWarning
 from reteval.errors import InputError, RetevalError
+from reteval.io import read_qrels
 from reteval.progress import progress_counter
-from reteval.textfile import decode, iter_lines, parse_integer, parse_json
+from reteval.textfile import as_path, decode, iter_lines, parse_json
 
 __all__ = [
     "BEIR_DATASETS",
     "BEIR_URL",
+    "QRELS_DUPLICATES",
     "Dataset",
     "DatasetWarning",
     "DownloadError",
@@ -99,6 +104,9 @@ BEIR_DATASETS: dict[str, str | None] = {
 _urlopen = urllib.request.urlopen
 _TIMEOUT = 60.0
 _CHUNK = 1 << 20
+
+#: The duplicate policy of :func:`reteval.io.read_qrels` for BEIR qrels: the last grade.
+QRELS_DUPLICATES = "last"
 
 
 class DownloadError(RetevalError):
@@ -181,7 +189,7 @@ def read_queries(path: str | os.PathLike) -> dict[str, str]:
     Raises :class:`~reteval.errors.InputError` naming the file and line of a bad
     record or a duplicated id.
     """
-    path = Path(path)
+    path = as_path(path, "queries path")
     queries: dict[str, str] = {}
     for number, record in _read_jsonl(path, "queries"):
         query_id = _string_field(record, "_id", path, number, required=True)
@@ -192,51 +200,21 @@ def read_queries(path: str | os.PathLike) -> dict[str, str]:
 
 
 def _read_qrels(path: Path) -> pd.DataFrame:
-    """Read a BEIR qrels TSV; the first line is a header when its score field has no digit."""
-    seen: dict[tuple[str, str], int] = {}
-    rows: list[tuple[str, str, int]] = []
-    duplicates = 0
-    for number, raw in _lines(path):
-        line = raw.rstrip("\r\n")
-        if not line.strip():
-            continue
-        fields = line.split("\t")
-        if len(fields) != 3:
-            raise InputError(
-                "expected 3 tab-separated fields (query-id, corpus-id, score), "
-                f"got {len(fields)}: {line!r:.80}",
-                path=path,
-                line=number,
-            )
-        query_id, doc_id, score = (field.strip() for field in fields)
-        if number == 1 and not any(c.isdigit() for c in score):
-            continue  # header, e.g. "query-id\tcorpus-id\tscore"
-        grade = parse_integer(score, what="relevance score", path=path, line=number)
-        if not query_id or not doc_id:
-            raise InputError(f"empty query or document id: {line!r:.80}", path=path, line=number)
-        key = (query_id, doc_id)
-        if key in seen:
-            duplicates += 1
-            rows[seen[key]] = (query_id, doc_id, grade)
-            continue
-        seen[key] = len(rows)
-        rows.append((query_id, doc_id, grade))
-    if duplicates:
+    """Read a BEIR qrels file with :func:`reteval.io.read_qrels`; a pair judged twice keeps its
+    last grade, with a :class:`DatasetWarning`."""
+    frame = read_qrels(path, layout="beir", duplicates=QRELS_DUPLICATES)
+    if frame.attrs["duplicates"]:
         warnings.warn(
-            f"{path}: {duplicates} (query, document) pair(s) judged more than once; "
-            "the last grade is kept",
+            f"{path}: {frame.attrs['duplicates']} (query, document) pair(s) judged more than "
+            "once; the last grade is kept",
             DatasetWarning,
             stacklevel=4,
         )
-    return _qrels_frame(rows)
-
-
-def _qrels_frame(rows: list[tuple[str, str, int]]) -> pd.DataFrame:
     return pd.DataFrame(
         {
-            "query_id": pd.Series([r[0] for r in rows], dtype="str"),
-            "doc_id": pd.Series([r[1] for r in rows], dtype="str"),
-            "relevance": pd.Series([r[2] for r in rows], dtype="int64"),
+            "query_id": pd.Series(frame["query_id"].to_numpy(dtype=object), dtype="str"),
+            "doc_id": pd.Series(frame["doc_id"].to_numpy(dtype=object), dtype="str"),
+            "relevance": pd.Series(frame["relevance"].to_numpy(), dtype="int64"),
         }
     )
 
@@ -271,7 +249,8 @@ def load_beir(path: str | os.PathLike, split: str = "test", *, name: str | None 
     -----
     DatasetWarning
         For judgments of unknown queries (dropped), of unknown documents
-        (kept) and for pairs judged twice (last grade kept).
+        (kept) and for pairs judged twice (last grade kept: the policy
+        :data:`QRELS_DUPLICATES` of :func:`reteval.io.read_qrels`).
 
     Notes
     -----
@@ -303,7 +282,7 @@ def load_beir(path: str | os.PathLike, split: str = "test", *, name: str | None 
     1       q1     d2          0
     >>> tmp.cleanup()
     """
-    folder = Path(path)
+    folder = as_path(path, "BEIR folder")
     if not folder.is_dir():
         what = "a file, not a folder" if folder.exists() else "no such folder"
         raise InputError(f"expected a BEIR folder (corpus.jsonl, queries.jsonl, qrels/); {what}",
@@ -336,13 +315,15 @@ def load_beir(path: str | os.PathLike, split: str = "test", *, name: str | None 
         qrels = qrels.loc[known_query].reset_index(drop=True)
     if qrels.empty:
         raise InputError(
-            f"split={split!r} holds no judgment for any query in {queries_path.name}", path=qrels_path
+            f"split={split!r} holds no judgment for any query in {queries_path.name}",
+            path=qrels_path,
         )
     known_doc = qrels["doc_id"].isin(corpus.keys())
     if not known_doc.all():
         unknown = pd.unique(qrels.loc[~known_doc, "doc_id"])
         warnings.warn(
-            f"{qrels_path}: {int((~known_doc).sum())} judgment(s) for {len(unknown)} document id(s) "
+            f"{qrels_path}: {int((~known_doc).sum())} judgment(s) for {len(unknown)} "
+            "document id(s) "
             f"not in the corpus (e.g. {unknown[0]!r}); they are kept (they count as relevant "
             "documents that no system can retrieve)",
             DatasetWarning,
@@ -577,7 +558,7 @@ def load(
         from reteval.irds import load_irds
 
         return load_irds(name_or_path.removeprefix("irds:"))
-    path = Path(name_or_path)
+    path = as_path(name_or_path, "name_or_path")
     if path.is_dir():
         return load_beir(path, split=split)
     text = os.fspath(name_or_path)

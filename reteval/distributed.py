@@ -49,10 +49,9 @@ import numpy as np
 import pandas as pd
 
 from reteval.errors import InputError
-from reteval.evaluate import MISSING_POLICIES, MissingQueriesWarning, check_missing, evaluate
+from reteval.evaluate import MissingQueriesWarning, check_arguments, check_missing, evaluate
 from reteval.extras import require
 from reteval.io import RUN_COLUMNS, as_qrels, read_run
-from reteval.measures import parse_measures
 from reteval.progress import progress, progress_counter, progress_mode
 
 __all__ = [
@@ -173,7 +172,8 @@ def _duplicate_error(part: pd.DataFrame) -> None:
     if part.index.name == "line":
         places = [f"line {line}" for line in same.index[:2]]
         if "source" in part.columns:
-            places = [f"{source} {place}" for source, place in zip(same["source"], places)]
+            places = [f"{source} {place}"
+                      for source, place in zip(same["source"], places, strict=False)]
         where = f", on {places[0]} and {places[1]}"
     raise InputError(
         f"document {first['doc_id']!r} appears twice for query {first['query_id']!r} "
@@ -263,12 +263,11 @@ def evaluate_dask(qrels, run, measures, *, relevance_level: int = 1,
     q1        0.5  1.0  0.833333
     q2        0.5  0.5  0.500000
     """
-    if missing not in MISSING_POLICIES:
-        raise InputError(f"missing must be one of {MISSING_POLICIES}; got {missing!r}")
-    if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)):
-        raise InputError(f"relevance_level must be an integer; got {relevance_level!r}")
-    names = [measures] if isinstance(measures, str) else list(measures)
-    parse_measures(names)  # unknown measures fail here, before any work is sent out
+    if not isinstance(measures, str) and hasattr(measures, "__iter__"):
+        measures = list(measures)
+    # the same checks as in memory; unknown measures fail here, before any work is sent out
+    check_arguments(measures, relevance_level, missing)
+    names = [measures] if isinstance(measures, str) else measures
     relevance_level = int(relevance_level)
     if is_dask_collection(qrels):
         qrels = qrels.compute()
@@ -382,7 +381,8 @@ def read_run_dask(path: str | os.PathLike):
             run = dd.read_parquet(text)
         except (ValueError, OSError) as exc:  # no parquet files, not parquet, unreadable
             first = str(exc).strip().splitlines()[-1].replace("Original Message: ", "")
-            raise InputError(f"cannot read as a parquet run: {first}", path=os.fspath(path)) from None
+            raise InputError(f"cannot read as a parquet run: {first}",
+                             path=os.fspath(path)) from None
         missing = [c for c in RUN_COLUMNS if c not in run.columns and c != run.index.name]
         if missing:
             raise InputError(f"a parquet run needs columns query_id, doc_id, score; missing "

@@ -60,7 +60,8 @@ _CODE_AND_MATH = [
     re.compile(r"\]\([^)]*\)"),  # link targets (the link text stays)
     re.compile(r"https?://\S+"),
 ]
-_SPAN = {lang: re.compile(rf"<span\s+lang=[\"']{lang}[\"']\s*>.*?</span>", re.DOTALL | re.IGNORECASE)
+_SPAN = {lang: re.compile(rf"<span\s+lang=[\"']{lang}[\"']\s*>.*?</span>",
+                          re.DOTALL | re.IGNORECASE)
          for lang in LANGUAGES}
 _TAG = re.compile(r"<[^>\n]+>")
 _GLOSS = [
@@ -74,7 +75,9 @@ _GLOSS = [
     re.compile(r"(?<![*\w])\*[^*\n]+\*(?![*\w])"),
     re.compile(r"(?<![_\w])__?[^_\n]+__?(?![_\w])"),
 ]
-_CHINESE_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffefA-Za-z0-9]+")
+_CHINESE_RUN = re.compile(
+    r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffefA-Za-z0-9]+"
+)
 _WORD = re.compile(r"^[(\[\"'“‘*_]*[A-Za-z][A-Za-z0-9'’\-/.]*[)\]\"'”’*_,.;:!?]*$")
 
 

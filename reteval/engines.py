@@ -22,7 +22,8 @@ def _is_dask(obj) -> bool:
     return type(obj).__module__.partition(".")[0] == "dask"
 
 
-def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "zero") -> pd.DataFrame:
+def evaluate(qrels, run, measures, *, relevance_level: int = 1,
+             missing: str = "zero") -> pd.DataFrame:
     if _is_dask(run) or _is_dask(qrels):
         from reteval.distributed import evaluate_dask
 

@@ -86,7 +86,8 @@ def check_arguments(measures, relevance_level, missing) -> list:
     return columns
 
 
-def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "zero") -> pd.DataFrame:
+def evaluate(qrels, run, measures, *, relevance_level: int = 1,
+             missing: str = "zero") -> pd.DataFrame:
     """Evaluate a run: one row per query, one column per measure, as trec_eval.
 
     Parameters
@@ -148,7 +149,8 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "
     if any(type(x).__module__.partition(".")[0] == "dask" for x in (run, qrels)):
         raise InputError(
             "a Dask collection is evaluated by reteval.evaluate (or "
-            "reteval.distributed.evaluate_dask), not by reteval.evaluate.evaluate, which works in memory"
+            "reteval.distributed.evaluate_dask), not by reteval.evaluate.evaluate, which works "
+            "in memory"
         )
     from concurrent.futures import ThreadPoolExecutor
 

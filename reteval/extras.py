@@ -42,7 +42,8 @@ def require(module: str, extra: str, feature: str) -> ModuleType:
     >>> require("no_such_module_xyz", "plots", "figures")
     Traceback (most recent call last):
     ...
-    reteval.errors.MissingExtraError: figures need no_such_module_xyz, which is not installed: pip install "reteval[plots]"
+    reteval.errors.MissingExtraError: figures need no_such_module_xyz, which is not installed:
+    pip install "reteval[plots]"
     """
     try:
         return importlib.import_module(module)

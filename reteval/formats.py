@@ -75,12 +75,13 @@ def to_trec_eval(per_query: pd.DataFrame, *, queries: bool = False) -> str:
         lines.append(f"{name:<22}\t{query}\t{text}")
 
     if queries:
-        for query, row in zip(per_query.index, per_query.itertuples(index=False)):
-            for name, count, value, column in zip(names, counts, row, per_query.columns):
+        for query, row in zip(per_query.index, per_query.itertuples(index=False), strict=True):
+            for name, count, value, column in zip(names, counts, row, per_query.columns,
+                                                  strict=True):
                 if parse_measure(column).family != "NumQ":
                     line(name, query, value, count)
     overall = aggregate(per_query)
-    for name, count, value in zip(names, counts, overall):
+    for name, count, value in zip(names, counts, overall, strict=True):
         line(name, "all", value, count)
     return "\n".join(lines) + "\n"
 

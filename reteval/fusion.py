@@ -103,7 +103,7 @@ def _check_runs(runs, weights) -> tuple[list[pd.DataFrame], np.ndarray]:
         )
     if not runs:
         raise InputError("runs must hold at least one run; got none")
-    checked = [_check_run(r, label) for r, label in zip(runs, labels)]
+    checked = [_check_run(r, label) for r, label in zip(runs, labels, strict=True)]
     if weights is None:
         w = np.ones(len(checked))
     else:
@@ -244,7 +244,7 @@ def reciprocal_rank_fusion(runs, *, k: float = 60, weights=None, depth: int | No
     checked, w = _check_runs(runs, weights)
     depth = _check_depth(depth)
     parts = []
-    for run, wi in zip(checked, w):
+    for run, wi in zip(checked, w, strict=True):
         r = _ranked(run, depth)
         parts.append(r[["query_id", "doc_id"]].assign(part=wi / (k + r["rank"].to_numpy())))
     return _finish(parts)
@@ -258,7 +258,7 @@ def _comb(runs, normalization, weights, depth, mnz):
     checked, w = _check_runs(runs, weights)
     depth = _check_depth(depth)
     parts = []
-    for run, wi in zip(checked, w):
+    for run, wi in zip(checked, w, strict=True):
         r = _ranked(run, depth)
         parts.append(r[["query_id", "doc_id"]].assign(part=wi * _normalized(r, normalization)))
     return _finish(parts, count_factor=mnz)

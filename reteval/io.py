@@ -45,6 +45,7 @@ from reteval.textfile import (
     GZIP_MAGIC,
     INT64_MAX,
     INT64_MIN,
+    as_path,
     decode,
     parse_decimal,
     parse_integer,
@@ -53,6 +54,7 @@ from reteval.textfile import (
 )
 
 __all__ = [
+    "DUPLICATE_POLICIES",
     "QRELS_COLUMNS",
     "RUN_COLUMNS",
     "as_qrels",
@@ -249,8 +251,7 @@ def read_run(path: str | os.PathLike, *, check_duplicates: bool = True) -> pd.Da
     1          q1     d1    2.5
     2          q1     d2    1.0
     """
-    path = Path(path)
-    frame = None
+    path = as_path(path, "run path")
     frame = _read_run_mapped(path)
     if frame is None:
         data = read_bytes(path)
@@ -263,16 +264,33 @@ def read_run(path: str | os.PathLike, *, check_duplicates: bool = True) -> pd.Da
     return frame
 
 
-def read_qrels(path: str | os.PathLike) -> pd.DataFrame:
+#: What :func:`read_qrels` does with a document judged twice for one query.
+DUPLICATE_POLICIES = ("error", "last", "max")
+
+
+def read_qrels(path: str | os.PathLike, *, layout: str = "auto",
+               duplicates: str = "error") -> pd.DataFrame:
     """Read relevance judgments: TREC qrels (``qid iter docno rel``) or BEIR ``.tsv``.
 
-    A BEIR file is recognised by its header line ``query-id corpus-id score``.
-    Negative relevance values are kept: reteval treats them as trec_eval does
-    (in the judged pool but not judged, so neither relevant nor non-relevant).
+    Fields are separated by ASCII white space (tabs or spaces), as trec_eval
+    reads them. Negative relevance values are kept: reteval treats them as
+    trec_eval does (in the judged pool but not judged, so neither relevant nor
+    non-relevant).
 
     Parameters
     ----------
     path : str or path-like
+    layout : {"auto", "trec", "beir"}, default "auto"
+        ``"trec"``: four fields per line. ``"beir"``: three fields
+        (``query-id corpus-id score``); the first line is a header when its
+        score field holds no digit. ``"auto"``: BEIR when the first line is the
+        header ``query-id corpus-id score``, TREC otherwise.
+    duplicates : {"error", "last", "max"}, default "error"
+        A document judged twice for one query: ``"error"`` raises an
+        :class:`InputError` naming both lines; ``"last"`` keeps the grade of
+        the last line, ``"max"`` the highest grade, each at the place (and
+        line number) of the first judgment. The number of pairs merged is in
+        ``frame.attrs["duplicates"]``.
 
     Returns
     -------
@@ -284,32 +302,48 @@ def read_qrels(path: str | os.PathLike) -> pd.DataFrame:
     ------
     InputError
         Missing or empty file, wrong number of fields, a relevance that is not
-        an integer, or a document judged twice for one query.
+        an integer, or (with ``duplicates="error"``) a document judged twice
+        for one query.
 
     Examples
     --------
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "qrels.tsv"
-    >>> _ = p.write_text("query-id\\tcorpus-id\\tscore\\nq1\\td1\\t2\\n")
-    >>> read_qrels(p)
+    >>> _ = p.write_text("query-id\\tcorpus-id\\tscore\\nq1\\td1\\t2\\nq1\\td1\\t1\\n")
+    >>> read_qrels(p, duplicates="last")
          query_id doc_id  relevance
     line
-    2          q1     d1          2
+    2          q1     d1          1
+    >>> read_qrels(p)
+    Traceback (most recent call last):
+    ...
+    reteval.errors.InputError: ...: document 'd1' appears twice for query 'q1' in the qrels, \
+on lines 2 and 3
     """
-    path = Path(path)
+    if layout not in ("auto", "trec", "beir"):
+        raise InputError(f"layout must be 'auto', 'trec' or 'beir'; got {layout!r}")
+    if duplicates not in DUPLICATE_POLICIES:
+        raise InputError(f"duplicates must be one of {', '.join(map(repr, DUPLICATE_POLICIES))}; "
+                         f"got {duplicates!r}")
+    path = as_path(path, "qrels path")
     text = decode(read_bytes(path), path)
     qids, docs, rels, lines = [], [], [], []
-    beir = None
+    beir = None if layout == "auto" else layout == "beir"
+    first = True
     for number, fields, line in _content_lines(text):
-        if beir is None:
-            beir = tuple(f.lower() for f in fields) == _BEIR_HEADER
-            if beir:
+        if first:
+            first = False
+            header = tuple(f.lower() for f in fields) == _BEIR_HEADER
+            if beir is None:
+                beir = header
+            if beir and (header or (len(fields) == 3
+                                    and not any(c.isdigit() for c in fields[2]))):
                 continue
         expected = 3 if beir else 4
         if len(fields) != expected:
-            layout = "'query-id corpus-id score'" if beir else "'qid iter docno rel'"
+            layout_text = "'query-id corpus-id score'" if beir else "'qid iter docno rel'"
             raise InputError(
-                f"expected {expected} whitespace-separated fields {layout}, "
+                f"expected {expected} whitespace-separated fields {layout_text}, "
                 f"got {len(fields)}: {line.strip()!r}",
                 path=path,
                 line=number,
@@ -329,7 +363,22 @@ def read_qrels(path: str | os.PathLike) -> pd.DataFrame:
     )
     frame.index = pd.Index(np.asarray(lines, dtype=np.int64), name="line")
     frame.attrs["source"] = str(path)
-    check_unique(frame, "qrels")
+    if duplicates == "error":
+        check_unique(frame, "qrels")
+        frame.attrs["duplicates"] = 0
+        return frame
+    return _merge_duplicates(frame, duplicates)
+
+
+def _merge_duplicates(frame: pd.DataFrame, policy: str) -> pd.DataFrame:
+    """One row per (query, document): the ``"last"`` or ``"max"`` grade, at the first row."""
+    keys = ["query_id", "doc_id"]
+    repeated = frame.duplicated(keys, keep="first")
+    n_pairs = int(frame.loc[repeated, keys].drop_duplicates().shape[0])
+    if n_pairs:
+        grades = frame.groupby(keys, sort=False)["relevance"].transform(policy)
+        frame = frame.assign(relevance=grades.astype(np.int64)).loc[~repeated]
+    frame.attrs["duplicates"] = n_pairs
     return frame
 
 
@@ -395,6 +444,9 @@ def write_run(run, path: str | os.PathLike, *, tag: str = "reteval") -> None:
     q1 Q0 d2 1 0.9 reteval
     q1 Q0 d1 2 0.5 reteval
     """
+    path = as_path(path, "output path")
+    if not isinstance(tag, str):
+        raise InputError(f"tag must be a str; got {tag!r:.80}")
     frame = sort_run(as_run(run))
     _check_writable(frame, path, tag)
     rank = frame.groupby("query_id", sort=False).cumcount() + 1
@@ -402,7 +454,7 @@ def write_run(run, path: str | os.PathLike, *, tag: str = "reteval") -> None:
         frame["query_id"].astype(str) + " Q0 " + frame["doc_id"].astype(str) + " "
         + rank.astype(str) + " " + frame["score"].map(repr) + f" {tag}\n"
     )
-    _atomic_write(Path(path), "".join(lines))
+    _atomic_write(path, "".join(lines))
 
 
 def write_qrels(qrels, path: str | os.PathLike) -> None:
@@ -425,13 +477,14 @@ def write_qrels(qrels, path: str | os.PathLike) -> None:
     ...
     reteval.errors.InputError: ...cannot write query_id 'q 1' in a TREC file: ...
     """
+    path = as_path(path, "output path")
     frame = as_qrels(qrels)
     _check_writable(frame, path)
     lines = (
         frame["query_id"].astype(str) + " 0 " + frame["doc_id"].astype(str) + " "
         + frame["relevance"].astype(str) + "\n"
     )
-    _atomic_write(Path(path), "".join(lines))
+    _atomic_write(path, "".join(lines))
 
 
 def sort_run(run: pd.DataFrame) -> pd.DataFrame:
@@ -676,6 +729,15 @@ def _check_values(frame: pd.DataFrame, column: str, what: str, integer: bool) ->
     return frame
 
 
+def _nested_id(value, what: str) -> str:
+    """A query or document id of a dict input: a str or an integer, never None or a float."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return str(value)
+    raise InputError(f"{what} ids must be strings (or integers); got {value!r:.80}")
+
+
 def _from_nested(data: Mapping, value_column: str, what: str) -> pd.DataFrame:
     qids, docs, values = [], [], []
     for qid, docs_of_query in data.items():
@@ -694,8 +756,8 @@ def _from_nested(data: Mapping, value_column: str, what: str) -> pd.DataFrame:
                 f"ids; got {type(docs_of_query).__name__}"
             )
         for doc, value in items:
-            qids.append(str(qid))
-            docs.append(str(doc))
+            qids.append(_nested_id(qid, what))
+            docs.append(_nested_id(doc, what))
             values.append(value)
     return pd.DataFrame(
         {"query_id": _ids(qids), "doc_id": _ids(docs), value_column: pd.array(values, dtype=object)}
@@ -760,7 +822,8 @@ def as_qrels(qrels) -> pd.DataFrame:
     else:
         raise InputError(
             "qrels must be a file path, a DataFrame (query_id, doc_id, relevance), a dict "
-            f"{{query_id: {{doc_id: relevance}}}} or EvaluationQuery records; got {type(qrels).__name__}"
+            f"{{query_id: {{doc_id: relevance}}}} or EvaluationQuery records; "
+            f"got {type(qrels).__name__}"
         )
     if frame.empty:
         raise InputError("the qrels hold no judgments")

@@ -162,8 +162,8 @@ _NAME_RE = re.compile(
     r"^(?P<family>[A-Za-z_]+?)(?:\((?P<params>[^()]*)\))?(?:@(?P<cutoff>[^@]*))?$"
 )
 _TREC_RE = re.compile(r"^(?P<family>[A-Za-z_]+?)(?:[._](?P<cutoff>[0-9.,]+))?$")
-_INT_RE = re.compile(r"\+?\d+")
-_LEVEL_RE = re.compile(r"\+?(\d+(\.\d*)?|\.\d+)")
+_INT_RE = re.compile(r"\+?[0-9]+")  # ASCII digits only, as trec_eval reads them
+_LEVEL_RE = re.compile(r"\+?([0-9]+(\.[0-9]*)?|\.[0-9]+)")
 
 
 @dataclass(frozen=True)
@@ -232,7 +232,8 @@ class Measure:
                         f"got {self.cutoff!r}"
                     )
                 object.__setattr__(self, "cutoff", float(self.cutoff))
-            elif isinstance(self.cutoff, bool) or not isinstance(self.cutoff, int) or self.cutoff < 1:
+            elif (isinstance(self.cutoff, bool) or not isinstance(self.cutoff, int)
+                  or self.cutoff < 1):
                 raise UnknownMeasureError(
                     f"the cutoff of {self.family!r} must be a positive integer; got {self.cutoff!r}"
                 )
@@ -256,7 +257,9 @@ class Measure:
         if self.beta is not None and (isinstance(self.beta, bool)
                                       or not isinstance(self.beta, (int, float))
                                       or not 0 < self.beta < math.inf):
-            raise UnknownMeasureError(f"beta of 'SetF' must be a positive number; got {self.beta!r}")
+            raise UnknownMeasureError(
+                f"beta of 'SetF' must be a positive number; got {self.beta!r}"
+            )
 
     def __repr__(self) -> str:
         fields = [f"family={self.family!r}"]
@@ -323,7 +326,7 @@ def _parse_params(text: str, name: str, family: str) -> dict:
                 )
             params[key] = value
         elif key == "rel":
-            if not re.fullmatch(r"\+?\d+", value):
+            if not re.fullmatch(r"\+?[0-9]+", value):
                 raise UnknownMeasureError(
                     f"rel in {name!r} must be a non-negative integer; got {value!r}"
                 )
@@ -407,11 +410,12 @@ def _expand(name) -> list[tuple[str, Measure]]:
             labels = [f"{trec}_{level}" for level in levels]
         if cutoffs and "," not in cutoffs:
             labels = [text]
-        return [(label, Measure(family, level)) for label, level in zip(labels, levels)]
+        return [(label, Measure(family, level))
+                for label, level in zip(labels, levels, strict=True)]
     if trec == "P" and cutoffs:
         levels = [_cutoff(raw, "P", text) for raw in cutoffs.split(",")]
         labels = [text] if "," not in cutoffs else [f"P_{k}" for k in levels]
-        return [(label, Measure("P", k)) for label, k in zip(labels, levels)]
+        return [(label, Measure("P", k)) for label, k in zip(labels, levels, strict=True)]
     raise _unknown(text)
 
 

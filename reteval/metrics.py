@@ -378,7 +378,10 @@ def _relevant_so_far(r: JudgedRanking, relevant: np.ndarray) -> np.ndarray:
 
 
 def average_precision(r: JudgedRanking, cutoff: int | None, level: int) -> np.ndarray:
-    """AP(@k): mean over all relevant documents of the precision at their rank (0 if unretrieved)."""
+    """AP(@k): mean over all relevant documents of the precision at their rank.
+
+    An unretrieved relevant document counts 0.
+    """
     relevant = (r.rel >= level).astype(np.int64)
     precision_at_rank = _relevant_so_far(r, relevant) / r.rank
     weights = np.where(relevant.astype(bool) & _within_cutoff(r, cutoff), precision_at_rank, 0.0)
@@ -455,7 +458,9 @@ def set_recall(r: JudgedRanking, level: int) -> np.ndarray:
 
 
 def set_f(r: JudgedRanking, level: int, beta: float) -> np.ndarray:
-    """SetF: ``(beta + 1) P R / (beta P + R)`` of SetP and SetR, 0 when nothing relevant is retrieved.
+    """SetF: ``(beta + 1) P R / (beta P + R)`` of SetP and SetR.
+
+    0 when nothing relevant is retrieved.
 
     As trec_eval's ``set_F``, whose parameter enters the formula as written
     (so ``beta`` here plays the role of the usual beta squared).
@@ -467,7 +472,10 @@ def set_f(r: JudgedRanking, level: int, beta: float) -> np.ndarray:
 
 
 def rank_biased_precision(r: JudgedRanking, cutoff: int | None, level: int, p: float) -> np.ndarray:
-    """RBP(@k): ``(1 - p) * sum of p**(rank - 1)`` over the relevant documents (Moffat & Zobel 2008)."""
+    """RBP(@k): ``(1 - p) * sum of p**(rank - 1)`` over the relevant documents.
+
+    Moffat & Zobel (2008).
+    """
     relevant = (r.rel >= level) & _within_cutoff(r, cutoff)
     return (1.0 - p) * r.per_query(np.where(relevant, np.power(p, r.rank - 1.0), 0.0))
 

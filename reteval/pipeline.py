@@ -35,7 +35,8 @@ A string value may contain ``{output}``, replaced by ``OUTPUT/<lang>``, so that
 one notebook can read another's results of the same edition (e.g.
 ``"{output}/02_retriever_comparison"``). Notebooks run in name order; an optional
 top-level ``order`` list (of notebook stems) runs those first, in that order,
-and the others after them: the default parameters put the report last.
+and the others after them: the default parameters put the report last. A name
+in ``order`` with no notebook is skipped, and the run says so.
 Every notebook also gets ``output_dir``.
 
 Progress: one bar over the notebooks and one over the cells of the running
@@ -155,14 +156,18 @@ def _substitute(value, output: str):
 
 
 def notebook_paths(notebooks_dir: str | os.PathLike, only=None, order=()) -> list[Path]:
-    """The pipeline's notebooks (``NN_name.ipynb``): those named in ``order`` first, then by name."""
+    """The pipeline's notebooks (``NN_name.ipynb``).
+
+    Those named in ``order`` come first, then the others by name.
+    """
     folder = Path(notebooks_dir)
     if not folder.is_dir():
         raise InputError("no such notebooks folder", path=folder)
     paths = sorted(p for p in folder.glob("[0-9][0-9]_*.ipynb"))
     unknown = set(order) - {p.stem for p in paths}
     if unknown:
-        raise InputError(f"'order' names unknown notebooks {sorted(unknown)}; have {[p.stem for p in paths]}")
+        raise InputError(f"'order' names unknown notebooks {sorted(unknown)}; "
+                         f"have {[p.stem for p in paths]}")
     rank = {name: i for i, name in enumerate(order)}
     paths.sort(key=lambda p: (rank.get(p.stem, len(rank)), p.name))
     if only:
@@ -267,12 +272,17 @@ def run_pipeline(
     output = Path(output).resolve()
     if output.exists() and not output.is_dir():
         raise InputError("the output must be a folder; this is a file", path=output)
-    paths = notebook_paths(notebooks_dir, only, params.get("order", ()))
-    unknown = set(params["notebooks"]) - {p.stem for p in notebook_paths(notebooks_dir)}
+    say = log or (lambda line: None)
+    present = {p.stem for p in notebook_paths(notebooks_dir)}
+    order = [name for name in params.get("order", ()) if name in present]
+    absent = [name for name in params.get("order", ()) if name not in present]
+    if absent:
+        say(f"order: {absent} not in {notebooks_dir}; skipped")
+    paths = notebook_paths(notebooks_dir, only, order)
+    unknown = set(params["notebooks"]) - present
     if unknown:
         raise InputError(f"parameters for unknown notebooks {sorted(unknown)}; have "
-                         f"{[p.stem for p in notebook_paths(notebooks_dir)]}")
-    say = log or (lambda line: None)
+                         f"{sorted(present)}")
     plans = []
     for path in paths:  # check every notebook's parameters before running any
         name = path.stem
@@ -310,7 +320,7 @@ def run_pipeline(
             say(f"common: {key}={value!r} overrides {name}'s default {default}")
         executed = target / path.name
         text = edition(path, lg)
-        text.metadata["reteval"]["source"] = path.as_posix()
+        text.metadata["reteval"]["source"] = path.resolve().as_posix()  # the book mends links
         nbformat.write(text, str(executed))
         say(f"running {lg}/{path.name} -> {target}")
         start = time.perf_counter()
@@ -355,7 +365,7 @@ def _cmd_run(args) -> int:
     if not args.no_book:
         from reteval.book import build_book
 
-        pages = build_book(args.output)
+        pages = build_book(args.output, notebooks_dir=args.notebooks)
         print(f"book: {len(pages)} pages; open {pages[0]}")
     return 0
 

@@ -28,6 +28,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from reteval.comparison import Comparison
+from reteval.cutoffs import cutoff_groups
 from reteval.errors import InputError, UnknownMeasureError
 from reteval.extras import require
 from reteval.fonts import use_cjk_font
@@ -69,7 +70,9 @@ def _measure(comparison: Comparison, measure) -> str:
 
 
 def cutoff_families(comparison: Comparison) -> dict[str, list[tuple[int, str]]]:
-    """Measure families present with two or more cutoffs.
+    """Measure families of a comparison present with two or more cutoffs.
+
+    :func:`reteval.cutoffs.cutoff_groups` of the comparison's measures.
 
     Returns
     -------
@@ -84,15 +87,7 @@ def cutoff_families(comparison: Comparison) -> dict[str, list[tuple[int, str]]]:
     >>> cutoff_families(compare(qrels, runs, ["P@1", "P@2", "RR"], rng=0))
     {'P': [(1, 'P@1'), (2, 'P@2')]}
     """
-    groups: dict[str, list[tuple[int, str]]] = {}
-    for name in _check(comparison).measures:
-        try:
-            spec = parse_measure(name)
-        except UnknownMeasureError:
-            continue
-        if spec.cutoff is not None and spec.family != "IPrec":  # recall levels: see below
-            groups.setdefault(spec.family, []).append((spec.cutoff, name))
-    return {fam: sorted(items) for fam, items in groups.items() if len(items) >= 2}
+    return cutoff_groups(_check(comparison).measures)
 
 
 def plot_cutoff_curves(comparison: Comparison) -> Figure:
@@ -121,7 +116,7 @@ def plot_cutoff_curves(comparison: Comparison) -> Figure:
     table = comparison.table.set_index(["measure", "system"])
     fig = Figure(figsize=(4.2 * len(families), 3.4), layout="constrained")
     axes = fig.subplots(1, len(families), squeeze=False)[0]
-    for ax, (family, items) in zip(axes, families.items()):
+    for ax, (family, items) in zip(axes, families.items(), strict=True):
         ks = [k for k, _ in items]
         for system in comparison.systems:
             rows = table.loc[[(name, system) for _, name in items]]
@@ -224,7 +219,7 @@ def plot_differences(comparison: Comparison, measure: str | None = None, *,
     n = len(diffs.columns)
     fig = Figure(figsize=(6.0, 1.0 + 2.0 * n), layout="constrained")
     axes = fig.subplots(n, 1, squeeze=False, sharex=True)[:, 0]
-    for ax, system in zip(axes, diffs.columns):
+    for ax, system in zip(axes, diffs.columns, strict=True):
         values = np.sort(diffs[system].to_numpy())[::-1]
         colors = np.where(values > 0, "tab:green", np.where(values < 0, "tab:red", "tab:gray"))
         ax.bar(np.arange(values.size), values, width=1.0, color=colors)
@@ -263,7 +258,7 @@ def plot_forest(comparison: Comparison, measures=None) -> Figure:
     for ax in axes[len(names):]:
         ax.set_visible(False)
     y = np.arange(len(systems))[::-1]
-    for ax, name in zip(axes, names):
+    for ax, name in zip(axes, names, strict=False):  # spare axes are hidden above
         rows = table.loc[[(name, s) for s in systems]]
         mean = rows["mean"].to_numpy()
         err = np.vstack([mean - rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy() - mean])

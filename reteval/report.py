@@ -597,9 +597,12 @@ def to_markdown(comparison: Comparison, *, title: str | None = None, digits: int
     ...         "b": {f"q{i}": ["x", "y", "z"][:i] + [f"d{i}"] for i in range(4)}}
     >>> result = compare(qrels, runs, ["RR"], rng=0)
     >>> print(to_markdown(result).split("## Best system per measure")[1].split("##")[0].strip())
-    - **RR** (mean reciprocal rank, MRR): **a** (1.0000), but not significantly better than the runner-up b (0.5208): Holm-corrected p = 0.0650 > alpha = 0.05. The difference may be chance.
-    >>> print(to_markdown(result, lang="zh").split("## 各指标的最佳检索器")[1].split("##")[0].strip())
-    - **RR**（平均倒数排名 MRR）：**a**（1.0000），高于第二名 b（0.5208），但差异不显著：Holm 校正后 p = 0.0650 > α = 0.05。这一差异可能只是偶然。
+    - **RR** (mean reciprocal rank, MRR): **a** (1.0000), but not significantly better than the
+    runner-up b (0.5208): Holm-corrected p = 0.0650 > alpha = 0.05. The difference may be chance.
+    >>> print(to_markdown(result, lang="zh")
+    ...       .split("## 各指标的最佳检索器")[1].split("##")[0].strip())
+    - **RR**（平均倒数排名 MRR）：**a**（1.0000），高于第二名 b（0.5208），但差异不显著：Holm
+    校正后 p = 0.0650 > α = 0.05。这一差异可能只是偶然。
     """
     _check(comparison, digits, lang)
     figure_paths = figure_paths or {}
@@ -645,7 +648,7 @@ def _render_html(doc: list, title: str, images: dict[str, str], lang: str) -> st
             for row in block.rows:
                 cells = "".join(
                     f'<td class="num">{_h(cell)}</td>' if num else f"<td>{_h(cell)}</td>"
-                    for cell, num in zip(row, block.numeric))
+                    for cell, num in zip(row, block.numeric, strict=True))
                 rows.append(f"<tr>{cells}</tr>")
             body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}"
                         "</tbody></table>")
@@ -717,7 +720,8 @@ _LATEX_SPECIAL = {
     "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
     "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}",
 }
-_LATEX_NEEDS_CJK = "% 本表含中文：请用 XeLaTeX（或 LuaLaTeX）编译，并在导言区加载 ctex（或 xeCJK）宏包。"
+_LATEX_NEEDS_CJK = ("% 本表含中文：请用 XeLaTeX（或 LuaLaTeX）编译，"
+                    "并在导言区加载 ctex（或 xeCJK）宏包。")
 
 
 def _tex(text) -> str:
@@ -766,7 +770,8 @@ def to_latex(comparison: Comparison, *, digits: int = 3, lang: str = "en",
     (a) & a & \textbf{1.000}\textsuperscript{b} \\
     (b) & b\_2 & 0.500 \\
     \hline
-    \multicolumn{3}{l}{\footnotesize Superscript: significantly better than that system (Holm-corrected p $\leq$ 0.05).} \\
+    \multicolumn{3}{l}{\footnotesize Superscript: significantly better than that system
+    (Holm-corrected p $\leq$ 0.05).} \\
     \end{tabular}
     >>> print(to_latex(compare(qrels, runs, ["RR"], rng=0), lang="zh").splitlines()[-2])
     \multicolumn{3}{l}{\footnotesize 上标：显著优于该检索器（Holm 校正后 p $\leq$ 0.05）。} \\
@@ -889,7 +894,8 @@ def write_report(comparison: Comparison, output_dir, *, title: str | None = None
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     paths = write_report(compare(qrels, runs, ["P@1", "RR"], rng=0), tmp, lang="zh")
     ...     sorted(paths)
-    ['figures/differences.png', 'figures/distributions.png', 'figures/forest.png', 'report.html', 'report.md', 'report.tex']
+    ['figures/differences.png', 'figures/distributions.png', 'figures/forest.png',
+     'report.html', 'report.md', 'report.tex']
     """
     from reteval.plots import report_figures  # plots import matplotlib; keep it lazy
 

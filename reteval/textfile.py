@@ -39,6 +39,7 @@ from reteval.errors import InputError
 __all__ = [
     "INT64_MAX",
     "INT64_MIN",
+    "as_path",
     "decode",
     "iter_lines",
     "parse_decimal",
@@ -58,6 +59,25 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _NON_FINITE = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def as_path(path, what: str = "path") -> Path:
+    """``path`` as a :class:`~pathlib.Path`; anything but a string or path-like is an InputError.
+
+    Examples
+    --------
+    >>> as_path("runs/bm25.txt")
+    PosixPath('runs/bm25.txt')
+    >>> as_path(None, "run")
+    Traceback (most recent call last):
+    ...
+    reteval.errors.InputError: run must be a file path (str or path-like); got None
+    """
+    if isinstance(path, (str, os.PathLike)) and not isinstance(path, bytes):
+        text = os.fspath(path)
+        if isinstance(text, str) and text:
+            return Path(text)
+    raise InputError(f"{what} must be a file path (str or path-like); got {path!r:.80}")
 
 
 def _open_error(exc: OSError, path) -> InputError:

@@ -126,6 +126,14 @@ def test_welch_on_per_user_means_matches_scipy(log):
     assert c.df == pytest.approx(ref.df, rel=1e-9)
     ci = ref.confidence_interval(0.95)
     assert (c.ci_low, c.ci_high) == pytest.approx((ci.low, ci.high), rel=1e-9)
+    # the lift interval uses the same t quantile, with the delta-method standard error
+    a, b = users.loc["A"]["queries"], users.loc["B"]["queries"]
+    ma, mb = a.mean(), b.mean()
+    se = np.sqrt(b.var(ddof=1) / len(b) / ma**2 + mb**2 * a.var(ddof=1) / len(a) / ma**4)
+    half = stats.t.ppf(0.975, ref.df) * se
+    assert c.relative_lift == pytest.approx(mb / ma - 1, rel=1e-12)
+    assert (c.lift_ci_low, c.lift_ci_high) == pytest.approx(
+        (mb / ma - 1 - half, mb / ma - 1 + half), rel=1e-9)
 
 
 def test_user_proportion_matches_statsmodels(log):
@@ -154,7 +162,10 @@ def test_ratio_metric_z_and_intervals(log):
     assert c.ci_high - c.ci_low == pytest.approx(2 * 1.959963984540054 * se)
     assert c.control_value == pytest.approx(est.loc["A", "value"])
     assert c.relative_lift == pytest.approx(est.loc["B", "value"] / est.loc["A", "value"] - 1)
-    assert c.lift_ci_low < c.relative_lift < c.lift_ci_high
+    lift_se = np.sqrt(est.loc["B", "variance"] / est.loc["A", "value"] ** 2
+                      + est.loc["B", "value"] ** 2 * est.loc["A", "variance"]
+                      / est.loc["A", "value"] ** 4)
+    assert c.lift_ci_high - c.lift_ci_low == pytest.approx(2 * 1.959963984540054 * lift_se)
     assert c.mde == pytest.approx((1.959963984540054 + 0.8416212335729143) * se)
 
 

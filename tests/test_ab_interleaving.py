@@ -42,8 +42,8 @@ rankings = st.lists(st.sampled_from("abcdefghij"), min_size=0, max_size=8, uniqu
 def test_team_draft_invariants(a, b, seed):
     il = team_draft(a, b, rng=seed)
     assert len(set(il.docs)) == len(il.docs) == len(set(a) | set(b))
-    team_a = [d for d, t in zip(il.docs, il.teams) if t == "A"]
-    team_b = [d for d, t in zip(il.docs, il.teams) if t == "B"]
+    team_a = [d for d, t in zip(il.docs, il.teams, strict=True) if t == "A"]
+    team_b = [d for d, t in zip(il.docs, il.teams, strict=True) if t == "B"]
     # each team's documents come from its ranking, in its order
     assert team_a == sorted(team_a, key=a.index) and set(team_a) <= set(a)
     assert team_b == sorted(team_b, key=b.index) and set(team_b) <= set(b)

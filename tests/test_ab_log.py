@@ -70,7 +70,7 @@ def test_newer_schema_is_refused(tmp_path):
     con.execute("PRAGMA user_version = 99")
     con.commit()
     con.close()
-    with pytest.raises(InputError, match="schema version 99 is newer"):
+    with pytest.raises(InputError, match="newer reteval .interaction log schema version 99"):
         InteractionLog(path)
 
 
@@ -80,7 +80,8 @@ def test_foreign_database_is_refused(tmp_path):
     con.execute("CREATE TABLE users (id INTEGER)")
     con.commit()
     con.close()
-    with pytest.raises(InputError, match="not an interaction log"):
+    with pytest.raises(InputError, match="not a reteval interaction log: an SQLite database "
+                                         "holding tables"):
         InteractionLog(path)
 
 
@@ -248,7 +249,8 @@ def _jsonl_line(**over):
 
 
 @pytest.mark.parametrize(("bad", "kind"), [
-    (b'{"experiment": "ranker-v2", "variant": "A", "user_id": "u\xff", "query": "q"}', "unreadable"),
+    (b'{"experiment": "ranker-v2", "variant": "A", "user_id": "u\xff", "query": "q"}',
+     "unreadable"),
     (_jsonl_line(user_id="\ud800"), "unreadable"),  # json.dumps writes it as \ud800
     (b"[" * 200_000 + b"]" * 200_000, "unreadable"),
     (_jsonl_line().replace(b'"feedback": 1', b'"feedback": NaN'), "unreadable"),
@@ -283,7 +285,8 @@ def test_one_bad_csv_record_is_reported_and_the_rest_imported(tmp_path, log, cel
     good = [f'ranker-v2,B,u{i},q,2024-05-01T12:00:00Z,"[""d1""]","[""d1""]",1'.encode()
             for i in range(3)]
     path = tmp_path / "log.csv"
-    path.write_bytes(b"\xef\xbb\xbf" + ending.join([header, good[0], cells, good[1], good[2]]) + ending)
+    path.write_bytes(b"\xef\xbb\xbf" + ending.join([header, good[0], cells, good[1], good[2]])
+                     + ending)
     report = log.import_file(path)
     assert (report.n_read, report.n_imported, report.n_rejected) == (4, 3, 1), report.rejections
     assert report.rejections[0].kind == kind
@@ -321,11 +324,14 @@ def _history(path):
 
 
 @pytest.mark.parametrize(("make", "message"), [
-    (_history, "is a reteval monitoring history, not an interaction log"),
-    (lambda p: p.write_text("hello, not a database\n" * 100), "not a reteval interaction log"),
-    (lambda p: p.write_bytes(b"SQLite format 3\x00" + b"\xff" * 200), "not a reteval interaction log"),
+    (_history, "is a reteval monitoring history, not a reteval interaction log"),
+    (lambda p: p.write_text("hello, not a database\n" * 100),
+     "not a readable reteval interaction log"),
+    (lambda p: p.write_bytes(b"SQLite format 3\x00" + b"\xff" * 200),
+     "not a readable reteval interaction log"),
     (lambda p: p.mkdir(), "is a directory"),
-    (lambda p: sqlite3.connect(p).execute("CREATE TABLE t (x)").connection.commit(), "tables ['t']"),
+    (lambda p: sqlite3.connect(p).execute("CREATE TABLE t (x)").connection.commit(),
+     "tables ['t']"),
     (lambda p: sqlite3.connect(p).execute("PRAGMA application_id = 7").connection.commit(),
      "application_id 0x7"),
 ])
@@ -359,8 +365,9 @@ def test_log_has_its_own_application_id_and_old_logs_are_adopted(tmp_path):
     con.close()
     from reteval.monitor.history import HistoryError, open_history
 
-    with pytest.raises(HistoryError, match="not a reteval history"):
+    with pytest.raises(HistoryError, match="is a reteval interaction log, not a reteval history"):
         open_history(path)
+    assert issubclass(HistoryError, InputError)
 
 
 def test_lock_held_past_the_timeout_is_an_input_error(tmp_path):
@@ -370,7 +377,8 @@ def test_lock_held_past_the_timeout_is_an_input_error(tmp_path):
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:
-        with InteractionLog(path, timeout=0.2) as lg, pytest.raises(InputError, match="locked") as info:
+        with InteractionLog(path, timeout=0.2) as lg, \
+                pytest.raises(InputError, match="locked") as info:
             lg.append(record())
         assert str(path) in str(info.value)
     except InputError as exc:  # the open itself may be the one that waits

@@ -50,7 +50,7 @@ def test_false_positive_rate_under_continuous_peeking(kind, tau):
     x, y = _null_paths(rng, n_sims, 2000, kind)
     diff, var = _looks(x, y, at)
     rejected = np.array([msprt(d, v, mixing_sd=tau, alpha=alpha).stopped_at is not None
-                         for d, v in zip(diff, var)])
+                         for d, v in zip(diff, var, strict=True)])
     naive = (2 * norm.sf(np.abs(diff / np.sqrt(var))) < alpha).any(axis=1)
     tolerance = 3 * math.sqrt(alpha * (1 - alpha) / n_sims)  # 3 Monte Carlo sd = 0.0146
     assert rejected.mean() <= alpha + tolerance
@@ -65,7 +65,7 @@ def test_power_and_confidence_sequence_coverage_under_an_effect():
     x = rng.normal(0.0, 1.0, size=(n_sims, 2000))
     y = rng.normal(effect, 1.0, size=(n_sims, 2000))
     diff, var = _looks(x, y, at)
-    results = [msprt(d, v, mixing_sd=0.2) for d, v in zip(diff, var)]
+    results = [msprt(d, v, mixing_sd=0.2) for d, v in zip(diff, var, strict=True)]
     detected = np.mean([r.stopped_at is not None and r.difference[r.stopped_at] > 0
                         for r in results])
     covered = np.mean([(r.ci_low <= effect).all() and (r.ci_high >= effect).all()

@@ -45,7 +45,8 @@ def test_pattern_probabilities_sum_to_one(model):
 
 def test_classic_cascade_by_hand():
     model = CascadeModel(persistence=1.0, stop_probability=1.0)
-    probs = dict(zip(map(tuple, PATTERNS3), model.pattern_probabilities(R[:1], PATTERNS3)[0]))
+    probs = dict(zip(map(tuple, PATTERNS3), model.pattern_probabilities(R[:1], PATTERNS3)[0],
+                     strict=True))
     r0, r1, r2 = R[0]
     assert probs[(True, False, False)] == pytest.approx(r0)
     assert probs[(False, True, False)] == pytest.approx((1 - r0) * r1)
@@ -57,7 +58,8 @@ def test_classic_cascade_by_hand():
 def test_cascade_with_persistence_by_hand():
     g, s = 0.7, 0.4
     model = CascadeModel(persistence=g, stop_probability=s)
-    probs = dict(zip(map(tuple, PATTERNS3), model.pattern_probabilities(R[:1], PATTERNS3)[0]))
+    probs = dict(zip(map(tuple, PATTERNS3), model.pattern_probabilities(R[:1], PATTERNS3)[0],
+                     strict=True))
     r0, r1, r2 = R[0]
     # no click: read on after each non-click with probability g
     none = (1 - r0) * ((1 - g) + g * (1 - r1) * ((1 - g) + g * (1 - r2)))
@@ -119,7 +121,7 @@ def test_expected_preference_matches_simulation_with_the_public_api(method):
     model = CascadeModel(persistence=0.8, stop_probability=0.5)
     exp = expected_outcomes(qrels, good, bad, click_model=model, depth=5, method=method)
     interleave = team_draft if method == "team_draft" else balanced
-    rels = dict(zip(qrels["doc_id"], qrels["relevance"]))
+    rels = dict(zip(qrels["doc_id"], qrels["relevance"], strict=True))
     ranked = {q: g.sort_values("score", ascending=False)["doc_id"].tolist()
               for q, g in good.groupby("query_id")}
     reverse = {q: d[::-1] for q, d in ranked.items()}
@@ -129,7 +131,7 @@ def test_expected_preference_matches_simulation_with_the_public_api(method):
         q = ("q1", "q2")[rng.integers(2)]
         il = interleave(ranked[q], reverse[q], rng=rng)
         clicks = model.simulate(attractiveness([[rels[d] for d in il.docs]]), rng)[0]
-        out = credit(il, [d for d, c in zip(il.docs, clicks) if c])
+        out = credit(il, [d for d, c in zip(il.docs, clicks, strict=True) if c])
         wins += out.winner == "A"
         losses += out.winner == "B"
     sd = np.sqrt(exp["p_win"] * (1 - exp["p_win"]) / n)
@@ -188,7 +190,7 @@ def test_simulated_log_goes_through_the_log_and_the_analysis(tmp_path):
     exp = Experiment("sim", ("A", "B"))
     log = simulate_log(exp, qrels, run_a, run_b, n_users=300, rng=5)
     assert (log["variant"] == [exp.assign(u) for u in log["user_id"]]).all()
-    assert all(set(c) <= set(r) for c, r in zip(log["clicks"], log["retrieved"]))
+    assert all(set(c) <= set(r) for c, r in zip(log["clicks"], log["retrieved"], strict=True))
     assert set(log["feedback"].dropna().unique()) <= {0, 1}
     assert log["timestamp"].is_monotonic_increasing
     with InteractionLog(tmp_path / "sim.sqlite") as store:

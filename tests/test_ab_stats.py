@@ -1,4 +1,4 @@
-"""Tests, SRM, Holm, lift and power against statsmodels / scipy reference values."""
+"""Tests, SRM, Holm and lift against statsmodels / scipy reference values."""
 
 import math
 
@@ -6,13 +6,6 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from reteval.ab.power import (
-    minimum_detectable_effect,
-    power,
-    proportion_effect_size,
-    proportion_mde,
-    sample_size,
-)
 from reteval.ab.stats import (
     relative_lift,
     srm_test,
@@ -21,6 +14,7 @@ from reteval.ab.stats import (
     z_test,
 )
 from reteval.errors import InputError
+from reteval.stats import ConfidenceInterval
 
 
 @pytest.mark.parametrize(
@@ -99,68 +93,79 @@ def test_srm_flags_a_broken_split():
 
 def test_relative_lift_by_hand():
     # lift = 0.55/0.50 - 1 = 0.1; var = 1e-4/0.25 + 0.3025*1e-4/0.0625 = 8.84e-4
-    lift, low, high = relative_lift(0.55, 1e-4, 0.50, 1e-4)
+    res = relative_lift(0.55, 1e-4, 0.50, 1e-4)
     half = 1.959963984540054 * math.sqrt(8.84e-4)  # scipy.stats.norm.ppf(0.975)
-    assert lift == pytest.approx(0.1)
+    assert res.lift == pytest.approx(0.1)
+    assert res.standard_error == pytest.approx(math.sqrt(8.84e-4), rel=1e-12)
+    low, high = res.confidence_interval(0.95)
     assert (low, high) == pytest.approx((0.1 - half, 0.1 + half), rel=1e-12)
-    assert all(math.isnan(x) for x in relative_lift(0.1, 1e-4, 0.0, 1e-4))
+    zero = relative_lift(0.1, 1e-4, 0.0, 1e-4)
+    assert math.isnan(zero.lift) and all(math.isnan(x) for x in zero.confidence_interval())
 
 
-@pytest.mark.parametrize(
-    "d, n, ratio, alternative, expected",
-    [
-        # statsmodels.stats.power.NormalIndPower().power(d, n, alpha, ratio=..., alternative=...)
-        (0.1, 1000, 1.0, "two-sided", 0.6087794846454566),
-        (0.2, 300, 2.0, "two-sided", 0.807430419432557),
-        (0.1, 1000, 1.0, "larger", 0.7228115956892014),
-        (-0.15, 500, 0.5, "smaller", 0.6147183086406011),
-    ],
-)
-def test_power_matches_statsmodels(d, n, ratio, alternative, expected):
-    assert power(d, n, ratio=ratio, alternative=alternative) == pytest.approx(expected, rel=1e-9)
+def test_relative_lift_t_interval_is_the_difference_interval_over_a_known_control():
+    # the one convention: with Var(C) = 0 the lift interval is the difference interval / C
+    diff = welch_test(0.55, 0.3, 400, 0.50, 0.0, 400)
+    lift = relative_lift(0.55, 0.3 / 400, 0.50, 0.0, df=diff.df)
+    d_low, d_high = diff.confidence_interval(0.9)
+    assert tuple(lift.confidence_interval(0.9)) == pytest.approx((d_low / 0.5, d_high / 0.5),
+                                                                  rel=1e-12)
+    # t(5) quantile: scipy.stats.t.ppf(0.975, 5)
+    wide = relative_lift(0.55, 1e-4, 0.50, 1e-4, df=5).confidence_interval(0.95)
+    assert wide.high - wide.low == pytest.approx(2 * 2.5705818366147395 * math.sqrt(8.84e-4))
 
 
-def test_sample_size_and_mde_match_statsmodels():
-    # NormalIndPower().solve_power(effect_size=0.1, nobs1=None, alpha=0.05, power=0.8)
-    assert sample_size(0.1) == pytest.approx(1569.7721019023288, rel=1e-7)
-    # NormalIndPower().solve_power(effect_size=None, nobs1=1570, alpha=0.05, power=0.8)
-    # = 0.0999936069875005, where statsmodels' root finder stopped with power 0.8 + 7e-6;
-    # ours solves to machine precision, so agreement is to its tolerance.
-    mde = minimum_detectable_effect(1570)
-    assert mde == pytest.approx(0.0999936069875005, rel=1e-4)
-    assert power(mde, 1570) == pytest.approx(0.8, abs=1e-12)
+def test_results_are_frozen_and_intervals_are_reteval_stats_intervals():
+    res = z_test(0.02, 0.01)
+    with pytest.raises(AttributeError):
+        res.pvalue = 0.5
+    assert isinstance(res.confidence_interval(), ConfidenceInterval)
+    assert isinstance(relative_lift(1.1, 0.01, 1.0, 0.01).confidence_interval(),
+                      ConfidenceInterval)
+    with pytest.raises(InputError, match="confidence_level"):
+        res.confidence_interval(95)
+    with pytest.raises(InputError, match="df must be a positive number"):
+        relative_lift(1.1, 0.01, 1.0, 0.01, df=0)
 
 
-def test_power_against_statsmodels_live():
-    smp = pytest.importorskip("statsmodels.stats.power")
-    sm_prop = pytest.importorskip("statsmodels.stats.proportion")
-    solver = smp.NormalIndPower()
-    h = sm_prop.proportion_effectsize(0.55, 0.50)
-    assert proportion_effect_size(0.55, 0.50) == pytest.approx(h, rel=1e-12)
-    for ratio, alt in ((1.0, "two-sided"), (0.5, "two-sided"), (2.0, "larger")):
-        assert power(h, 800, ratio=ratio, alternative=alt) == pytest.approx(
-            solver.power(h, 800, 0.05, ratio=ratio, alternative=alt), rel=1e-10)
-        assert sample_size(h, power=0.9, ratio=ratio, alternative=alt) == pytest.approx(
-            solver.solve_power(h, None, 0.05, 0.9, ratio=ratio, alternative=alt), rel=1e-5)
-        assert minimum_detectable_effect(800, ratio=ratio, alternative=alt) == pytest.approx(
-            solver.solve_power(None, 800, 0.05, 0.8, ratio=ratio, alternative=alt), rel=1e-4)
+def test_z_interval_by_hand_and_one_sided():
+    # 0.02 +/- norm.ppf(0.975) * 0.01; one-sided: norm.ppf(0.95) = 1.6448536269514722
+    assert tuple(z_test(0.02, 0.01).confidence_interval()) == pytest.approx(
+        (0.02 - 0.01959963984540054, 0.02 + 0.01959963984540054), rel=1e-12)
+    larger = z_test(0.02, 0.01, alternative="larger").confidence_interval(0.95)
+    assert larger.low == pytest.approx(0.02 - 0.016448536269514722) and larger.high == math.inf
+    smaller = z_test(0.02, 0.01, alternative="smaller").confidence_interval(0.95)
+    assert smaller.low == -math.inf and smaller.high == pytest.approx(0.036448536269514722)
 
 
-def test_proportion_mde_round_trips_through_power():
-    delta = proportion_mde(0.30, 2000)
-    h = proportion_effect_size(0.30 + delta, 0.30)
-    assert power(h, 2000) == pytest.approx(0.8, abs=1e-9)
+@pytest.mark.parametrize("alternative, sm_alt", [("two-sided", "two-sided"),
+                                                 ("larger", "larger"), ("smaller", "smaller")])
+def test_welch_interval_matches_statsmodels(alternative, sm_alt):
+    weightstats = pytest.importorskip("statsmodels.stats.weightstats")
+    rng = np.random.default_rng(4)
+    x, y = rng.normal(1.0, 2.0, 23), rng.normal(0.4, 0.8, 41)
+    res = welch_test(x.mean(), x.var(ddof=1), len(x), y.mean(), y.var(ddof=1), len(y),
+                     alternative=alternative)
+    t, p, df = weightstats.ttest_ind(x, y, usevar="unequal", alternative=sm_alt)
+    assert (res.statistic, res.pvalue, res.df) == pytest.approx((t, p, df), rel=1e-10)
+    cm = weightstats.CompareMeans(weightstats.DescrStatsW(x), weightstats.DescrStatsW(y))
+    low, high = cm.tconfint_diff(alpha=0.1, usevar="unequal", alternative=sm_alt)
+    assert tuple(res.confidence_interval(0.9)) == pytest.approx((low, high), rel=1e-10)
+
+
+def test_two_proportion_interval_is_the_unpooled_wald_interval():
+    proportion = pytest.importorskip("statsmodels.stats.proportion")
+    res = two_proportion_ztest(530, 1000, 480, 1000)
+    # statsmodels: confint_proportions_2indep(530, 1000, 480, 1000, method="wald")
+    low, high = proportion.confint_proportions_2indep(530, 1000, 480, 1000, method="wald",
+                                                     alpha=0.05)
+    assert tuple(res.confidence_interval(0.95)) == pytest.approx((low, high), rel=1e-12)
+    assert res.estimate == pytest.approx(0.05)
 
 
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda: power(0.1, 0), "nobs1 must be positive"),
-        (lambda: power(0.1, 10, alpha=1.5), "alpha must be in"),
-        (lambda: sample_size(0.0), "can never reach power"),
-        (lambda: sample_size(-0.2, alternative="larger"), "can never reach power"),
-        (lambda: power(0.1, 10, alternative="less"), "alternative must be one of"),
-        (lambda: proportion_effect_size(1.2, 0.5), "p1 must be a proportion"),
         (lambda: welch_test(1, 1, 1, 1, 1, 5), "at least 2 observations"),
         (lambda: two_proportion_ztest(11, 10, 1, 10), "count1 must be between 0"),
     ],

@@ -56,7 +56,8 @@ def output(tmp_path):
         (out / lang / "04_report" / "report" / "report.html").write_text("<p>report</p>")
         (out / lang / "04_report" / "report" / "report.md").write_text("# report")
     glossary = tmp_path / "glossary.md"
-    glossary.write_text("# 术语表 · Glossary\n\n| 中文 | English |\n|---|---|\n| 召回率 | recall |\n")
+    glossary.write_text("# 术语表 · Glossary\n\n"
+                        "| 中文 | English |\n|---|---|\n| 召回率 | recall |\n")
     return out, glossary
 
 
@@ -94,7 +95,8 @@ def test_pages_in_chapter_order_with_navigation_and_switch(output):
                    "zh/glossary.html",
                    "en/index.html", "en/01_metrics/01_metrics.html", "en/04_report/04_report.html",
                    "en/06_continuous/06_continuous.html", "en/glossary.html"]
-    # Table of contents: the chapter's order (report before continuous evaluation, exploration last).
+    # Table of contents: the chapter's order (report before continuous evaluation, exploration
+    # last).
     toc = [a["href"] for a in parse(out / "zh" / "index.html").anchors  # not the header's links
            if set(a) == {"href"} and "/report/" not in a["href"]]
     assert toc == [
@@ -108,13 +110,16 @@ def test_pages_in_chapter_order_with_navigation_and_switch(output):
     assert [a["href"] for a in switch] == ["../../en/04_report/04_report.html"]
     # 05 has no English edition: the switch goes to the English contents.
     page = parse(out / "zh" / "05_explore" / "05_explore.html")
-    assert [a["href"] for a in page.anchors if a.get("class") == "lang-switch"] == ["../../en/index.html"]
-    assert {a.get("rel"): a["href"] for a in page.anchors if a.get("rel")}["next"] == "../glossary.html"
+    switch = [a["href"] for a in page.anchors if a.get("class") == "lang-switch"]
+    assert switch == ["../../en/index.html"]
+    rels = {a.get("rel"): a["href"] for a in page.anchors if a.get("rel")}
+    assert rels["next"] == "../glossary.html"
     first = parse(out / "zh" / "index.html")
     assert "prev" not in {a.get("rel") for a in first.anchors}
     last = parse(out / "en" / "glossary.html")
     assert "next" not in {a.get("rel") for a in last.anchors}
-    assert [a["href"] for a in last.anchors if a.get("class") == "lang-switch"] == ["../zh/glossary.html"]
+    switch = [a["href"] for a in last.anchors if a.get("class") == "lang-switch"]
+    assert switch == ["../zh/glossary.html"]
 
 
 def test_every_link_is_relative_and_resolves_offline(output):
@@ -125,7 +130,7 @@ def test_every_link_is_relative_and_resolves_offline(output):
         assert "<script" not in text and "<link" not in text, page  # no scripts, no style sheets
         assert not re.search(r"https?://", text), page  # nothing from the internet at all
         assert links.refs, page
-        for tag, key, ref in links.refs:
+        for tag, _key, ref in links.refs:
             if ref.startswith("data:"):
                 assert tag == "img"
                 continue
@@ -185,3 +190,49 @@ def test_math_conversion_leaves_code_and_marks_bad_tex():
     assert math_to_mathml("```\n$a$\n```") == "```\n$a$\n```"
     assert "<math display=\"block\">" in math_to_mathml("$$\\sum_i x_i$$")
     assert math_to_mathml("see $x^$ here") == "see <code>$x^$</code> here"
+
+
+def test_glossary_page_shows_its_own_language_intro(output, tmp_path):
+    out, _ = output
+    glossary = tmp_path / "bilingual.md"
+    glossary.write_text('<div lang="zh-CN">中文说明</div>\n\n<div lang="en">English intro</div>\n\n'
+                        "| 中文 | English |\n|---|---|\n| 召回率 | recall |\n")
+    build_book(out, glossary=glossary)
+    zh = (out / "zh" / "glossary.html").read_text(encoding="utf-8")
+    en = (out / "en" / "glossary.html").read_text(encoding="utf-8")
+    assert 'main.glossary [lang="en"] { display: none; }' in zh
+    assert 'main.glossary [lang="zh-CN"] { display: none; }' in en
+    assert "<main class='glossary'>" in zh and "English intro" in zh  # hidden by the style
+    landing = (out / "index.html").read_text(encoding="utf-8")
+    assert "<main>" in landing  # both editions' contents stay visible there
+
+
+def test_relative_links_of_the_source_notebook_are_mended(output, tmp_path):
+    out, glossary = output
+    source = tmp_path / "project" / "notebooks"
+    source.mkdir(parents=True)
+    (source.parent / "data").mkdir()
+    (source.parent / "data" / "DATASHEET.md").write_text("# datasheet")
+    path = out / "zh" / "01_metrics" / "01_metrics.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    nb.metadata["reteval"] = {"lang": "zh", "source": (source / "01_metrics.ipynb").as_posix()}
+    nb.cells.append(v4.new_markdown_cell(
+        "见[数据说明](../data/DATASHEET.md)、[报告](04_report.ipynb#summary)、"
+        "[图](figures/curve.png)、[缺失](../data/nope.md)和 "
+        "<a href=\"../data/DATASHEET.md\">说明</a>。"))
+    nbformat.write(nb, path)
+    build_book(out, glossary=glossary)
+    page = out / "zh" / "01_metrics" / "01_metrics.html"
+    hrefs = [a["href"] for a in parse(page).anchors]
+    assert "linked/DATASHEET.md" in hrefs  # copied beside the page: the book stays whole
+    assert (page.parent / "linked" / "DATASHEET.md").read_text() == "# datasheet"
+    assert "../04_report/04_report.html#summary" in hrefs  # another notebook: its page
+    assert "figures/curve.png" in hrefs  # already resolves from the page
+    assert "../data/nope.md" in hrefs  # nothing to link to: left as written
+    assert hrefs.count("linked/DATASHEET.md") == 2  # HTML links too
+    # Without a recorded source, notebooks_dir tells where the sources are.
+    del nb.metadata["reteval"]
+    nbformat.write(nb, path)
+    (page.parent / "linked" / "DATASHEET.md").unlink()
+    build_book(out, glossary=glossary, notebooks_dir=source)
+    assert (page.parent / "linked" / "DATASHEET.md").is_file()

@@ -16,6 +16,7 @@ of the other edition.
 where it is missing these tests are skipped with the reason.
 """
 
+import contextlib
 import os
 import re
 import secrets
@@ -54,7 +55,8 @@ def browser():
     if not CHROMIUM.exists():
         pytest.skip(_missing_chromium_reason())
     sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="Playwright for Python is not installed (pip install playwright)")
+        "playwright.sync_api",
+        reason="Playwright for Python is not installed (pip install playwright)")
     with sync_api.sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         try:
@@ -78,10 +80,9 @@ def _stop(process: subprocess.Popen, timeout: float = 10) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout)
-    try:  # kernels the server started are in its process group (start_new_session)
+    # kernels the server started are in its process group (start_new_session)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 @pytest.fixture(scope="module")
@@ -183,7 +184,8 @@ def test_explorer_notebook_runs_and_slider_updates_measures(browser, jupyterlab,
         # The rest of the notebook: side-by-side query view, the K-curve plot, the planner.
         # (JupyterLab skips rendering cells out of view: read textContent, not innerText.)
         page.locator(".reteval-ab-plan").first.wait_for(state="attached", timeout=60_000)
-        assert "n per group = 14,745" in page.locator(".reteval-ab-plan").first.text_content()
+        # The notebook's default edition is Chinese: "每组 14,745 人" ("n per group = 14,745").
+        assert "每组 14,745 人" in page.locator(".reteval-ab-plan").first.text_content()
         query = page.locator(".reteval-query-explorer").first
         assert query.locator("h4").all_text_contents() == ["bm25", "vector"]
         image = page.locator(".reteval-k-curve-explorer img").first
@@ -307,7 +309,8 @@ def test_book_every_link_resolves_and_every_image_loads(browser, book):
             assert {f"{lang}/index.html", f"{lang}/glossary.html"} <= pages
             for name in BOOK_NOTEBOOKS:
                 assert f"{lang}/{name}/{name}.html" in pages
-        comparison = book.resolve() / "zh" / "02_retriever_comparison" / "02_retriever_comparison.html"
+        comparison = (book.resolve() / "zh" / "02_retriever_comparison"
+                      / "02_retriever_comparison.html")
         assert len(images[comparison]) >= 1
         for path, found in images.items():
             assert all(complete and width > 0 for complete, width in found), (path, found)
@@ -334,38 +337,45 @@ def _platform_fonts(page, selector: str) -> list[str]:
 
 @pytest.mark.slow
 def test_book_chinese_pages_use_a_cjk_font_and_switch_language(browser, book):
-    from test_editions import PENDING
-
     page, outside = _book_page(browser)
     try:
-        name = "02_retriever_comparison"
+        for name in BOOK_NOTEBOOKS:
+            zh = (book / "zh" / name / f"{name}.html").resolve()
+            page.goto(zh.as_uri())
+            page.wait_for_load_state("load")
+            assert page.evaluate("document.documentElement.lang") == "zh-CN"
+            assert CJK.search(page.inner_text("header"))
+            # Every glyph of the Chinese title was drawn with a CJK font: no missing-glyph boxes.
+            fonts = _platform_fonts(page, "header .title")
+            assert fonts and all(CJK_FAMILY.search(f) for f in fonts), fonts
+            # A bilingual notebook's Chinese edition reads in Chinese, drawn with a CJK font.
+            assert CJK.search(page.inner_text("main h1")), name
+            assert len(CJK.findall(page.inner_text("main"))) > 200, name
+            fonts = _platform_fonts(page, "main h1")
+            assert fonts and all(CJK_FAMILY.search(f) for f in fonts), (name, fonts)
+            _save_screenshot(page, Path(str(zh.parent)), f"book_zh_{name}.png")
+            en = (book / "en" / name / f"{name}.html").resolve()
+            page.goto(en.as_uri())
+            page.wait_for_load_state("load")
+            assert not CJK.search(page.inner_text("main h1")), name
+
+        name = BOOK_NOTEBOOKS[-1]
         zh = (book / "zh" / name / f"{name}.html").resolve()
         page.goto(zh.as_uri())
         page.wait_for_load_state("load")
-        assert page.evaluate("document.documentElement.lang") == "zh-CN"
-        assert CJK.search(page.inner_text("header"))
-        if name not in PENDING:  # a converted notebook's Chinese edition reads in Chinese
-            assert CJK.search(page.inner_text("main h1"))
-            assert len(CJK.findall(page.inner_text("main"))) > 200
-            fonts = _platform_fonts(page, "main h1")
-            assert fonts and all(CJK_FAMILY.search(f) for f in fonts), fonts
-        # Every glyph of the Chinese title was drawn with a CJK font: no missing-glyph boxes.
-        fonts = _platform_fonts(page, "header .title")
-        assert fonts and all(CJK_FAMILY.search(f) for f in fonts), fonts
-        _save_screenshot(page, Path(str(zh.parent)), "book_zh.png")
-
         page.click("a.lang-switch")
         page.wait_for_load_state("load")
         en = (book / "en" / name / f"{name}.html").resolve()
         assert page.url == en.as_uri()
         assert page.evaluate("document.documentElement.lang") == "en"
-        assert not CJK.search(page.inner_text("main h1"))
         page.click("a.lang-switch")
         page.wait_for_load_state("load")
         assert page.url == zh.as_uri()
         glossary = (book / "zh" / "glossary.html").resolve()
         page.goto(glossary.as_uri())
         assert "召回率" in page.inner_text("main")
+        assert page.locator('main [lang="en"]').first.is_hidden()  # the other language's intro
+        assert page.locator('main [lang="zh-CN"]').first.is_visible()
         fonts = _platform_fonts(page, "main table td")
         assert fonts and all(CJK_FAMILY.search(f) for f in fonts), fonts
         assert not outside, outside

@@ -31,7 +31,8 @@ def test_json_per_query_matches_the_api(files, capsys):
     qrels, run = files
     assert main(["evaluate", str(qrels), str(run), "--format", "json", "--per-query"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    expected = evaluate(str(qrels), str(run), ["P@5", "P@10", "R@10", "R@100", "RR", "AP", "nDCG@10"])
+    expected = evaluate(str(qrels), str(run),
+                        ["P@5", "P@10", "R@10", "R@100", "RR", "AP", "nDCG@10"])
     assert doc["num_queries"] == 3
     assert list(doc["measures"]) == list(expected.columns)
     for name in expected.columns:
@@ -44,7 +45,8 @@ def test_csv_and_options(files, capsys):
     qrels, run = files
     assert main(["evaluate", str(qrels), str(run), "-m", "AP", "--missing", "skip",
                  "-l", "2", "--format", "csv"]) == 0
-    assert capsys.readouterr().out.splitlines() == ["measure,value", "AP,0.5"]  # q1: d1 at 1, R=1; q2: R=0
+    # q1: d1 at 1, R=1; q2: R=0
+    assert capsys.readouterr().out.splitlines() == ["measure,value", "AP,0.5"]
 
 
 @pytest.mark.parametrize(

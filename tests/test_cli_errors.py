@@ -98,6 +98,9 @@ def test_evaluate_bad_runs(tmp_path, good, capsys, case):
     (["-l", "1_0"], "'1_0'"),
     (["-m", "P(rel=-1)@5"], "rel"),
     (["-m", "nosuch"], "nosuch"),
+    (["-m", "P@١"], "'P@١'"),
+    (["-m", "P(rel=٢)@5"], "rel in"),
+    (["-m", "RBP(p=nan)"], "p in"),
 ])
 def test_evaluate_bad_options(good, capsys, options, expected):
     assert_one_error(*run_cli(["evaluate", *good, *options], capsys)[::2], expected)
@@ -168,20 +171,25 @@ def test_history_last_too_large(tmp_path, capsys):
     assert_one_error(*run_cli(["history", path, "--last", "9" * 30], capsys)[::2], "64-bit")
 
 
-# --------------------------------------------------------------------------- BEIR files through the CLI
+# ----------------------------------------------------------------------- BEIR files through the CLI
 
 CORPUS = '{"_id": "d1", "text": "tea"}\n{"_id": "d2", "text": "coffee"}\n'
 QUERIES = '{"_id": "q1", "text": "tea"}\n'
 BEIR_QRELS = "query-id\tcorpus-id\tscore\nq1\td1\t1\n"
 
 BAD_BEIR = {
-    "corpus NaN": ("corpus.jsonl", b'{"_id": "d1", "text": NaN}\n', "corpus.jsonl:1: malformed JSON"),
+    "corpus NaN": ("corpus.jsonl", b'{"_id": "d1", "text": NaN}\n',
+                   "corpus.jsonl:1: malformed JSON"),
     "corpus deep": ("corpus.jsonl", b"[" * 100_000 + b"\n", "corpus.jsonl:1: malformed JSON"),
     "corpus surrogate": ("corpus.jsonl", b'{"_id": "\\udc00", "text": "x"}\n', "lone surrogate"),
-    "queries not utf-8": ("queries.jsonl", b'{"_id": "q1", "text": "\xff"}\n', "queries.jsonl:1: not UTF-8"),
-    "queries bad gzip": ("queries.jsonl.gz", _gzip_bad_deflate(QUERIES), "queries.jsonl.gz: damaged gzip"),
-    "qrels 1_0": ("qrels/test.tsv", b"q1\td1\t1_0\n", "test.tsv:1: relevance score is not an integer"),
-    "qrels int64": ("qrels/test.tsv", b"q1\td1\t" + b"9" * 30 + b"\n", "test.tsv:1: relevance score is outside"),
+    "queries not utf-8": ("queries.jsonl", b'{"_id": "q1", "text": "\xff"}\n',
+                          "queries.jsonl:1: not UTF-8"),
+    "queries bad gzip": ("queries.jsonl.gz", _gzip_bad_deflate(QUERIES),
+                         "queries.jsonl.gz: damaged gzip"),
+    "qrels 1_0": ("qrels/test.tsv", b"q1\td1\t1_0\n",
+                  "test.tsv:1: relevance is not an integer"),
+    "qrels int64": ("qrels/test.tsv", b"q1\td1\t" + b"9" * 30 + b"\n",
+                    "test.tsv:1: relevance is outside"),
 }
 
 
@@ -229,4 +237,5 @@ def test_monitor_refuses_a_damaged_history(tmp_path, good, capsys):
         data[page * 4096: (page + 1) * 4096] = b"\xaa" * 4096
     history.write_bytes(bytes(data))
     assert_one_error(*run_cli(argv, capsys)[::2], "h.sqlite: the history is damaged")
-    assert_one_error(*run_cli(["history", history], capsys)[::2], "h.sqlite: the history is damaged")
+    assert_one_error(*run_cli(["history", history], capsys)[::2],
+                     "h.sqlite: the history is damaged")

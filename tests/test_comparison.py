@@ -61,7 +61,7 @@ def test_means_and_per_query_scores_by_hand():
 def test_pairwise_t_and_holm_match_scipy_statsmodels():
     res = compare(QRELS, RUNS, ["RR"], test="t", correction="holm", rng=0)
     pairs = [("bm25", "dense"), ("bm25", "hybrid"), ("dense", "hybrid")]
-    assert list(zip(res.pairwise["system"], res.pairwise["other"])) == pairs
+    assert list(zip(res.pairwise["system"], res.pairwise["other"], strict=True)) == pairs
     # scipy.stats.ttest_rel(rr(a), rr(b)) for each pair, then
     # statsmodels multipletests(p, method="holm") over the three pairs of the measure
     raw = [st.ttest_rel(rr(RANKS[a]), rr(RANKS[b])).pvalue for a, b in pairs]
@@ -82,7 +82,7 @@ def test_pairwise_t_and_holm_match_scipy_statsmodels():
 def test_baseline_family_per_measure_with_bh():
     res = compare(QRELS, RUNS, ["RR", "P@1"], baseline="bm25", test="wilcoxon",
                   correction="bh", rng=0)
-    for measure, score in (("RR", rr), ("P@1", None)):
+    for measure in ("RR", "P@1"):
         table = res.table[res.table["measure"] == measure].set_index("system")
         assert math.isnan(table.loc["bm25", "pvalue"]) and pd.isna(table.loc["bm25", "significant"])
         vals = {s: res.per_query[measure][s].to_numpy() for s in res.systems}
@@ -178,7 +178,9 @@ class RunRetriever:
         return pd.DataFrame(rows, columns=["query_id", "doc_id", "score"])
 
 
-def test_retrievers_object_and_plain_callable():
+def test_retrievers_object_callable_and_per_query_function():
+    from reteval.retrievers import RetrieverError, as_retriever
+
     queries = {f"q{i}": f"text {i}" for i in range(10)}
     bm25_run = ranked_run(RANKS["bm25"])
 
@@ -186,14 +188,24 @@ def test_retrievers_object_and_plain_callable():
         qid = "q" + text.split()[1]
         return [(doc, 1.0 / (k + 1)) for k, doc in enumerate(bm25_run[qid])]
 
-    res = compare(QRELS, {"plain": plain, "object": RunRetriever(RANKS["dense"]),
+    def whole(qs):  # the contract: {query_id: text} -> run
+        return {qid: ranked_run(RANKS["hybrid"])[qid] for qid in qs}
+
+    res = compare(QRELS, {"plain": as_retriever(plain, per_query=True),
+                          "object": RunRetriever(RANKS["dense"]), "whole": whole,
                           "run": RUNS["hybrid"]}, ["RR"], queries=queries, rng=0)
     np.testing.assert_allclose(res.per_query["RR"]["plain"], rr(RANKS["bm25"]))
     np.testing.assert_allclose(res.per_query["RR"]["object"], rr(RANKS["dense"]))
+    np.testing.assert_allclose(res.per_query["RR"]["whole"], rr(RANKS["hybrid"]))
     with pytest.raises(InputError, match="is a retriever; pass queries"):
         compare(QRELS, {"plain": plain}, ["RR"])
-    with pytest.raises(InputError, match=r"list of \(doc_id, score\) pairs"):
-        compare(QRELS, {"bad": lambda text: 42}, ["RR"], queries=queries)
+    # A per-query function given as is gets the whole query set: one clear error.
+    with pytest.raises(RetrieverError, match="retriever 'plain' raised AttributeError"):
+        compare(QRELS, {"plain": plain}, ["RR"], queries=queries)
+    with pytest.raises(RetrieverError, match=r"'bad' returned for query 'q0' something other "
+                                             r"than a list of \(doc_id, score\) pairs"):
+        compare(QRELS, {"bad": as_retriever(lambda text: 42, per_query=True, name="bad")},
+                ["RR"], queries=queries)
 
 
 def test_missing_skip_keeps_common_queries():
@@ -267,3 +279,46 @@ def test_html_display_marks_significance_and_escapes_names():
     assert "▲" not in rows["base <small>(baseline)</small>"]
     assert "1.0000 <small>[1.000, 1.000]</small>" in rows["good"]
     assert "12 queries" in html
+
+
+def test_one_retriever_contract_for_compare_and_monitor(tmp_path):
+    from reteval.monitor import RetrieverError as MonitorRetrieverError
+    from reteval.monitor import monitor_once
+    from reteval.retrievers import RetrieverError, as_retriever
+
+    assert MonitorRetrieverError is RetrieverError
+    queries = {f"q{i}": f"text {i}" for i in range(10)}
+    runs = {name: ranked_run(ranks) for name, ranks in RANKS.items()}
+
+    def per_query(text):
+        qid = "q" + text.split()[1]
+        return [(doc, 1.0 / (k + 1)) for k, doc in enumerate(runs["dense"][qid])]
+
+    def whole(qs):
+        return {qid: runs["dense"][qid] for qid in qs}
+
+    forms = {"object": RunRetriever(RANKS["dense"]), "callable": whole,
+             "per_query": as_retriever(per_query, per_query=True)}
+    for name, obj in forms.items():
+        run = as_retriever(obj)(queries)
+        assert list(run.columns) == ["query_id", "doc_id", "score"], name
+        ranked = run.sort_values(["query_id", "score"], ascending=[True, False], kind="stable")
+        assert ranked.groupby("query_id")["doc_id"].apply(list).to_dict() == \
+            {q: runs["dense"][q] for q in queries}, name
+        # the same object is accepted by both entry points and scores the same
+        by_compare = compare(QRELS, {name: obj}, ["RR"], queries=queries, rng=0)
+        by_monitor = monitor_once(tmp_path / f"{name}.sqlite", retriever=obj, queries=queries,
+                                  qrels=QRELS, measures=["RR"], name=name)
+        np.testing.assert_allclose(by_compare.per_query["RR"][name], rr(RANKS["dense"]))
+        assert by_monitor.entry.aggregates["RR"] == pytest.approx(rr(RANKS["dense"]).mean())
+    with pytest.raises(InputError, match="must have a run\\(queries\\) method or be callable"):
+        as_retriever(42)
+    with pytest.raises(InputError, match="queries must be a mapping"):
+        as_retriever(whole)(["text"])
+
+    def broken(qs):
+        raise KeyError("index offline")
+
+    with pytest.raises(RetrieverError, match="broken' raised KeyError: 'index offline'") as info:
+        as_retriever(broken)(queries)
+    assert isinstance(info.value.__cause__, KeyError)

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from reteval import datasets
 from reteval.datasets import (
     BEIR_URL,
+    QRELS_DUPLICATES,
     Dataset,
     DatasetWarning,
     DownloadError,
@@ -28,6 +29,7 @@ from reteval.datasets import (
     load_beir,
 )
 from reteval.errors import InputError, RetevalError
+from reteval.io import read_qrels
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 TEACHING = Path(datasets.__file__).resolve().parent / "data" / "teaching"
@@ -255,7 +257,7 @@ def test_duplicate_document_id(tmp_path):
 def test_bad_score_names_path_line_and_value(tmp_path):
     qrels = ["query-id\tcorpus-id\tscore", "q1\td1\t2", "q1\td2\thigh"]
     folder = write_beir(tmp_path / "toy", qrels=qrels)
-    with pytest.raises(InputError, match="relevance score is not an integer: 'high'") as info:
+    with pytest.raises(InputError, match="relevance is not an integer: 'high'") as info:
         load_beir(folder)
     assert info.value.path == str(folder / "qrels" / "test.tsv")
     assert info.value.line == 3
@@ -269,7 +271,7 @@ def test_fractional_score_is_rejected(tmp_path):
 
 def test_wrong_number_of_qrels_fields(tmp_path):
     folder = write_beir(tmp_path / "toy", qrels=["q1 0 d1 1"])
-    with pytest.raises(InputError, match="3 tab-separated fields.*got 1") as info:
+    with pytest.raises(InputError, match="3 whitespace-separated fields.*got 4") as info:
         load_beir(folder)
     assert info.value.line == 1
 
@@ -307,6 +309,30 @@ def test_pair_judged_twice_keeps_the_last_grade(tmp_path):
     with pytest.warns(DatasetWarning, match="judged more than once"):
         ds = load_beir(folder)
     assert ds.qrels.values.tolist() == [["q1", "d1", 3], ["q1", "d2", 0]]
+
+
+def test_one_qrels_reader_with_an_explicit_duplicate_policy(tmp_path):
+    # The same file through both entry points: read_qrels raises by default,
+    # load_beir passes its documented policy ("last") and warns.
+    lines = ["query-id\tcorpus-id\tscore", "q1\td1\t1", "q1\td2\t0", "q1\td1\t3",
+             "q2\td2\t2", "q1\td1\t2"]
+    folder = write_beir(tmp_path / "toy", qrels=lines)
+    path = folder / "qrels" / "test.tsv"
+    with pytest.raises(InputError, match="'d1' appears twice for query 'q1' .* lines 2 and 4"):
+        read_qrels(path)
+    with pytest.raises(InputError, match="appears twice"):
+        read_qrels(path, layout="beir", duplicates="error")
+    assert QRELS_DUPLICATES == "last"
+    last = read_qrels(path, duplicates="last")
+    assert last.values.tolist() == [["q1", "d1", 2], ["q1", "d2", 0], ["q2", "d2", 2]]
+    assert last.index.tolist() == [2, 3, 5] and last.attrs["duplicates"] == 1
+    highest = read_qrels(path, duplicates="max")
+    assert highest["relevance"].tolist() == [3, 0, 2]
+    with pytest.warns(DatasetWarning, match="1 .query, document. pair.s. judged more than once"):
+        ds = load_beir(folder)
+    assert ds.qrels.values.tolist() == last.values.tolist()
+    with pytest.raises(InputError, match="duplicates must be one of 'error', 'last', 'max'"):
+        read_qrels(path, duplicates="first")
 
 
 def test_errors_are_reteval_errors(tmp_path):
@@ -579,7 +605,8 @@ def test_undecodable_bytes_name_the_line(tmp_path):
 @pytest.mark.parametrize("score", ["1_0", "٣", "99999999999999999999"])
 def test_qrels_scores_follow_the_integer_grammar(tmp_path, score):
     folder = write_beir(tmp_path / "toy", qrels=[f"q1\td1\t{score}"])
-    with pytest.raises(InputError, match=r"test.tsv:1: relevance score is (not an integer|outside)"):
+    with pytest.raises(InputError,
+                       match=r"test.tsv:1: relevance is (not an integer|outside)"):
         datasets.load_beir(folder)
 
 
@@ -609,7 +636,8 @@ def test_interrupted_download_is_a_download_error(tmp_path, monkeypatch, error):
     monkeypatch.setattr(datasets, "_urlopen", lambda url, timeout=None: _CutResponse(
         payload, declared=len(payload), error=error))
     cache = tmp_path / "cache"
-    with pytest.raises(DownloadError, match="could not download dataset 'scifact'.*interrupted|reset"):
+    with pytest.raises(DownloadError,
+                       match="could not download dataset 'scifact'.*interrupted|reset"):
         load("scifact", cache_dir=cache)
     assert cache_leftovers(cache) == []
 
@@ -665,7 +693,8 @@ def test_archive_that_expands_a_thousandfold_is_refused(tmp_path, monkeypatch):
 @given(st.sampled_from(["corpus.jsonl", "queries.jsonl", "qrels/test.tsv"]),
        st.binary(max_size=300), st.sampled_from(["", "bom", "gzip", "cut-gzip"]),
        st.sampled_from(["\n", "\r\n", "\r"]))
-def test_any_bytes_in_any_part_load_or_raise_input_error(tmp_path_factory, part, data, shape, ending):
+def test_any_bytes_in_any_part_load_or_raise_input_error(tmp_path_factory, part, data, shape,
+                                                         ending):
     import warnings
 
     folder = write_beir(tmp_path_factory.mktemp("beir") / "toy")

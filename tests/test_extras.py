@@ -16,7 +16,8 @@ BLOCK = textwrap.dedent("""
 """)
 
 
-MAKE_RETRIEVER = ("from reteval.datasets import load; from reteval.retrievers import make_retriever;"
+MAKE_RETRIEVER = ("from reteval.datasets import load; "
+                  "from reteval.retrievers import make_retriever;"
                   "make_retriever('{name}', load('teaching').corpus)")
 
 

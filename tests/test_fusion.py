@@ -11,7 +11,7 @@ from reteval.fusion import comb_mnz, comb_sum, fuse, normalize_scores, reciproca
 
 
 def run(rows):
-    q, d, s = zip(*rows)
+    q, d, s = zip(*rows, strict=True)
     return pd.DataFrame({"query_id": list(q), "doc_id": list(d), "score": list(s)})
 
 
@@ -21,7 +21,7 @@ B = run([("q", "d3", 0.9), ("q", "d1", 0.5), ("q", "d4", 0.1)])
 
 
 def as_dict(fused):
-    return dict(zip(fused["doc_id"], fused["score"]))
+    return dict(zip(fused["doc_id"], fused["score"], strict=True))
 
 
 def test_rrf_hand_computed():

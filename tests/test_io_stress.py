@@ -61,7 +61,7 @@ def test_repeated_concurrent_reads_in_one_process(runs):
     paths = [path for path in runs for _ in range(4)]
     with ThreadPoolExecutor(max_workers=4) as pool:
         frames = list(pool.map(lambda p: read_run(p, check_duplicates=False), paths))
-    for path, frame in zip(paths, frames):
+    for path, frame in zip(paths, frames, strict=True):
         _same_rows(frame, runs[path])
 
 

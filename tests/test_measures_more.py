@@ -1,4 +1,6 @@
-"""Measures beyond the first set (DCG, ERR, RBP, infAP, IPrec, SetP/R/F, NumQ) and the measure syntax.
+"""Measures beyond the first set and the measure syntax.
+
+The measures: DCG, ERR, RBP, infAP, IPrec, SetP/R/F, NumQ.
 
 infAP, IPrec, the set measures and NumQ are checked against trec_eval's own outputs in
 test_conformance.py and against pytrec_eval in test_oracle_pytrec_eval.py; here they get
@@ -17,7 +19,7 @@ from hypothesis import strategies as st
 from reteval import evaluate
 from reteval.errors import UnknownMeasureError
 from reteval.evaluate import aggregate
-from reteval.measures import measure_columns, parse_measure, trec_name
+from reteval.measures import Measure, measure_columns, parse_measure, trec_name
 
 # q1 ranked (score desc, doc id desc): 1 a(3)  2 c(1)  3 b(0)  4 d(-)  5 e(4); f(2) unretrieved.
 QRELS = {"q1": {"a": 3, "b": 0, "c": 1, "e": 4, "f": 2, "g": -1}, "q2": {"x": 2, "y": -1}}
@@ -140,7 +142,7 @@ def test_every_spelling(name, labels, canonical):
     assert [str(m) for _, m in pairs] == canonical
     for label, measure in pairs:  # labels and canonical names read back to the same measure
         assert parse_measure(label) == measure == parse_measure(str(measure))
-        assert eval(repr(measure)) == measure
+        assert eval(repr(measure), {"Measure": Measure}) == measure
 
 
 def test_official_is_trec_evals_default_set():

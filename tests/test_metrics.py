@@ -22,7 +22,8 @@ RUN = {
     "q2": {"x1": 0.5},
     "q9": {"z1": 1.0},  # not judged: ignored
 }
-# Ranked q1: 1 d1(2)  2 d5(-1)  3 d3(0)  4 d2(1)  5 d7(-)  6 d4(1); relevant (>=1): d1 d2 d4 d6, R = 4.
+# Ranked q1: 1 d1(2)  2 d5(-1)  3 d3(0)  4 d2(1)  5 d7(-)  6 d4(1);
+# relevant (>=1): d1 d2 d4 d6, R = 4.
 L = math.log2
 NDCG_Q1 = (2 / L(2) + 1 / L(5) + 1 / L(7)) / (3 / L(2) + 2 / L(3) + 1 / L(4) + 1 / L(5))
 NDCG3_Q1 = (2 / L(2)) / (3 / L(2) + 2 / L(3) + 1 / L(4))
@@ -175,7 +176,8 @@ def test_invariants_on_random_runs():
 
 def test_query_with_only_negative_judgments_scores_zero():
     qrels = {"q": {"a": -1, "b": -2}}
-    result = evaluate(qrels, {"q": {"a": 1.0, "c": 0.5}}, ["AP", "nDCG", "Bpref", "NumRel", "Judged@2"])
+    result = evaluate(qrels, {"q": {"a": 1.0, "c": 0.5}},
+                      ["AP", "nDCG", "Bpref", "NumRel", "Judged@2"])
     assert result.loc["q"].tolist() == [0.0, 0.0, 0.0, 0.0, 0.5]
 
 
@@ -223,7 +225,7 @@ def test_ranks_in_any_row_order_match_the_definition(seed):
         got = _ranks(query[order], score[order], pa.array([docs[i] for i in order]),
                      np.sort(back[wanted]), n_queries)
         # got follows the new row positions; map them back to the original rows
-        by_row = dict(zip(np.sort(back[wanted]).tolist(), got.tolist()))
+        by_row = dict(zip(np.sort(back[wanted]).tolist(), got.tolist(), strict=True))
         assert [by_row[back[w]] for w in wanted] == expected
 
 
@@ -248,7 +250,7 @@ def test_ranks_of_a_run_written_in_rank_order_and_of_the_same_run_shuffled_agree
     rows = ranked[wanted]  # original rows of the wanted positions
     got = _ranks(query[shuffle], score[shuffle], pa.array([docs[i] for i in shuffle]),
                  np.sort(back[rows]), 50)
-    by_row = dict(zip(np.sort(back[rows]).tolist(), got.tolist()))
+    by_row = dict(zip(np.sort(back[rows]).tolist(), got.tolist(), strict=True))
     assert [by_row[back[r]] for r in rows] == in_rank_order.tolist()
 
 

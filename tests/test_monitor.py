@@ -362,7 +362,8 @@ def test_history_file_errors(files, tmp_path):
     con.execute("CREATE TABLE t (x)")
     con.commit()
     con.close()
-    with pytest.raises(HistoryError, match="not a reteval history .* 1 other tables"):
+    with pytest.raises(HistoryError, match=re.escape(
+            "not a reteval history: an SQLite database holding tables ['t']")):
         open_history(foreign, create=True)
     monitor(files, "good")
     con = sqlite3.connect(files["history"])
@@ -932,7 +933,8 @@ def test_plot_is_written_atomically_and_errors_name_the_file(files, tmp_path, ca
     monitor(files, "good", baseline="none")
     target = tmp_path / "trend.png"
     target.write_bytes(b"old image")
-    assert main(["history", str(files["history"]), "--plot", str(tmp_path / "trend.nosuchformat")]) == 2
+    bad_plot = str(tmp_path / "trend.nosuchformat")
+    assert main(["history", str(files["history"]), "--plot", bad_plot]) == 2
     assert "trend.nosuchformat: cannot write the plot" in capsys.readouterr().err
     assert main(["history", str(files["history"]), "--plot", str(tmp_path / "no" / "t.png")]) == 2
     assert "cannot write the plot" in capsys.readouterr().err
@@ -949,3 +951,27 @@ def test_history_json_is_strict(files, capsys):
     out = capsys.readouterr().out
     records = json.loads(out, parse_constant=lambda name: pytest.fail(f"{name} in JSON"))
     assert records[1]["RR"] is None
+
+
+def test_monitor_options_object_and_keywords_agree(files):
+    from reteval.monitor import MonitorOptions
+
+    options = MonitorOptions(measures=("RR",), name="prod", thresholds="RR=0.99", baseline="none")
+    assert options.thresholds == ("RR=0.99",) and options.measure_names == ["RR"]
+    a = monitor_once(files["history"], run=files["good"], qrels=files["qrels"], options=options)
+    b = monitor_once(files["history"], run=files["good"], qrels=files["qrels"], measures=["RR"],
+                     name="prod", thresholds=["RR=0.99"], baseline="none")
+    c = monitor_once(files["history"], run=files["good"], qrels=files["qrels"], options=options,
+                     name="other")  # a keyword replaces the option's field
+    assert (a.entry.retriever, b.entry.retriever, c.entry.retriever) == ("prod", "prod", "other")
+    assert a.entry.parameters == {**b.entry.parameters} and a.entry.aggregates == b.entry.aggregates
+    assert [x.kind for x in a.alerts] == [x.kind for x in b.alerts]
+    with pytest.raises(TypeError, match=r"unexpected keyword argument\(s\) \['measure'\]"):
+        monitor_once(files["history"], run=files["good"], qrels=files["qrels"], measure=["RR"])
+    with pytest.raises(InputError, match="on_dataset_change must be one of"):
+        MonitorOptions(on_dataset_change="ignore")
+    with pytest.raises(InputError, match="baseline must be"):
+        MonitorOptions(baseline="yesterday")
+    with pytest.raises(InputError, match="options must be a MonitorOptions"):
+        monitor_once(files["history"], run=files["good"], qrels=files["qrels"], options={})
+    assert len(history_frame(files["history"])) == 3  # nothing recorded by the failures

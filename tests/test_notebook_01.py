@@ -27,9 +27,12 @@ if not SCIFACT.is_dir():
 def execute(tmp_path, **parameters):
     output_dir = tmp_path / "out"
     papermill.execute_notebook(
-        str(NOTEBOOK), str(tmp_path / "01.ipynb"),
+        str(NOTEBOOK),
+        str(tmp_path / "01.ipynb"),
         parameters={"output_dir": str(output_dir), **parameters},
-        progress_bar=False, kernel_name="python3", cwd=str(ROOT),
+        progress_bar=False,
+        kernel_name="python3",
+        cwd=str(ROOT),
     )
     return output_dir, json.loads((output_dir / "results.json").read_text())
 
@@ -41,8 +44,16 @@ def default_run(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def other_run(tmp_path_factory):
-    return execute(tmp_path_factory.mktemp("nb01-other"), lang="en", retriever="vector",
-                   other_retriever="bm25", k=3, depth=20)
+    tmp_path = tmp_path_factory.mktemp("nb01-other")
+    return execute(
+        tmp_path,
+        lang="en",
+        retriever="vector",
+        other_retriever="bm25",
+        k=3,
+        depth=20,
+        link_base=str(tmp_path / "out"),
+    )
 
 
 def check_collection_results(results, collection):
@@ -74,34 +85,56 @@ def check_collection_results(results, collection):
 
 
 def check_evaluation_set(results, collection):
-    """Section 2: pooling, Judged@10, planning and the EvaluationQuery merge, against the library."""
+    """Section 2 (pooling, Judged@10, planning, the EvaluationQuery merge) against the library."""
     from reteval.stats import queries_needed
 
     qrels, depth = collection.qrels, results["depth"]
-    runs = {name: reteval.io.sort_run(make_retriever(name, collection.corpus).run(collection.queries, k=depth))
-            for name in (results["retriever"], results["other_retriever"])}
+    runs = {
+        name: reteval.io.sort_run(
+            make_retriever(name, collection.corpus).run(collection.queries, k=depth)
+        )
+        for name in (results["retriever"], results["other_retriever"])
+    }
     # threshold: precision can only fall when fewer grades count as relevant; nDCG ignores it
     level = results["relevance_level"]
-    assert level["relevance_level=2"][f"P@{results['k']}"] <= level["relevance_level=1"][f"P@{results['k']}"]
+    assert (
+        level["relevance_level=2"][f"P@{results['k']}"]
+        <= level["relevance_level=1"][f"P@{results['k']}"]
+    )
     assert level["relevance_level=2"][f"nDCG@{results['k']}"] == pytest.approx(
-        level["relevance_level=1"][f"nDCG@{results['k']}"])
+        level["relevance_level=1"][f"nDCG@{results['k']}"]
+    )
     # pooling: the union of both top 10s, counted here without the notebook's code
-    judged_pairs = {(q, d) for q, d in zip(qrels.query_id, qrels.doc_id)}
-    relevant_pairs = {(q, d) for q, d, r in zip(qrels.query_id, qrels.doc_id, qrels.relevance) if r >= 1}
+    judged_pairs = {(q, d) for q, d in zip(qrels.query_id, qrels.doc_id, strict=True)}
+    relevant_pairs = {
+        (q, d)
+        for q, d, r in zip(qrels.query_id, qrels.doc_id, qrels.relevance, strict=True)
+        if r >= 1
+    }
     pool = set()
     for run in runs.values():
         for qid, group in run.groupby("query_id"):
             pool |= {(qid, d) for d in group["doc_id"].head(10)}
-    assert results["pool"] == {"depth": 10, "documents": len(pool), "known_relevant": len(relevant_pairs),
-                               "in_pool": len(pool & relevant_pairs)}
+    assert results["pool"] == {
+        "depth": 10,
+        "documents": len(pool),
+        "known_relevant": len(relevant_pairs),
+        "in_pool": len(pool & relevant_pairs),
+    }
     # Judged@10 and the P@10 range: the gap is the share of the top 10 positions left unjudged
     for name, run in runs.items():
         expected = reteval.evaluate(qrels, run, ["Judged@10", "P@10"]).mean()
         got = results["judged"][name]
         assert got["Judged@10"] == pytest.approx(expected["Judged@10"], abs=1e-12)
         assert got["P@10_lower"] == pytest.approx(expected["P@10"], abs=1e-12)
-        unjudged = [sum((qid, d) not in judged_pairs for d in run.loc[run.query_id == qid, "doc_id"].head(10)) / 10
-                    for qid in collection.queries]
+        unjudged = [
+            sum(
+                (qid, d) not in judged_pairs
+                for d in run.loc[run.query_id == qid, "doc_id"].head(10)
+            )
+            / 10
+            for qid in collection.queries
+        ]
         assert got["P@10_upper"] - got["P@10_lower"] == pytest.approx(np.mean(unjudged), abs=1e-12)
     ranges = list(results["judged"].values())
     overlap = max(r["P@10_lower"] for r in ranges) <= min(r["P@10_upper"] for r in ranges)
@@ -119,10 +152,15 @@ def check_evaluation_set(results, collection):
     # the merge of relevant_docs and relevance_scores: the scores win, listed docs without one get 1
     merge = results["merge"]
     assert merge["qrels"] == {"doc1": 3, "doc2": 0, "doc6": 2, "doc5": 1}
-    assert merge["chapter"]["R@3"] == pytest.approx(1 / 3) and merge["reteval"]["R@3"] == pytest.approx(2 / 3)
-    assert merge["chapter"]["P@3"] == pytest.approx(1 / 3) and merge["reteval"]["P@3"] == pytest.approx(2 / 3)
+    assert merge["chapter"]["R@3"] == pytest.approx(1 / 3) and merge["reteval"][
+        "R@3"
+    ] == pytest.approx(2 / 3)
+    assert merge["chapter"]["P@3"] == pytest.approx(1 / 3) and merge["reteval"][
+        "P@3"
+    ] == pytest.approx(2 / 3)
     assert merge["reteval"]["nDCG_exp@3"] == pytest.approx(
-        (3 + 1 / math.log2(3)) / (7 + 3 / math.log2(3) + 1 / 2))
+        (3 + 1 / math.log2(3)) / (7 + 3 / math.log2(3) + 1 / 2)
+    )
 
 
 def check_rag(results):
@@ -133,32 +171,43 @@ def check_rag(results):
     rag = results["rag"]
     assert rag["overlap_char"] == evaluate_contexts(EVAL_DATA).to_dict(orient="list")
     assert rag["overlap_char"] == {"context_recall": [1.0, 1.0], "context_precision": [1.0, 1.0]}
-    # 8 of the 12 characters of 机器学习是人工智能的分支 occur in 机器学习是AI的分支; 6 of its 11 pairs
+    # 8 of the 12 characters of 机器学习是人工智能的分支 occur in 机器学习是AI的分支;
+    # 6 of its 11 pairs
     assert rag["coverage_char"][2] == pytest.approx(8 / 12)
     assert rag["coverage_bigram"][2] == pytest.approx(6 / 11)
-    # The paraphrase false negative: same meaning, "not supported" by bigrams at 0.6, so sample 1 scores 0
+    # The paraphrase false negative: same meaning, "not supported" by bigrams at 0.6,
+    # so sample 1 scores 0
     assert rag["overlap_bigram_0.6"] == evaluate_contexts(
-        EVAL_DATA, judge=OverlapJudge(cjk="bigram", threshold=0.6)).to_dict(orient="list")
+        EVAL_DATA, judge=OverlapJudge(cjk="bigram", threshold=0.6)
+    ).to_dict(orient="list")
     assert rag["overlap_bigram_0.6"]["context_recall"] == [1.0, 0.0]
-    assert rag["paraphrase_supported"] == {"char@0.5": True, "char@0.6": True,
-                                           "bigram@0.5": True, "bigram@0.6": False}
+    assert rag["paraphrase_supported"] == {
+        "char@0.5": True,
+        "char@0.6": True,
+        "bigram@0.5": True,
+        "bigram@0.6": False,
+    }
     # The fake LLM knows AI = 人工智能: 1 statement + 2 contexts per sample, 6 calls
     assert rag["fake_llm"] == {"context_recall": [1.0, 1.0], "context_precision": [1.0, 1.0]}
     assert rag["fake_llm_prompts"] == 6
 
 
 def check_worked_example(results):
-    """The chapter's two queries, by hand (q1: relevant at ranks 1 and 3 of 3; q2: at rank 2 of 2)."""
+    """The chapter's two queries by hand (q1: relevant at ranks 1 and 3 of 3; q2: at 2 of 2)."""
     log2 = math.log2
     hand = {
         "R@3": {"q1": 2 / 3, "q2": 1 / 2},
         "P@3": {"q1": 2 / 3, "q2": 1 / 3},
         "RR": {"q1": 1.0, "q2": 0.5},
         "AP": {"q1": (1 + 2 / 3) / 3, "q2": 0.25},
-        "nDCG@3": {"q1": (3 + 2 / 2) / (3 + 2 / log2(3) + 1 / 2),
-                   "q2": (2 / log2(3)) / (3 + 2 / log2(3))},
-        "nDCG_exp@3": {"q1": (7 + 3 / 2) / (7 + 3 / log2(3) + 1 / 2),
-                       "q2": (3 / log2(3)) / (7 + 3 / log2(3))},
+        "nDCG@3": {
+            "q1": (3 + 2 / 2) / (3 + 2 / log2(3) + 1 / 2),
+            "q2": (2 / log2(3)) / (3 + 2 / log2(3)),
+        },
+        "nDCG_exp@3": {
+            "q1": (7 + 3 / 2) / (7 + 3 / log2(3) + 1 / 2),
+            "q2": (3 / log2(3)) / (7 + 3 / log2(3)),
+        },
     }
     for name, values in hand.items():
         assert results["worked_example"][name] == pytest.approx(values)
@@ -178,8 +227,11 @@ def check_worked_example(results):
     assert stop["[doc7, doc1]"] == pytest.approx([0.5, 1 / 6])
     assert stop["[doc1, doc2, doc5]"] == pytest.approx([1.0, 1.0])
     # Ties: score descending, then doc id descending ("doc8" > "doc4").
-    assert results["ties"] == {"trec_order": ["doc6", "doc8", "doc4"], "chapter_rr": 0.5,
-                               "reteval_rr": pytest.approx(1 / 3)}
+    assert results["ties"] == {
+        "trec_order": ["doc6", "doc8", "doc4"],
+        "chapter_rr": 0.5,
+        "reteval_rr": pytest.approx(1 / 3),
+    }
 
 
 def test_default_run_records_what_the_library_computes(default_run):
@@ -189,14 +241,24 @@ def test_default_run_records_what_the_library_computes(default_run):
     check_rag(results)
     check_collection_results(results, load("teaching"))
     check_evaluation_set(results, load("teaching"))
-    assert results["queries"] == {"n": 36, "chinese": 17, "relevant_min": 3, "relevant_max": 22}  # DATASHEET.md
+    assert results["queries"] == {
+        "n": 36,
+        "chinese": 17,
+        "relevant_min": 3,
+        "relevant_max": 22,
+    }  # DATASHEET.md
     for figure in ("ap_chapter_vs_trec.png", "queries_needed.png"):
         assert (output_dir / "figures" / figure).stat().st_size > 1000
 
 
 def test_other_parameters_record_what_the_library_computes(other_run):
-    _, results = other_run
+    output_dir, results = other_run
     assert (results["lang"], results["retriever"], results["k"]) == ("en", "vector", 3)
+    # The datasheet is copied beside the results and linked relative to link_base.
+    datasheet = ROOT / "reteval" / "data" / "teaching" / "DATASHEET.md"
+    assert (output_dir / results["datasheet"]).read_text() == datasheet.read_text()
+    executed = (output_dir.parent / "01.ipynb").read_text(encoding="utf-8")
+    assert f"({results['datasheet']})" in executed
     check_worked_example(results)
     check_rag(results)
     check_collection_results(results, load("teaching"))
@@ -206,56 +268,55 @@ def test_other_parameters_record_what_the_library_computes(other_run):
 @pytest.mark.slow
 @pytest.mark.skipif(not SCIFACT.is_dir(), reason="SciFact is not in ../shared/data")
 def test_scifact_records_what_the_library_computes(tmp_path):
-    _, results = execute(tmp_path, dataset=str(SCIFACT), retriever="bm25",
-                         other_retriever="reranked", k=10, depth=50)
+    _, results = execute(
+        tmp_path, dataset=str(SCIFACT), retriever="bm25", other_retriever="reranked", k=10, depth=50
+    )
     collection = load(SCIFACT)
     check_collection_results(results, collection)
     check_evaluation_set(results, collection)
 
 
-def test_editions_pair_every_prose_cell():
-    """Every Markdown cell is tagged lang-zh or lang-en, in zh/en pairs; code cells carry no tag."""
-    for path in (NOTEBOOK, ROOT / "notebooks" / "solutions" / "01_solutions.ipynb"):
-        if not path.exists():
-            continue
-        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-        prose = [(i, c.get("metadata", {}).get("tags", [])) for i, c in enumerate(cells)
-                 if c["cell_type"] == "markdown"]
-        tags = [next((t for t in ts if t.startswith("lang-")), None) for _, ts in prose]
-        assert tags == ["lang-zh", "lang-en"] * (len(tags) // 2), path.name
-        for i, _ in prose[1::2]:
-            assert cells[i - 1]["cell_type"] == "markdown", f"{path.name}: cell {i} not after its zh"
-        for c in cells:
-            if c["cell_type"] == "code":
-                assert not any(t.startswith("lang-") for t in c.get("metadata", {}).get("tags", []))
-        for i, _ in prose[::2]:
-            assert any("\u4e00" <= ch <= "\u9fff" for ch in "".join(cells[i]["source"]))
-
-
-@pytest.mark.parametrize("parameters, message", [
-    ({"dataset": "/nonexistent/folder"}, "nonexistent"),
-    ({"other_retriever": "bm25"}, "other_retriever must differ"),
-    ({"lang": "fr"}, "lang must be 'zh' or 'en'"),
-])
+@pytest.mark.parametrize(
+    "parameters, message",
+    [
+        ({"dataset": "/nonexistent/folder"}, "nonexistent"),
+        ({"other_retriever": "bm25"}, "other_retriever must differ"),
+        ({"lang": "fr"}, "lang must be 'zh' or 'en'"),
+    ],
+)
 def test_bad_parameters_stop_with_a_clear_message(tmp_path, parameters, message):
     with pytest.raises(papermill.PapermillExecutionError, match=message):
         execute(tmp_path, **parameters)
 
 
 def test_every_exercise_is_asked_and_solved(tmp_path):
-    """The notebook asks every exercise of nb01; the solutions (run in English here) pass every check."""
+    """The notebook asks every exercise of nb01; the solutions (run in English) pass every check."""
     from reteval.teaching.exercises.nb01 import EXERCISES
 
-    asked = "".join("".join(c["source"]) for c in json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"])
+    asked = "".join(
+        "".join(c["source"]) for c in json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
+    )
     solutions = ROOT / "notebooks" / "solutions" / "01_solutions.ipynb"
-    solved = "".join("".join(c["source"]) for c in json.loads(solutions.read_text(encoding="utf-8"))["cells"])
+    solved = "".join(
+        "".join(c["source"]) for c in json.loads(solutions.read_text(encoding="utf-8"))["cells"]
+    )
     for exercise in EXERCISES:
         assert f'check("{exercise}", answer, lang=lang)' in asked
         assert f'check("{exercise}", answer, lang=lang)' in solved
     executed = tmp_path / "solutions.ipynb"
-    papermill.execute_notebook(str(solutions), str(executed), parameters={"lang": "en"},
-                               progress_bar=False, kernel_name="python3", cwd=str(ROOT))
+    papermill.execute_notebook(
+        str(solutions),
+        str(executed),
+        parameters={"lang": "en"},
+        progress_bar=False,
+        kernel_name="python3",
+        cwd=str(ROOT),
+    )
     outputs = json.loads(executed.read_text(encoding="utf-8"))["cells"]
-    texts = "".join(o.get("data", {}).get("text/plain", [""])[0] for c in outputs if c["cell_type"] == "code"
-                    for o in c.get("outputs", []))
+    texts = "".join(
+        o.get("data", {}).get("text/plain", [""])[0]
+        for c in outputs
+        if c["cell_type"] == "code"
+        for o in c.get("outputs", [])
+    )
     assert texts.count("Correct!") == len(EXERCISES)

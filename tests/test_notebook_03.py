@@ -1,42 +1,55 @@
-"""Notebook 03 through papermill with non-default parameters, against the library called directly."""
+"""Notebook 03 through papermill with other parameters, against the library called directly."""
 
 import csv
 import json
 import math
-from pathlib import Path
 
 import pandas as pd
 import papermill
 import pytest
+from notebook_run import ROOT, execute_solutions, pipeline_parameters
+from notebook_run import execute as run_notebook
 
 from reteval import ab
 
-ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "notebooks" / "03_ab_analysis.ipynb"
 
 DESIGN = ab.Experiment("nb-test", ("A", "B"), feedback_values=(0, 1))
 
 
+def test_the_pipeline_keeps_the_lesson_on_the_synthetic_collection():
+    # `common` must not turn the lesson (a known effect, interleaving's advantage) off
+    assert pipeline_parameters(NOTEBOOK.stem)["dataset"] == "synthetic"
+
+
 def execute(tmp_path, **parameters):
-    output_dir = tmp_path / "out"
-    papermill.execute_notebook(
-        str(NOTEBOOK), str(tmp_path / "03.ipynb"),
-        parameters={"output_dir": str(output_dir), **parameters},
-        progress_bar=False, kernel_name="python3", cwd=str(ROOT),
-    )
-    return output_dir, json.loads((output_dir / "results.json").read_text())
+    return run_notebook(NOTEBOOK.stem, tmp_path, **parameters)
 
 
 def write_csv_log(path):
     """A simulated log as CSV, plus three bad records the import must reject."""
     qrels, run_a, run_b = ab.synthetic_collection(n_queries=20, rng=3)
     log = ab.simulate_log(DESIGN, qrels, run_a, run_b, n_users=600, days=7, rng=4)
-    fields = ["experiment", "variant", "user_id", "query", "timestamp", "retrieved", "clicks",
-              "feedback"]
-    rows = [{**rec, "timestamp": rec["timestamp"].strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
-             "retrieved": json.dumps(rec["retrieved"]), "clicks": json.dumps(rec["clicks"]),
-             "feedback": "" if pd.isna(rec["feedback"]) else int(rec["feedback"])}
-            for rec in log.to_dict("records")]
+    fields = [
+        "experiment",
+        "variant",
+        "user_id",
+        "query",
+        "timestamp",
+        "retrieved",
+        "clicks",
+        "feedback",
+    ]
+    rows = [
+        {
+            **rec,
+            "timestamp": rec["timestamp"].strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+            "retrieved": json.dumps(rec["retrieved"]),
+            "clicks": json.dumps(rec["clicks"]),
+            "feedback": "" if pd.isna(rec["feedback"]) else int(rec["feedback"]),
+        }
+        for rec in log.to_dict("records")
+    ]
     bad = [dict(rows[0], variant="C"), dict(rows[1], feedback=5), dict(rows[2], user_id="")]
     with open(path, "w", newline="", encoding="utf-8") as fh:
         writer = csv.DictWriter(fh, fieldnames=fields)
@@ -45,19 +58,32 @@ def write_csv_log(path):
     return len(rows)
 
 
+@pytest.mark.slow
 def test_notebook_analyses_a_csv_log_like_the_library(tmp_path):
     csv_path = tmp_path / "log.csv"
     n_good = write_csv_log(csv_path)
-    params = {"log_path": str(csv_path), "experiment": "nb-test", "metrics": ["ctr", "satisfaction"],
-              "guardrails": ["clicks_per_query"], "alpha": 0.1, "mixing_sd": 0.05,
-              "click_model": "pbm", "depth": 8, "impressions": [200, 2000], "n_experiments": 20,
-              "seed": 7}
+    params = {
+        "log_path": str(csv_path),
+        "experiment": "nb-test",
+        "metrics": ["ctr", "satisfaction"],
+        "guardrails": ["clicks_per_query"],
+        "alpha": 0.1,
+        "mixing_sd": 0.05,
+        "click_model": "pbm",
+        "depth": 8,
+        "impressions": [200, 2000],
+        "n_experiments": 20,
+        "seed": 7,
+    }
     output_dir, results = execute(tmp_path, **params)
 
     # the import, as the library reports it
-    assert results["import"] == {"n_read": n_good + 3, "n_imported": n_good, "n_rejected": 3,
-                                 "reasons": {"unknown variant": 1, "feedback not allowed": 1,
-                                             "missing field": 1}}
+    assert results["import"] == {
+        "n_read": n_good + 3,
+        "n_imported": n_good,
+        "n_rejected": 3,
+        "reasons": {"unknown variant": 1, "feedback not allowed": 1, "missing field": 1},
+    }
     with ab.InteractionLog(tmp_path / "direct.sqlite") as store:
         store.register(DESIGN)
         store.import_file(csv_path)
@@ -65,14 +91,19 @@ def test_notebook_analyses_a_csv_log_like_the_library(tmp_path):
     assert results["n_interactions"] == len(log) == n_good
 
     # the analysis, called directly on the same log
-    direct = ab.analyze(ab.reduce_log(log), experiment=DESIGN, metrics=["ctr", "satisfaction"],
-                        guardrails=["clicks_per_query"], alpha=0.1)
+    direct = ab.analyze(
+        ab.reduce_log(log),
+        experiment=DESIGN,
+        metrics=["ctr", "satisfaction"],
+        guardrails=["clicks_per_query"],
+        alpha=0.1,
+    )
     got = results["analysis"]
     assert got["decision"] == direct.decision and got["recommended"] == direct.recommended
     assert got["verdict"] == direct.verdict
     assert got["srm"]["pvalue"] == pytest.approx(direct.srm.pvalue, rel=1e-12)
     assert [c["metric"] for c in got["comparisons"]] == ["ctr", "satisfaction", "clicks_per_query"]
-    for mine, ref in zip(got["comparisons"], direct.comparisons):
+    for mine, ref in zip(got["comparisons"], direct.comparisons, strict=True):
         for key in ("difference", "ci_low", "ci_high", "pvalue", "pvalue_adjusted", "mde"):
             assert mine[key] == pytest.approx(getattr(ref, key), rel=1e-12)
         assert mine["outcome"] == ref.outcome
@@ -80,19 +111,34 @@ def test_notebook_analyses_a_csv_log_like_the_library(tmp_path):
 
     # the sequential test on daily looks
     stamps = log["timestamp"]
-    looks = pd.date_range(stamps.min().floor("D") + pd.Timedelta("1D"), stamps.max().ceil("D"),
-                          freq="1D")
-    seq = ab.sequential_test(ab.cumulative_statistics(log, looks), "ctr", control="A",
-                             treatment="B", mixing_sd=0.05, alpha=0.1)
+    looks = pd.date_range(
+        stamps.min().floor("D") + pd.Timedelta("1D"), stamps.max().ceil("D"), freq="1D"
+    )
+    seq = ab.sequential_test(
+        ab.cumulative_statistics(log, looks),
+        "ctr",
+        control="A",
+        treatment="B",
+        mixing_sd=0.05,
+        alpha=0.1,
+    )
     assert results["sequential"]["metric"] == "ctr"
     assert results["sequential"]["pvalue"] == pytest.approx(seq.pvalue.tolist(), rel=1e-12)
     assert results["sequential"]["stopped_at"] == seq.stopped_at
 
     # A/B against interleaving on the synthetic judged data
     qrels, run_a, run_b = ab.synthetic_collection(rng=7)
-    comparison = ab.compare_methods(qrels, run_a, run_b, impressions=[200, 2000],
-                                    n_experiments=20, click_model="pbm", depth=8, alpha=0.1,
-                                    rng=7)
+    comparison = ab.compare_methods(
+        qrels,
+        run_a,
+        run_b,
+        impressions=[200, 2000],
+        n_experiments=20,
+        click_model="pbm",
+        depth=8,
+        alpha=0.1,
+        rng=7,
+    )
     table = results["interleaving"]["table"]
     assert table == {str(n): row for n, row in comparison.table.to_dict(orient="index").items()}
     assert results["interleaving"]["needed"] == comparison.needed
@@ -107,7 +153,176 @@ def test_notebook_analyses_a_csv_log_like_the_library(tmp_path):
     assert pd.read_csv(output_dir / "comparisons.csv").shape[0] == 3
 
 
+@pytest.mark.slow
+def test_default_run_records_the_library_values_and_the_conclusions_its_prose_draws(tmp_path):
+    parameters = pipeline_parameters(NOTEBOOK.stem)
+    _, results = execute(tmp_path, lang="en", aa_experiments=200, **parameters)
+    design = ab.Experiment("ranker-test", ("A", "B"), feedback_values=(0, 1))
+    seed, n_users, days = parameters["seed"], parameters["n_users"], parameters["days"]
+    qrels, run_a, run_b = ab.synthetic_collection(rng=seed)
+    log = ab.simulate_log(
+        design,
+        qrels,
+        run_a,
+        run_b,
+        n_users=n_users,
+        queries_per_user=3.0,
+        click_model="cascade",
+        depth=10,
+        days=days,
+        rng=seed,
+    )
+    direct = ab.analyze(
+        ab.reduce_log(log),
+        experiment=design,
+        metrics=["satisfaction", "ctr"],
+        guardrails=["queries_per_user"],
+    )
+    got = results["analysis"]
+    assert results["n_interactions"] == len(log)
+    for mine, ref in zip(got["comparisons"], direct.comparisons, strict=True):
+        assert mine["pvalue"] == pytest.approx(ref.pvalue, rel=1e-9)
+        assert mine["outcome"] == ref.outcome
+    # section 5: "ship B", the guardrail shows no detectable change
+    assert (
+        (got["decision"], got["recommended"])
+        == (direct.decision, direct.recommended)
+        == ("ship", "B")
+    )
+    assert [c["outcome"] for c in got["comparisons"]] == [
+        "better",
+        "better",
+        "no detectable change",
+    ]
+
+    # section 6, first puzzle: fixed horizon significant, mSPRT not (yet);
+    # same data at the last look
+    seq = results["sequential"]
+    assert seq["fixed_horizon_pvalue"] < 0.05 and seq["stopped_at"] is None
+    assert seq["naive_pvalue"][-1] == pytest.approx(seq["fixed_horizon_pvalue"], rel=1e-9)
+    # second puzzle: on the defaults the naive p-value is below alpha only late, not on day 1
+    assert seq["naive_below_alpha"] and seq["naive_below_alpha"][0] > 0
+    assert seq["naive_below_alpha"] == [i for i, p in enumerate(seq["naive_pvalue"]) if p < 0.05]
+    # peeking: daily naive looks err far more often than alpha; the mSPRT and a single look do not
+    rates = results["peeking"]["false_positive_rate"]
+    assert rates["naive"] > 2 * 0.05
+    assert rates["msprt"] <= 0.05 and rates["once"] <= 0.1
+
+    # section 7: interleaving needs fewer impressions than the A/B test
+    needed = results["interleaving"]["needed"]
+    assert needed["interleaving"] is not None and needed["ab"] is not None
+    assert needed["interleaving"] < needed["ab"]
+
+    # section 1: the chapter's framework beside reteval's
+    chapter = results["chapter"]
+    assert chapter["draws_after_assignment_identical"] and chapter["seed_of_string_stable"]
+    assert chapter["same_group_next_experiment"]["chapter"] == 1.0
+    assert 0.45 < chapter["same_group_next_experiment"]["reteval"] < 0.55
+    table = ab.summarize_variants(ab.reduce_log(log))
+    for variant in ("A", "B"):
+        assert chapter["satisfaction_rated"][variant] == pytest.approx(
+            table.loc[variant, "satisfaction_rate"], rel=1e-12
+        )
+        assert chapter["satisfaction_all_records"][variant] < chapter["satisfaction_rated"][variant]
+
+
+@pytest.mark.slow
 def test_validation_cell_stops_with_a_clear_message(tmp_path):
-    with pytest.raises(papermill.PapermillExecutionError,
-                       match="log_path '/nonexistent/log.csv' does not exist"):
+    with pytest.raises(
+        papermill.PapermillExecutionError, match="log_path '/nonexistent/log.csv' does not exist"
+    ):
         execute(tmp_path, log_path="/nonexistent/log.csv")
+
+
+# ---- the chapter's ABTestFramework
+
+
+def test_the_chapter_assignment_resets_the_global_random_state():
+    import random
+
+    from reteval.teaching.chapter_ab import ABTestFramework, draws_after_assignment
+
+    reference = random.Random("user123")  # seeded the way assign_group seeds the global one
+    used = reference.random()  # the draw assign_group uses
+    after = [reference.random() for _ in range(2)]
+    saved = random.getstate()
+    try:
+        random.seed(2024)
+        group = ABTestFramework().assign_group("user123")
+        assert group == ("A" if used < 0.5 else "B")
+        assert [random.random() for _ in range(2)] == after  # the rest of the program's draws
+    finally:
+        random.setstate(saved)
+    assert draws_after_assignment("user123", n=2) == after
+
+
+def test_random_seed_of_a_string_does_not_depend_on_the_hash_seed():
+    import subprocess
+    import sys
+
+    code = "import random; random.seed('user123'); print(repr(random.random()))"
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            env={"PYTHONHASHSEED": str(h)},
+            check=True,
+        ).stdout
+        for h in (0, 1, 12345)
+    }
+    assert len(outputs) == 1
+
+
+def test_the_chapter_analysis_matches_reteval_rates_on_records_with_feedback():
+    from reteval.teaching.chapter_ab import ABTestFramework
+
+    qrels, run_a, run_b = ab.synthetic_collection(n_queries=10, rng=1)
+    log = ab.simulate_log(DESIGN, qrels, run_a, run_b, n_users=200, days=2, rng=2)
+    framework = ABTestFramework()
+    rated = log[log["feedback"].notna()]
+    for rec in rated.to_dict("records"):
+        framework.log_interaction(
+            rec["variant"], rec["query"], rec["retrieved"], int(rec["feedback"])
+        )
+    chapter = framework.analyze()
+    for variant in ("A", "B"):
+        part = rated[rated["variant"] == variant]
+        assert chapter[variant]["total_queries"] == len(part)
+        assert chapter[variant]["satisfaction_rate"] == pytest.approx(part["feedback"].mean())
+    table = ab.summarize_variants(ab.reduce_log(log))
+    assert chapter["B"]["satisfaction_rate"] == pytest.approx(table.loc["B", "satisfaction_rate"])
+
+
+# ---- exercises
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_solutions_notebook_passes_its_own_checks(tmp_path, lang):
+    execute_solutions("03", tmp_path, lang)  # each solution cell asserts check() accepts it
+
+
+def test_the_checks_reject_plausible_wrong_answers():
+    import random
+
+    from reteval.teaching.exercises import check
+
+    generator = random.Random("user42")
+    used, next_draw = generator.random(), generator.random()
+    assert check("03.1", next_draw) and check("03.1", round(next_draw, 4))
+    assert not check("03.1", used)  # the draw the assignment consumed
+    assert not check("03.1", None)
+    n = math.ceil(ab.sample_size(ab.proportion_effect_size(0.82, 0.80)))
+    assert n == 6036  # statsmodels NormalIndPower().solve_power
+    assert check("03.2", n) and not check("03.2", 2 * n)  # per variant, not in total
+    one_sided = math.ceil(ab.sample_size(ab.proportion_effect_size(0.82, 0.80), alpha=0.10))
+    assert not check("03.2", one_sided)
+    assert check("03.3", "b") and check("03.3", " B ")
+    for wrong in ("a", "c", "d"):
+        assert not check("03.3", wrong)
+    assert check("03.4", 507)  # counted independently below
+    assert sum(random.Random(f"user{i}").random() >= 0.5 for i in range(1000)) == 507
+    assert not check("03.4", 254) and not check("03.4", 1000) and not check("03.4", True)
+    verdict = check("03.4", 254, lang="en")
+    assert "Hint" in verdict.message and "experiment" in verdict.message

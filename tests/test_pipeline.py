@@ -49,7 +49,8 @@ def test_params_file_errors(tmp_path):
     with pytest.raises(InputError, match="expected top-level keys"):
         load_params(bad)
     bad.write_text("lang: fr\n")
-    with pytest.raises(InputError, match="p.yml: 'lang' must be one of \\['zh', 'en', 'all'\\]; got 'fr'"):
+    with pytest.raises(InputError,
+                       match="p.yml: 'lang' must be one of \\['zh', 'en', 'all'\\]; got 'fr'"):
         load_params(bad)
     bad.write_text("common:\n  lang: en\nnotebooks:\n  01_a:\n    lang: en\n")
     with pytest.raises(InputError, match="'lang' is set in \\['common', 'notebooks: 01_a'\\]"):
@@ -61,9 +62,11 @@ def test_params_file_errors(tmp_path):
 def test_run_one_notebook_with_params(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     params = tmp_path / "params.yml"
-    params.write_text("common:\n  dataset: teaching\nnotebooks:\n  01_metrics_walkthrough:\n    k: 2\n    depth: 10\n")
+    params.write_text("common:\n  dataset: teaching\nnotebooks:\n"
+                      "  01_metrics_walkthrough:\n    k: 2\n    depth: 10\n")
     out = tmp_path / "out"
-    assert main(["run", "--params", str(params), "--output", str(out), "--only", "01_metrics_walkthrough"]) == 0
+    assert main(["run", "--params", str(params), "--output", str(out),
+                 "--only", "01_metrics_walkthrough"]) == 0
     folder = out / "zh" / "01_metrics_walkthrough"
     assert (folder / "01_metrics_walkthrough.ipynb").exists()
     assert json.loads((folder / "results.json").read_text())["k"] == 2
@@ -80,7 +83,8 @@ def test_failure_names_notebook_and_cell_and_keeps_partial_output(tmp_path, monk
     params = tmp_path / "params.yml"
     params.write_text("notebooks:\n  01_metrics_walkthrough:\n    retriever: nosuch\n")
     out = tmp_path / "out"
-    assert main(["run", "--params", str(params), "--output", str(out), "--only", "01_metrics_walkthrough"]) == 2
+    assert main(["run", "--params", str(params), "--output", str(out),
+                 "--only", "01_metrics_walkthrough"]) == 2
     err = capsys.readouterr().err
     assert "notebook 01_metrics_walkthrough.ipynb (zh edition) failed in cell" in err
     assert "InputError: unknown retriever 'nosuch'" in err
@@ -91,7 +95,8 @@ def test_undeclared_parameter_is_an_error(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     params = tmp_path / "params.yml"
     params.write_text("notebooks:\n  01_metrics_walkthrough:\n    colour: blue\n")
-    assert main(["run", "--params", str(params), "--output", str(tmp_path), "--only", "01_metrics_walkthrough"]) == 2
+    assert main(["run", "--params", str(params), "--output", str(tmp_path),
+                 "--only", "01_metrics_walkthrough"]) == 2
     assert "parameters ['colour'] are not declared" in capsys.readouterr().err
 
 
@@ -101,11 +106,15 @@ def test_order_puts_listed_notebooks_first(tmp_path):
     for name in ("01_a", "02_b", "03_c", "04_d"):
         (tmp_path / f"{name}.ipynb").write_text("{}")
     assert [p.stem for p in notebook_paths(tmp_path)] == ["01_a", "02_b", "03_c", "04_d"]
-    assert [p.stem for p in notebook_paths(tmp_path, order=["02_b", "01_a"])] == ["02_b", "01_a", "03_c", "04_d"]
+    ordered = notebook_paths(tmp_path, order=["02_b", "01_a"])
+    assert [p.stem for p in ordered] == ["02_b", "01_a", "03_c", "04_d"]
     with pytest.raises(InputError, match="unknown notebooks \\['09_x'\\]"):
         notebook_paths(tmp_path, order=["09_x"])
     default = load_params(ROOT / "params" / "default.yml")
-    assert [p.stem for p in notebook_paths(ROOT / "notebooks", order=default["order"])][-1] == "04_report"
+    present = {p.stem for p in notebook_paths(ROOT / "notebooks")}
+    order = [name for name in default["order"] if name in present]
+    assert [p.stem for p in notebook_paths(ROOT / "notebooks", order=order)][-1] == "04_report"
+    assert default["order"][-2:] == ["06_continuous_evaluation", "04_report"]
 
 
 def test_bad_params_and_output_paths(tmp_path, monkeypatch, capsys):
@@ -119,7 +128,8 @@ def test_bad_params_and_output_paths(tmp_path, monkeypatch, capsys):
         load_params(garbage)
     params = tmp_path / "p.yml"
     params.write_text("notebooks:\n  99_nope:\n    k: 5\n")
-    assert main(["run", "--params", str(params), "--output", str(tmp_path / "o"), "--only", "01_metrics_walkthrough"]) == 2
+    assert main(["run", "--params", str(params), "--output", str(tmp_path / "o"),
+                 "--only", "01_metrics_walkthrough"]) == 2
     assert "parameters for unknown notebooks ['99_nope']" in capsys.readouterr().err
     a_file = tmp_path / "file.txt"
     a_file.write_text("x")
@@ -158,14 +168,15 @@ def test_all_editions_common_overrides_and_kernel_environment(tmp_path, monkeypa
     notebooks = fake_notebooks(tmp_path / "nbs")
     monkeypatch.setenv("RETEVAL_PROGRESS", "text")  # ours; the kernels must get "off"
     lines = []
-    params = {"lang": "en", "order": [],
+    params = {"lang": "en", "order": ["02_second", "09_absent"],
               "common": {"dataset": "teaching", "k": 1, "colour": "blue"},
               "notebooks": {"02_second": {"k": 3, "source": "{output}/01_first"}}}
     out = tmp_path / "out"
     results = run_pipeline(params, output=out, notebooks_dir=notebooks, lang="all",
                            log=lines.append)
     assert [(r.lang, r.name) for r in results] == [
-        ("zh", "01_first"), ("zh", "02_second"), ("en", "01_first"), ("en", "02_second")]
+        ("zh", "02_second"), ("zh", "01_first"), ("en", "02_second"), ("en", "01_first")]
+    assert f"order: ['09_absent'] not in {notebooks}; skipped" in lines
     for lang in ("zh", "en"):
         first = json.loads((out / lang / "01_first" / "results.json").read_text())
         second = json.loads((out / lang / "02_second" / "results.json").read_text())
@@ -181,8 +192,8 @@ def test_all_editions_common_overrides_and_kernel_environment(tmp_path, monkeypa
         assert saved.metadata["papermill"]["parameters"]["lang"] == lang
     # common's dataset replaced 01_first's default (reported), not 02_second's (equal to it);
     # colour is declared by neither and goes nowhere.
-    assert results[0].overrides == {"dataset": ('"synthetic"', "teaching")}
-    assert results[1].overrides == {}
+    assert results[1].overrides == {"dataset": ('"synthetic"', "teaching")}  # zh 01_first
+    assert results[0].overrides == {}  # zh 02_second
     assert lines.count("common: dataset='teaching' overrides 01_first's default \"synthetic\"") == 2
     assert os.environ["RETEVAL_PROGRESS"] == "text"  # restored after the run
 

@@ -32,7 +32,8 @@ def test_own_column_names_win_over_pyterrier_ones():
 
 
 def test_ir_datasets_qrels_frame_with_iteration_column():
-    qrels = pd.DataFrame({"query_id": ["q1"], "doc_id": ["d2"], "relevance": [1], "iteration": ["0"]})
+    qrels = pd.DataFrame({"query_id": ["q1"], "doc_id": ["d2"], "relevance": [1],
+                          "iteration": ["0"]})
     assert reteval.evaluate(qrels, PT_RUN, ["AP"]).loc["q1", "AP"] == 0.5
 
 

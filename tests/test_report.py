@@ -157,7 +157,7 @@ def test_latex_superscripts_mark_significant_wins(evil):
     # the strong system beats the weak one (b) on every measure: scipy.stats.ttest_rel on these
     # per-query scores gives p < 1e-6 for P@5, RR and nDCG@10
     sig = evil.pairwise.set_index(["measure", "system", "other"])
-    for measure, cell in zip(evil.measures, cells):
+    for measure, cell in zip(evil.measures, cells, strict=True):
         assert cell.startswith(r"\textbf{")  # best on every measure
         beats_b = bool(sig.loc[(measure, EVIL, "bm25 & co_1%"), "significant"])
         assert ("b" in cell.split(r"\textsuperscript{")[1] if "textsuperscript" in cell

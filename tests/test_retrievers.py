@@ -83,7 +83,7 @@ def test_bm25_agrees_with_bm25s_own_scoring(bm25):
         ids = [bm25.vocab[t] for t in bm25.tokenizer(text) if t in bm25.vocab]
         reference = bm25._bm25.get_scores_from_ids(ids).astype(np.float64)
         got = dict(bm25(text, k=len(CORPUS)))
-        positive = {d: s for d, s in zip(bm25.doc_ids, reference) if s > 0}
+        positive = {d: s for d, s in zip(bm25.doc_ids, reference, strict=True) if s > 0}
         assert got == pytest.approx(positive, rel=1e-6)
 
 
@@ -115,7 +115,7 @@ def test_run_matches_single_calls(bm25):
     assert run["query_id"].unique().tolist() == ["q1", "q2", "q3"]  # q4 matches nothing
     for qid, text in QUERIES.items():
         rows = run[run.query_id == qid]
-        assert list(zip(rows.doc_id, rows.score)) == bm25(text, k=3)
+        assert list(zip(rows.doc_id, rows.score, strict=True)) == bm25(text, k=3)
     assert run.groupby("query_id").size().max() == 3
 
 
@@ -324,7 +324,7 @@ def test_reranked_rescores_first_stage_candidates(bm25, vector):
         got = reranked(text, k=5)
         assert sorted(d for d, _ in got) == sorted(candidates)
         (cosines,) = vector.score_documents([text], [candidates])
-        assert dict(got) == pytest.approx(dict(zip(candidates, cosines)))
+        assert dict(got) == pytest.approx(dict(zip(candidates, cosines, strict=True)))
         assert [s for _, s in got] == sorted((s for _, s in got), reverse=True)
 
 

@@ -43,7 +43,8 @@ def _body(function):
 def test_chapter_ragas_example_keeps_the_chapter_code_and_data():
     body = _body(chapter_ragas_example)
     tree = ast.parse(body)
-    (assign,) = [n for n in tree.body if isinstance(n, ast.Assign) and n.targets[0].id == "eval_data"]
+    (assign,) = [n for n in tree.body
+                 if isinstance(n, ast.Assign) and n.targets[0].id == "eval_data"]
     assert ast.literal_eval(assign.value) == EVAL_DATA
     if CHAPTER.exists():
         text = CHAPTER.read_text(encoding="utf-8")

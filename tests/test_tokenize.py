@@ -138,7 +138,7 @@ def test_stopwords_as_a_string_is_rejected():
 
 
 def test_non_string_text_is_rejected():
-    with pytest.raises(InputError, match="must be a str; got int"):
+    with pytest.raises(InputError, match="text must be a string; got int"):
         tokenize(42)
 
 

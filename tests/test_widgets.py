@@ -1,11 +1,10 @@
 """reteval.widgets: the explorers' logic, driven by setting widget values in Python.
 
 Expected values are computed by hand (the arithmetic is in the comments), with
-pytrec_eval and statsmodels as independent references where noted. The
-notebook 05_explore is run through papermill at the end (slow).
+pytrec_eval and statsmodels as independent references where noted. Notebook
+05_explore is tested in tests/test_notebook_05.py.
 """
 
-import json
 import math
 import re
 from pathlib import Path
@@ -14,8 +13,7 @@ import pandas as pd
 import pytest
 import pytrec_eval
 
-import reteval
-from reteval.datasets import Dataset, load
+from reteval.datasets import Dataset
 from reteval.errors import InputError
 from reteval.widgets import (
     ABPlanner,
@@ -64,8 +62,9 @@ def test_state_values_and_formulas_by_hand():
 def test_state_matches_pytrec_eval():
     state = MetricState([0, 1, 3, 0, 2, 0, 1], k=4, unretrieved=[2, 1])
     # pytrec_eval: RelevanceEvaluator(qrels, {"P_4", "recall_4", "recip_rank", "ndcg_cut_4", "map"})
-    qrels = {"q": {d: int(g) for d, g in zip(state.qrels()["doc_id"], state.qrels()["relevance"])}}
-    run = {"q": {d: float(s) for d, s in zip(state.run()["doc_id"], state.run()["score"])}}
+    judged, ranked = state.qrels(), state.run()
+    qrels = {"q": {d: int(g) for d, g in zip(judged["doc_id"], judged["relevance"], strict=True)}}
+    run = {"q": {d: float(s) for d, s in zip(ranked["doc_id"], ranked["score"], strict=True)}}
     ref = pytrec_eval.RelevanceEvaluator(
         qrels, {"P_4", "recall_4", "recip_rank", "ndcg_cut_4", "map"}).evaluate(run)["q"]
     values = state.values()
@@ -194,7 +193,8 @@ def test_metric_explorer_unretrieved_controls_change_the_denominators():
 def test_metric_explorer_rejects_grades_above_max_grade():
     with pytest.raises(InputError, match=r"at most max_grade=1; got \[2\]"):
         MetricExplorer([2, 0], k=1, max_grade=1, unretrieved=())
-    with pytest.raises(InputError, match=r"k must be at most the number of ranked documents \(2\); got 3"):
+    with pytest.raises(InputError,
+                       match=r"k must be at most the number of ranked documents \(2\); got 3"):
         MetricExplorer([1, 0], k=3, unretrieved=())
 
 
@@ -348,66 +348,71 @@ def test_planner_says_why_there_is_no_plan():
 @pytest.mark.parametrize("kwargs, message", [
     ({"baseline": 0.0, "effect": 0.1}, "baseline must be a rate in \\(0, 1\\); got 0.0"),
     ({"baseline": 0.5, "effect": 0.0}, "effect must be > 0"),
-    ({"baseline": 0.5, "effect": 0.1, "alpha": 1.5}, "alpha must be in \\(0, 1\\)"),
+    ({"baseline": 0.5, "effect": 0.1, "alpha": 1.5}, "alpha must be strictly between 0 and 1"),
 ])
 def test_plan_rejects_bad_input(kwargs, message):
     with pytest.raises(InputError, match=message):
         plan_sample_size(**kwargs)
 
 
-# --------------------------------------------------------------------------- notebook
+# --------------------------------------------------------------------------- text fallbacks
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
-@pytest.mark.slow
-def test_notebook_records_what_the_explorers_show(tmp_path):
-    import papermill
-
-    from reteval.retrievers import make_retriever
-
-    output_dir = tmp_path / "05_explore"
-    papermill.execute_notebook(
-        str(ROOT / "notebooks" / "05_explore.ipynb"), str(tmp_path / "05_explore.ipynb"),
-        parameters={"output_dir": str(output_dir), "grades": [0, 1, 1], "unretrieved": [],
-                    "k": 2, "max_k": 5, "query_id": "q03", "depth": 10,
-                    "retrievers": ["bm25", "vector"], "baseline_rate": 0.30, "effect": 0.05,
-                    "alpha": 0.01, "power": 0.90},
-        progress_bar=False, kernel_name="python3", cwd=str(ROOT),
-    )
-    results = json.loads((output_dir / "results.json").read_text())
-    metric = results["metric_explorer"]
-    # By hand: relevant at ranks 2 and 3, R = 2, K = 2.
-    assert metric["formulas"][:3] == ["P@2 = 1/2 = 0.500", "R@2 = 1/2 = 0.500", "RR = 1/2 = 0.500"]
-    assert metric["formulas"][4] == "AP = (1/2 + 2/3) / 2 = 0.583"
-    assert metric["values"]["nDCG@2"] == pytest.approx((1 / LOG2_3) / (1 + 1 / LOG2_3))
-
-    collection = load("teaching")
-    runs = {name: make_retriever(name, collection.corpus).run(collection.queries, k=10)
-            for name in ("bm25", "vector")}
-    query = results["query_explorer"]
-    assert query["query_id"] == "q03" and query["systems"] == ["bm25", "vector"]
-    for name, run in runs.items():
-        expected = reteval.evaluate(collection.qrels, run, ["P@2", "R@2", "RR", "nDCG@2", "AP"])
-        assert query["measures"][name] == pytest.approx(expected.loc["q03"].to_dict(), abs=1e-12)
-        assert query["ranked"][name] == run[run["query_id"] == "q03"]["doc_id"].head(2).tolist()
-        means = reteval.evaluate(collection.qrels, run, ["P@2", "R@2", "nDCG@2"]).mean()
-        assert results["k_curve_explorer"]["values"][name] == pytest.approx(means.to_dict(),
-                                                                           abs=1e-12)
-    assert results["ab_planner"]["n_per_group"] == 2608  # statsmodels, see above
-    assert (output_dir / "figures" / "k_curves.png").stat().st_size > 1000
+def test_query_explorer_text_fallback_follows_the_controls(tiny):
+    dataset, runs = tiny
+    explorer = QueryExplorer(dataset, runs, k=2)
+    lines = explorer.text().splitlines()
+    # q1: a ranks d1 (2), d2 (unjudged); b ranks d4 (0), d3 (1); relevant d1, d3, d5.
+    assert lines[0] == "query q1: first (K = 2)"
+    assert lines[1] == "== a =="
+    assert lines[2].startswith("P@2 = 0.500 · R@2 = 0.333 · RR = 1.000")
+    assert lines[3].split()[:4] == ["1", "d1", "0.900", "✔"]
+    assert lines[4].split()[:4] == ["2", "d2", "0.800", "unjudged"]
+    assert lines[5] == "Relevant, not in the top 2: d3 (1), d5 (1)"
+    assert lines[6] == "== b ==" and "RR = 0.500" in lines[7]
+    assert lines[8].split()[:5] == ["1", "d4", "0.900", "✘", "0"]
+    explorer.query_select.value = "q2"
+    explorer.k_slider.value = 1
+    assert explorer.text().splitlines()[0] == "query q2: second (K = 1)"
+    assert "Relevant, not in the top 1: none" in explorer.text()
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("parameters, message", [
-    ({"retrievers": ["bm25", "colbert"]}, "unknown retrievers \\['colbert'\\]"),
-    ({"k": 11}, "k must be between 1 and min\\(len\\(grades\\), max_k\\) = 10; got 11"),
-    ({"query_id": "q999"}, "query_id 'q999' is not a query of 'teaching'"),
-])
-def test_notebook_validation_cell(tmp_path, parameters, message):
-    import papermill
+def test_explorers_carry_their_text_in_the_display_bundle(tiny):
+    dataset, runs = tiny
+    explorers = [QueryExplorer(dataset, runs, k=2, lang="zh"), ABPlanner(lang="zh"),
+                 MetricExplorer([1, 0], k=1, unretrieved=()),
+                 KCurveExplorer(dataset.qrels, runs, max_k=3, k=2)]
+    for explorer in explorers:
+        bundle = explorer._repr_mimebundle_()
+        assert WIDGET_VIEW in bundle  # a live front end still gets the widget
+        assert bundle["text/plain"] == explorer.text()
+        assert "<pre>" in bundle["text/html"] and "reteval-fallback" in bundle["text/html"]
+    query_html = explorers[0]._repr_mimebundle_()["text/html"]
+    assert "交互控件需要运行中的内核" in query_html
+    assert "相关但不在前 2 名：d3 (1), d5 (1)" in explorers[0].text()
+    assert "未判断" in explorers[0].text()
+    assert explorers[2].text().splitlines()[0] == "P@1 = 1/1 = 1.000"
+    assert explorers[3].text().splitlines()[0] == "K = 2"
 
-    with pytest.raises(papermill.PapermillExecutionError, match=message):
-        papermill.execute_notebook(
-            str(ROOT / "notebooks" / "05_explore.ipynb"), str(tmp_path / "out.ipynb"),
-            parameters={"output_dir": str(tmp_path / "o"), **parameters},
-            progress_bar=False, kernel_name="python3", cwd=str(ROOT),
-        )
+
+def test_planner_text_in_both_languages():
+    planner = ABPlanner(baseline=0.10, effect=0.02, lang="zh")
+    assert planner.text().splitlines() == list(planner.plan.describe("zh"))
+    assert planner.text().splitlines()[2] == (
+        "每组 3,835 人（共 7,670 人），双侧检验，alpha 0.050，检验效能 0.80")
+    english = ABPlanner(baseline=0.10, effect=0.02)
+    assert english.text().splitlines()[2] == (
+        "n per group = 3,835 (total 7,670) for power 0.80 at alpha 0.050, two-sided")
+    english.baseline_slider.value = 0.9
+    english.effect_slider.value = 0.2
+    assert english.text().startswith("no plan: effect must be > 0")
+
+
+def test_explorers_reject_an_unknown_language(tiny):
+    dataset, runs = tiny
+    with pytest.raises(InputError, match="lang must be 'zh' or 'en'; got 'fr'"):
+        QueryExplorer(dataset, runs, lang="fr")
+    with pytest.raises(InputError, match="lang must be 'zh' or 'en'; got 'de'"):
+        ABPlanner(lang="de")

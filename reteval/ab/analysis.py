@@ -12,10 +12,17 @@ at the experiment's size. The test depends on the metric's kind:
 * ratio metrics per query (satisfaction, click-through, clicks per query):
   a z-test with the delta-method variance of each variant's ratio, because
   the user, not the query, is the randomised unit;
-* per-user means: Welch's t-test (interval from the t distribution with the
-  Welch-Satterthwaite degrees of freedom);
+* per-user means: Welch's t-test;
 * per-user 0/1 proportions: the two-proportion z-test with pooled variance
   (interval: the unpooled normal interval).
+
+Both intervals of a comparison, the absolute difference's and the relative
+lift's, follow one convention (that of :mod:`reteval.ab.stats`): estimate
+plus or minus a quantile times a standard error, the quantile taken from the
+test's own reference distribution. For per-user means that is Student's t
+with the Welch-Satterthwaite degrees of freedom for both intervals; for the
+z-tested metrics, the standard normal for both. The lift's standard error is
+the delta method's.
 
 Primary metrics are corrected for multiplicity with Holm's method over all
 (treatment, primary metric) pairs. Guardrail metrics are not corrected (an
@@ -39,7 +46,6 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 from scipy.stats import norm
-from scipy.stats import t as t_dist
 
 from reteval.ab.assignment import Experiment
 from reteval.ab.metrics import Metric, estimate, get_metric
@@ -70,7 +76,8 @@ class MetricResult:
     difference, ci_low, ci_high : float
         Treatment minus control and its confidence interval (unadjusted).
     relative_lift, lift_ci_low, lift_ci_high : float
-        ``treatment / control - 1`` with a delta-method interval.
+        ``treatment / control - 1`` with a delta-method interval (same
+        quantile as the difference's interval).
     test : str
         ``"delta-method z"``, ``"Welch t"`` or ``"two-proportion z"``.
     statistic, df, pvalue : float
@@ -236,22 +243,25 @@ def _compare(m: Metric, role: str, est: pd.DataFrame, stats: pd.DataFrame, contr
     zcrit = norm.ppf(1 - alpha / 2)
     if m.kind == "mean" and nc >= 2 and nt >= 2:
         res = welch_test(vt, vart * nt, nt, vc, varc * nc, nc)
-        half = t_dist.ppf(1 - alpha / 2, res.df) * se if math.isfinite(res.df) else math.nan
         test = "Welch t"
     elif m.kind == "proportion" and nc > 0 and nt > 0:
         res = two_proportion_ztest(int(stats.loc[treatment, m.numerator]), nt,
                                    int(stats.loc[control, m.numerator]), nc)
-        half, test = zcrit * se, "two-proportion z"
+        test = "two-proportion z"
     else:
         res = z_test(diff, se) if math.isfinite(se) else None
-        half, test = zcrit * se, "delta-method z" if m.kind == "ratio" else "z"
-    lift, llo, lhi = relative_lift(vt, vart, vc, varc, confidence_level=1 - alpha)
+        test = "delta-method z" if m.kind == "ratio" else "z"
+    df = math.inf if res is None else res.df
+    ci = (math.nan, math.nan) if res is None else res.confidence_interval(1 - alpha)
+    lift_result = relative_lift(vt, vart, vc, varc, df=df if math.isfinite(df) else math.inf)
+    llo, lhi = lift_result.confidence_interval(1 - alpha)
+    lift = lift_result.lift
     return {"metric": m.name, "role": role, "control": control, "treatment": treatment,
             "control_value": vc, "treatment_value": vt, "difference": diff,
-            "ci_low": diff - half, "ci_high": diff + half, "relative_lift": lift,
+            "ci_low": ci[0], "ci_high": ci[1], "relative_lift": lift,
             "lift_ci_low": llo, "lift_ci_high": lhi, "test": test,
             "statistic": math.nan if res is None else res.statistic,
-            "df": math.inf if res is None else res.df,
+            "df": df,
             "pvalue": math.nan if res is None else res.pvalue,
             "mde": (zcrit + norm.ppf(power)) * se}
 
@@ -343,7 +353,7 @@ def analyze(stats: pd.DataFrame, *, experiment: Experiment | None = None,
             rows.append((m, _compare(m, role, est, stats, control, t, alpha, power)))
     prim_idx = [i for i, (m, r) in enumerate(rows) if r["role"] == "primary"]
     adjusted = adjust_pvalues([rows[i][1]["pvalue"] for i in prim_idx], method="holm")
-    for i, p in zip(prim_idx, adjusted):
+    for i, p in zip(prim_idx, adjusted, strict=True):
         rows[i][1]["pvalue_adjusted"] = float(p)
     comparisons = []
     for m, r in rows:

@@ -152,7 +152,9 @@ class Experiment:
     def __post_init__(self):
         _check_str("name", self.name)
         if isinstance(self.variants, str):
-            raise InputError(f"variants must be a sequence of names; got the string {self.variants!r}")
+            raise InputError(
+                f"variants must be a sequence of names; got the string {self.variants!r}"
+            )
         variants = tuple(self.variants)
         if len(variants) < 2:
             raise InputError(f"an experiment needs at least 2 variants; got {variants!r}")
@@ -194,7 +196,7 @@ class Experiment:
         """Return the variant of ``user_id`` (see the module docstring for the hash)."""
         _check_str("user_id", user_id)
         h = _hash64(self.name, user_id)
-        for variant, bound in zip(self.variants, self._bounds):
+        for variant, bound in zip(self.variants, self._bounds, strict=True):
             if h < bound:
                 return variant
         return self.variants[-1]  # unreachable: the last bound is 2**64 > h

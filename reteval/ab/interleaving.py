@@ -279,7 +279,7 @@ def credit(interleaving: Interleaving, clicked: Sequence[str]) -> Outcome:
         if doc not in shown:
             raise InputError(f"clicked doc id {doc!r} is not in the interleaved list")
     if interleaving.method == "team_draft":
-        team = dict(zip(interleaving.docs, interleaving.teams))
+        team = dict(zip(interleaving.docs, interleaving.teams, strict=True))
         ca = sum(team[d] == "A" for d in clicked)
         return Outcome(ca, len(clicked) - ca)
     if interleaving.method != "balanced":

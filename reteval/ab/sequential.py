@@ -193,7 +193,8 @@ def msprt(difference, variance, *, mixing_sd: float, alpha: float = 0.05, null: 
         verdict = (f"After {len(d)} looks the always-valid p-value is {pvalue[-1]:.3g}, above "
                    f"alpha = {alpha:g}: no difference demonstrated yet. The confidence sequence "
                    f"[{low[-1]:.4g}, {high[-1]:.4g}] still holds the values the data allow; "
-                   "keep collecting, or stop for futility if it excludes every effect worth having.")
+                   "keep collecting, or stop for futility if it excludes every effect worth "
+                   "having.")
     return SequentialResult(d, v, pvalue, low, high, float(alpha), float(mixing_sd),
                             float(null), labels, verdict)
 

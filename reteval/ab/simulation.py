@@ -179,7 +179,8 @@ class PositionBasedModel:
 
     def __post_init__(self):
         if self.examination is not None:
-            ex = tuple(check_probability(p, "examination probability", closed=True) for p in self.examination)
+            ex = tuple(check_probability(p, "examination probability", closed=True)
+                       for p in self.examination)
             object.__setattr__(self, "examination", ex)
         attractiveness([0], self.click_probabilities)
 
@@ -225,7 +226,7 @@ def _qrels_dict(qrels) -> dict[str, dict[str, int]]:
             raise InputError(f"qrels is missing column(s) {sorted(missing)!r}")
         out: dict[str, dict[str, int]] = {}
         for q, d, r in zip(qrels["query_id"].astype(str), qrels["doc_id"].astype(str),
-                           qrels["relevance"]):
+                           qrels["relevance"], strict=True):
             out.setdefault(q, {})[d] = int(r)
         return out
     if isinstance(qrels, Mapping):
@@ -486,8 +487,8 @@ def simulate_log(experiment: Experiment, qrels, run_a, run_b, *, n_users: int = 
         "timestamp": t0.tz_convert("UTC") + pd.to_timedelta(
             np.round(seconds * 1e6).astype(np.int64), unit="us"),
         "retrieved": [[d for d in row if d] for row in docs],
-        "clicks": [list(row[c]) for row, c in zip(docs, clicks)],
-        "feedback": pd.array([int(s) if g else None for s, g in zip(satisfied, gives)],
+        "clicks": [list(row[c]) for row, c in zip(docs, clicks, strict=True)],
+        "feedback": pd.array([int(s) if g else None for s, g in zip(satisfied, gives, strict=True)],
                              dtype="Int64"),
     })
     return log.sort_values("timestamp", kind="stable").reset_index(drop=True)

@@ -4,6 +4,22 @@ Each test takes counts, means and variances rather than raw data, so it can
 run on the reduced table of :mod:`reteval.ab.sufficient`. Differences are
 always "first minus second" (the analysis passes treatment first). Multiple
 comparisons use :func:`reteval.stats.adjust_pvalues`.
+
+Results have the style of :mod:`reteval.stats` (and of scipy): frozen
+dataclasses with ``statistic`` and ``pvalue`` and a method
+``confidence_interval(confidence_level=0.95)`` returning a
+:class:`reteval.stats.ConfidenceInterval`.
+
+Intervals, one convention for every result: ``estimate +/- q * standard_error``
+where ``q`` is the quantile of the Student t distribution with the result's
+``df`` degrees of freedom, or of the standard normal when ``df`` is infinite
+(the z-tests). Welch's test has Welch-Satterthwaite degrees of freedom, so its
+difference is read against that t distribution, and so is the relative lift
+of the same means (:func:`relative_lift` with ``df=``): its standard error
+comes from the delta method, and with a control known exactly the lift's
+interval is the difference's interval divided by the control. A one-sided
+``alternative`` gives a one-sided interval (``"larger"``: ``(low, inf)``;
+``"smaller"``: ``(-inf, high)``), as scipy does.
 """
 
 from __future__ import annotations
@@ -15,9 +31,11 @@ import numpy as np
 from scipy import stats as _st
 
 from reteval.errors import InputError
-from reteval.validation import check_alternative
+from reteval.stats import ConfidenceInterval
+from reteval.validation import check_alternative, check_confidence_level
 
 __all__ = [
+    "LiftResult",
     "SRMResult",
     "TestResult",
     "relative_lift",
@@ -27,15 +45,93 @@ __all__ = [
     "z_test",
 ]
 
+
+def _interval(estimate: float, se: float, df: float, alternative: str,
+              confidence_level: float) -> ConfidenceInterval:
+    check_confidence_level(confidence_level)
+    if not (math.isfinite(estimate) and math.isfinite(se) and se >= 0):
+        return ConfidenceInterval(math.nan, math.nan)
+    if se == 0:
+        return ConfidenceInterval(estimate, estimate)
+    dist = _st.norm if math.isinf(df) else _st.t(df)
+    if alternative == "two-sided":
+        half = float(dist.ppf(0.5 + confidence_level / 2)) * se
+        return ConfidenceInterval(estimate - half, estimate + half)
+    half = float(dist.ppf(confidence_level)) * se
+    if alternative == "larger":
+        return ConfidenceInterval(estimate - half, math.inf)
+    return ConfidenceInterval(-math.inf, estimate + half)
+
+
 @dataclass(frozen=True)
 class TestResult:
-    """Statistic, p-value and degrees of freedom (``inf`` for a z-test)."""
+    """A test of a difference ``first - second``, with its confidence interval.
+
+    Attributes
+    ----------
+    statistic, pvalue : float
+    df : float
+        Degrees of freedom of the t distribution; ``inf`` for a z-test.
+    estimate : float
+        The difference tested (first minus second).
+    standard_error : float
+        Standard error of ``estimate`` used by the interval (for the
+        two-proportion test the unpooled one: the pooled one serves the test
+        under H0 only).
+    alternative : str
+        ``"two-sided"``, ``"larger"`` or ``"smaller"``.
+    """
 
     __test__ = False  # not a pytest test class
 
     statistic: float
     pvalue: float
     df: float = math.inf
+    estimate: float = math.nan
+    standard_error: float = math.nan
+    alternative: str = "two-sided"
+
+    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """``estimate +/- q * standard_error``, ``q`` from t(``df``) or the normal.
+
+        Examples
+        --------
+        >>> ci = z_test(0.02, 0.01).confidence_interval(0.95)
+        >>> round(ci.low, 4), round(ci.high, 4)
+        (0.0004, 0.0396)
+        """
+        return _interval(self.estimate, self.standard_error, self.df, self.alternative,
+                         confidence_level)
+
+
+@dataclass(frozen=True)
+class LiftResult:
+    """Relative lift ``treatment / control - 1`` and its delta-method standard error.
+
+    Attributes
+    ----------
+    lift : float
+        NaN when the control value is 0 or not finite.
+    standard_error : float
+    df : float
+        Degrees of freedom of the interval's t quantile; ``inf``: normal.
+    """
+
+    lift: float
+    standard_error: float
+    df: float = math.inf
+
+    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """Two-sided ``lift +/- q * standard_error``, ``q`` from t(``df``) or the normal.
+
+        Examples
+        --------
+        >>> ci = relative_lift(0.55, 0.0001, 0.50, 0.0001).confidence_interval(0.95)
+        >>> round(ci.low, 4), round(ci.high, 4)
+        (0.0417, 0.1583)
+        """
+        return _interval(self.lift, self.standard_error, self.df, "two-sided",
+                         confidence_level)
 
 
 def _check_alternative(alternative: str) -> None:
@@ -63,7 +159,8 @@ def z_test(difference: float, se: float, *, alternative: str = "two-sided") -> T
     """
     _check_alternative(alternative)
     stat = difference / se if se > 0 else math.nan
-    return TestResult(float(stat), _pvalue(stat, _st.norm, alternative))
+    return TestResult(float(stat), _pvalue(stat, _st.norm, alternative), math.inf,
+                      float(difference), float(se), alternative)
 
 
 def two_proportion_ztest(count1: int, nobs1: int, count2: int, nobs2: int, *,
@@ -90,7 +187,9 @@ def two_proportion_ztest(count1: int, nobs1: int, count2: int, nobs2: int, *,
     p = (count1 + count2) / (nobs1 + nobs2)
     se = math.sqrt(p * (1 - p) * (1 / nobs1 + 1 / nobs2))
     stat = (p1 - p2) / se if se > 0 else math.nan
-    return TestResult(float(stat), _pvalue(stat, _st.norm, alternative))
+    unpooled = math.sqrt(p1 * (1 - p1) / nobs1 + p2 * (1 - p2) / nobs2)
+    return TestResult(float(stat), _pvalue(stat, _st.norm, alternative), math.inf,
+                      float(p1 - p2), unpooled, alternative)
 
 
 def welch_test(mean1: float, var1: float, nobs1: int, mean2: float, var2: float, nobs2: int, *,
@@ -116,35 +215,44 @@ def welch_test(mean1: float, var1: float, nobs1: int, mean2: float, var2: float,
     df = (a + b) ** 2 / (a**2 / (nobs1 - 1) + b**2 / (nobs2 - 1)) if se > 0 else math.nan
     stat = (mean1 - mean2) / se if se > 0 else math.nan
     return TestResult(float(stat), _pvalue(stat, _st.t(df) if se > 0 else _st.norm, alternative),
-                      float(df))
+                      float(df), float(mean1 - mean2), se, alternative)
 
 
 def relative_lift(treatment: float, var_treatment: float, control: float, var_control: float,
-                  *, confidence_level: float = 0.95) -> tuple[float, float, float]:
-    """Relative lift ``treatment / control - 1`` with a delta-method confidence interval.
+                  *, df: float = math.inf) -> LiftResult:
+    """Relative lift ``treatment / control - 1`` with a delta-method standard error.
 
     The two estimates are independent (different users), so
-    ``Var(T/C) ~ Var(T) / C^2 + T^2 Var(C) / C^4``; the interval is normal.
+    ``Var(T/C) ~ Var(T) / C^2 + T^2 Var(C) / C^4``.
+
+    Parameters
+    ----------
+    treatment, var_treatment, control, var_control : float
+        The two estimates and the variances of the estimates.
+    df : float, default inf
+        Degrees of freedom of the interval (the module's convention: the
+        Welch-Satterthwaite ``df`` of the test of the same means; ``inf``,
+        a normal interval, for z-tested metrics).
 
     Returns
     -------
-    (lift, low, high) : tuple of float
-        NaN when the control value is 0.
+    LiftResult
+        ``lift`` and ``standard_error`` are NaN when the control value is 0.
 
     Examples
     --------
-    >>> lift, low, high = relative_lift(0.55, 0.0001, 0.50, 0.0001)
-    >>> round(lift, 3), round(low, 4), round(high, 4)
-    (0.1, 0.0417, 0.1583)
+    >>> r = relative_lift(0.55, 0.0001, 0.50, 0.0001)
+    >>> round(r.lift, 3), round(r.standard_error, 5)
+    (0.1, 0.02973)
     """
-    if not 0 < confidence_level < 1:
-        raise InputError(f"confidence_level must be in (0, 1); got {confidence_level!r}")
+    if isinstance(df, bool) or not isinstance(df, (int, float, np.integer, np.floating)) \
+            or not df > 0:
+        raise InputError(f"df must be a positive number (inf for a normal interval); got {df!r}")
     if control == 0 or not math.isfinite(control):
-        return math.nan, math.nan, math.nan
+        return LiftResult(math.nan, math.nan, float(df))
     lift = treatment / control - 1
     var = var_treatment / control**2 + treatment**2 * var_control / control**4
-    half = _st.norm.ppf(0.5 + confidence_level / 2) * math.sqrt(var)
-    return float(lift), float(lift - half), float(lift + half)
+    return LiftResult(float(lift), math.sqrt(var), float(df))
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,8 @@ _HOME = {
     "channels": ("Delivery", "post_json", "run_command"),
     "commands": ("ALERT_EXIT_STATUS", "add_subcommands"),
     "history": ("Entry", "HistoryError", "HistoryLockedError", "HistoryStore", "open_history"),
-    "runner": ("MonitorResult", "RetrieverError", "load_retriever", "monitor_once"),
+    "runner": ("MonitorOptions", "MonitorResult", "RetrieverError", "load_retriever",
+               "monitor_once"),
     "schedule": ("parse_interval", "repeat"),
     "trend": ("history_frame", "plot_history"),
 }
@@ -61,6 +62,7 @@ __all__ = [
     "HistoryLockedError",
     "HistoryStore",
     "MeasureComparison",
+    "MonitorOptions",
     "MonitorResult",
     "RegressionReport",
     "RetrieverError",

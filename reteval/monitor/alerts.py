@@ -323,7 +323,8 @@ def check_regression(
     >>> worse = pd.DataFrame({"RR": [0.5, 0.33, 0.5, 0.25, 0.5, 0.5, 0.2, 0.5]}, index=ids)
     >>> report = check_regression(worse, base, baseline_id=1)
     >>> [a.message for a in report.alerts]   # scipy.stats.ttest_rel(worse, base): p=0.0038
-    ['RR dropped from 0.8750 to 0.4100 (-0.4650) on 8 queries since entry 1: t test p = 0.0038 (holm-adjusted) < alpha 0.05']
+    ['RR dropped from 0.8750 to 0.4100 (-0.4650) on 8 queries since entry 1: t test p = 0.0038
+      (holm-adjusted) < alpha 0.05']
     >>> check_regression(base, base).alerts      # no difference, no alert
     ()
     """
@@ -334,7 +335,8 @@ def check_regression(
     test_name = TESTS.get(str(test).lower()) if isinstance(test, str) else None
     if test_name is None:
         raise InputError(f"test must be one of {sorted(TESTS)}; got {test!r}")
-    correction_name = CORRECTIONS.get(str(correction).lower()) if isinstance(correction, str) else None
+    correction_name = (CORRECTIONS.get(str(correction).lower())
+                       if isinstance(correction, str) else None)
     if correction_name is None:
         raise InputError(f"correction must be one of {sorted(CORRECTIONS)}; got {correction!r}")
     names = list(current.columns) if measures is None else [str(m) for m in measures]
@@ -383,7 +385,7 @@ def check_regression(
     comparisons, alerts = [], []
     label = "unadjusted" if correction_name == "none" else f"{correction_name}-adjusted"
     since = "" if baseline_id is None else f" since entry {baseline_id}"
-    for (name, x, y, result), p, p_adj in zip(raw, pvalues, adjusted):
+    for (name, x, y, result), p, p_adj in zip(raw, pvalues, adjusted, strict=True):
         base_mean, cur_mean = float(y.mean()), float(x.mean())
         diff = cur_mean - base_mean
         regressed = bool(np.isfinite(p_adj) and p_adj < alpha and diff < 0 and -diff >= min_drop)

@@ -121,7 +121,8 @@ def add_subcommands(subparsers) -> None:
     alerts.add_argument("--test", default="t",
                         choices=("t", "wilcoxon", "randomization", "bootstrap"),
                         help="paired test (default: t)")
-    alerts.add_argument("--correction", default="holm", choices=("holm", "bonferroni", "bh", "none"),
+    alerts.add_argument("--correction", default="holm",
+                        choices=("holm", "bonferroni", "bh", "none"),
                         help="multiple-comparison correction over measures (default: holm)")
     alerts.add_argument("--min-drop", type=_number, default=0.0, metavar="D",
                         help="smallest drop of a mean that counts as a regression (default: 0)")
@@ -133,7 +134,8 @@ def add_subcommands(subparsers) -> None:
     alerts.add_argument("--alert-command", metavar="CMD",
                         help="shell command run when an alert fires, JSON payload on stdin")
     alerts.add_argument("--alert-url", metavar="URL",
-                        help="http(s) URL that receives the JSON payload by POST when an alert fires")
+                        help="http(s) URL that receives the JSON payload by POST when an alert "
+                             "fires")
     alerts.add_argument("--alert-timeout", type=_number, default=30.0, metavar="SECONDS",
                         help="timeout of each alert channel (default: 30)")
     p.add_argument("--every", metavar="INTERVAL",
@@ -200,15 +202,9 @@ def _deliver(result, args) -> list:
 
 
 def _monitor_once(args) -> int:
-    from reteval.monitor.runner import monitor_once
+    from reteval.monitor.runner import MonitorOptions, monitor_once
 
-    result = monitor_once(
-        args.history,
-        run=args.run,
-        retriever=args.retriever,
-        qrels=args.qrels,
-        queries=args.queries,
-        dataset=args.dataset,
+    options = MonitorOptions(
         split=args.split,
         measures=args.measures,
         relevance_level=args.relevance_level,
@@ -224,6 +220,8 @@ def _monitor_once(args) -> int:
         rng=args.seed,
         lock_timeout=args.lock_timeout,
     )
+    result = monitor_once(args.history, run=args.run, retriever=args.retriever, qrels=args.qrels,
+                          queries=args.queries, dataset=args.dataset, options=options)
     for notice in result.notices:
         print(f"reteval: warning: {notice}", file=sys.stderr)
     for alert in result.alerts:
@@ -373,7 +371,7 @@ def _table(frame) -> str:
     lines = []
     for r in rows:
         parts = [c.rjust(w) if i == 0 or header[i] in measures or header[i] == "queries"
-                 else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))]
+                 else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=False))]
         lines.append("  ".join(parts).rstrip())
     if len(rows) == 1:
         lines.append("(no entries)")

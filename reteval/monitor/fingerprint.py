@@ -124,6 +124,7 @@ def fingerprint(qrels, queries: Mapping[str, str] | None = None) -> DatasetFinge
             map(str, table["query_id"].tolist()),
             map(str, table["doc_id"].tolist()),
             map(int, table["relevance"].tolist()),
+            strict=True,
         )
     )
     qrels_hash = hashlib.sha256()

@@ -34,9 +34,11 @@ Tables (schema version 1)::
     alerts(entry_id, position, kind, measure, message, value, reference,
            pvalue, baseline_id)
 
-Errors name the file: :class:`HistoryError` (missing, corrupt, not a history,
-too new) and :class:`HistoryLockedError` (another process holds the write
-lock beyond the timeout).
+Opening, locking and the schema checks are :mod:`reteval.sqlitefile`'s, shared
+with the A/B interaction log. Errors name the file: :class:`HistoryError`, an
+:class:`~reteval.errors.InputError` (missing, corrupt, not a history, too new)
+and :class:`HistoryLockedError` (another process holds the write lock beyond
+the timeout).
 """
 
 from __future__ import annotations
@@ -44,21 +46,20 @@ from __future__ import annotations
 import json
 import math
 import os
-import sqlite3
 import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from reteval.errors import InputError, RetevalError
+from reteval.errors import InputError
 from reteval.monitor.alerts import Alert
 from reteval.monitor.fingerprint import DatasetFingerprint
-from reteval.textfile import INT64_MAX
+from reteval.sqlitefile import FileKind, Translate, check_timeout, immediate, open_file
+from reteval.textfile import INT64_MAX, as_path
 
 __all__ = [
     "APPLICATION_ID",
@@ -125,19 +126,23 @@ _SCHEMA = (
 )
 
 
-class HistoryError(RetevalError):
+class HistoryError(InputError):
     """A history file that cannot be used: missing, corrupt, not a history, too new.
 
     The message starts with the path; :attr:`path` holds it.
     """
 
     def __init__(self, message: str, *, path):
-        self.path = str(path)
-        super().__init__(f"{self.path}: {message}")
+        super().__init__(message, path=path)
 
 
 class HistoryLockedError(HistoryError):
     """Another process held the history's write lock for longer than the timeout."""
+
+
+_KIND = FileKind("history", APPLICATION_ID, SCHEMA_VERSION, _SCHEMA,
+                 frozenset({"entries", "query_scores", "aggregates", "alerts", "sqlite_sequence"}),
+                 error=HistoryError, locked_error=HistoryLockedError)
 
 
 @dataclass(frozen=True)
@@ -248,16 +253,6 @@ def _real(value) -> float | None:
     return None if math.isnan(value) else value
 
 
-def _check_timeout(lock_timeout) -> float:
-    try:
-        value = float(lock_timeout)
-    except (TypeError, ValueError):
-        value = math.nan
-    if not (math.isfinite(value) and value >= 0):
-        raise InputError(f"lock_timeout must be a number of seconds >= 0; got {lock_timeout!r}")
-    return value
-
-
 class HistoryStore:
     """An open history file. Use :func:`open_history` to get one.
 
@@ -266,8 +261,8 @@ class HistoryStore:
     """
 
     def __init__(self, path, *, create: bool = False, lock_timeout: float = 5.0):
-        self.path = Path(path)
-        self.lock_timeout = _check_timeout(lock_timeout)
+        self.path = as_path(path, "history path")
+        self.lock_timeout = check_timeout(lock_timeout, "lock_timeout")
         if not create and not self.path.is_file():
             if self.path.is_dir():
                 raise HistoryError("is a directory, not a history file", path=self.path)
@@ -280,78 +275,12 @@ class HistoryStore:
                 f"cannot create the history: the folder {str(self.path.parent)!r} does not exist",
                 path=self.path,
             )
-        try:
-            self._con = sqlite3.connect(
-                self.path, timeout=self.lock_timeout, isolation_level=None
-            )
-        except sqlite3.Error as exc:
-            raise HistoryError(f"cannot open the history: {exc}", path=self.path) from None
-        try:
-            with self._errors("open"):
-                self._con.execute(f"PRAGMA busy_timeout = {int(self.lock_timeout * 1000)}")
-                self._open(create)
-        except BaseException:
-            self._con.close()
-            raise
+        self._con = open_file(_KIND, self.path, timeout=self.lock_timeout, create=create)
 
     # ------------------------------------------------------------------ plumbing
 
-    def _errors(self, doing: str):
-        return _Translate(self, doing)
-
-    def _open(self, create: bool) -> None:
-        con = self._con
-        version = con.execute("PRAGMA user_version").fetchone()[0]
-        if version == 0:
-            if not create:
-                raise HistoryError(
-                    "not a reteval history (an SQLite database without the reteval schema)",
-                    path=self.path,
-                )
-            self._create_schema()
-            version = con.execute("PRAGMA user_version").fetchone()[0]
-        application = con.execute("PRAGMA application_id").fetchone()[0]
-        if application != APPLICATION_ID:
-            raise HistoryError(
-                f"not a reteval history (SQLite application_id {application:#x}, "
-                f"expected {APPLICATION_ID:#x})",
-                path=self.path,
-            )
-        if version > SCHEMA_VERSION:
-            raise HistoryError(
-                f"written by a newer reteval (history schema version {version}; this reteval "
-                f"reads up to version {SCHEMA_VERSION}): upgrade reteval",
-                path=self.path,
-            )
-        mode = con.execute("PRAGMA journal_mode").fetchone()[0]
-        if mode.lower() != "wal":
-            con.execute("PRAGMA journal_mode = WAL")
-        con.execute("PRAGMA synchronous = FULL")
-        con.execute("PRAGMA foreign_keys = ON")
-
-    def _create_schema(self) -> None:
-        con = self._con
-        con.execute("PRAGMA journal_mode = WAL")
-        con.execute("BEGIN IMMEDIATE")
-        try:
-            # Another process may have created it between our check and our lock.
-            if con.execute("PRAGMA user_version").fetchone()[0] == 0:
-                tables = con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-                if tables:
-                    raise HistoryError(
-                        f"not a reteval history (an SQLite database with {tables} other "
-                        "tables); choose another file name",
-                        path=self.path,
-                    )
-                for statement in _SCHEMA:
-                    con.execute(statement)
-                con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            con.execute("COMMIT")
-        except BaseException:
-            if con.in_transaction:
-                con.execute("ROLLBACK")
-            raise
+    def _errors(self, doing: str) -> Translate:
+        return Translate(_KIND, self.path, doing, self.lock_timeout)
 
     def close(self) -> None:
         """Close the connection (idempotent)."""
@@ -449,46 +378,39 @@ class HistoryStore:
         notices = tuple(str(n) for n in notices)
 
         con = self._con
-        with self._errors("write an entry to"):
-            con.execute("BEGIN IMMEDIATE")
-            try:
-                self._check_pages("append to")  # never write into a damaged file
-                cursor = con.execute(
-                    "INSERT INTO entries (created_utc, retriever, dataset_name, fingerprint, "
-                    "qrels_sha256, queries_sha256, reteval_version, parameters, measures, "
-                    "num_queries, notices) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        created_text, retriever, dataset_name, fingerprint.digest,
-                        fingerprint.qrels_sha256, fingerprint.queries_sha256,
-                        str(reteval_version), parameters_json, json.dumps(measures),
-                        len(query_ids), json.dumps(list(notices), ensure_ascii=False),
-                    ),
-                )
-                entry_id = cursor.lastrowid
-                con.executemany(
-                    "INSERT INTO query_scores (entry_id, measure, query_id, value) "
-                    "VALUES (?, ?, ?, ?)",
-                    ((entry_id, *row) for row in score_rows),
-                )
-                con.executemany(
-                    "INSERT INTO aggregates (entry_id, measure, value) VALUES (?, ?, ?)",
-                    ((entry_id, m, _real(aggregates[m])) for m in measures),
-                )
-                con.executemany(
-                    "INSERT INTO alerts (entry_id, position, kind, measure, message, value, "
-                    "reference, pvalue, baseline_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        (entry_id, i, a.kind, a.measure, a.message, _real(a.value),
-                         _real(a.reference), _real(a.pvalue), a.baseline_id)
-                        for i, a in enumerate(alerts)
-                    ),
-                )
-                _test_pause()
-                con.execute("COMMIT")
-            except BaseException:
-                if con.in_transaction:
-                    con.execute("ROLLBACK")
-                raise
+        with self._errors("write an entry to"), immediate(con):
+            self._check_pages("append to")  # never write into a damaged file
+            cursor = con.execute(
+                "INSERT INTO entries (created_utc, retriever, dataset_name, fingerprint, "
+                "qrels_sha256, queries_sha256, reteval_version, parameters, measures, "
+                "num_queries, notices) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    created_text, retriever, dataset_name, fingerprint.digest,
+                    fingerprint.qrels_sha256, fingerprint.queries_sha256,
+                    str(reteval_version), parameters_json, json.dumps(measures),
+                    len(query_ids), json.dumps(list(notices), ensure_ascii=False),
+                ),
+            )
+            entry_id = cursor.lastrowid
+            con.executemany(
+                "INSERT INTO query_scores (entry_id, measure, query_id, value) "
+                "VALUES (?, ?, ?, ?)",
+                ((entry_id, *row) for row in score_rows),
+            )
+            con.executemany(
+                "INSERT INTO aggregates (entry_id, measure, value) VALUES (?, ?, ?)",
+                ((entry_id, m, _real(aggregates[m])) for m in measures),
+            )
+            con.executemany(
+                "INSERT INTO alerts (entry_id, position, kind, measure, message, value, "
+                "reference, pvalue, baseline_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    (entry_id, i, a.kind, a.measure, a.message, _real(a.value),
+                     _real(a.reference), _real(a.pvalue), a.baseline_id)
+                    for i, a in enumerate(alerts)
+                ),
+            )
+            _test_pause()
         return self.entry(entry_id)
 
     # ------------------------------------------------------------------ reading
@@ -666,38 +588,6 @@ class HistoryStore:
             if n_aggregates != k:
                 problems.append(f"entry {entry_id}: {n_aggregates} aggregates, expected {k}")
         return problems
-
-
-class _Translate:
-    """Turn sqlite3 errors into HistoryError / HistoryLockedError naming the file."""
-
-    def __init__(self, store: HistoryStore, doing: str):
-        self.store = store
-        self.doing = doing
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, exc_type, exc, tb):
-        if exc is None or not isinstance(exc, sqlite3.Error):
-            return False
-        text = str(exc)
-        path = self.store.path
-        if "locked" in text or "busy" in text:
-            raise HistoryLockedError(
-                f"the history is locked by another process (waited {self.store.lock_timeout:g} s "
-                f"to {self.doing} it); try again later or give a longer lock timeout",
-                path=path,
-            ) from None
-        if isinstance(exc, sqlite3.DatabaseError) and (
-            "not a database" in text or "malformed" in text or "corrupt" in text
-        ):
-            raise HistoryError(
-                f"not a readable reteval history: {text} (the file is corrupt or not an "
-                "SQLite database; restore it from a backup or start a new history)",
-                path=path,
-            ) from None
-        raise HistoryError(f"cannot {self.doing} the history: {text}", path=path) from None
 
 
 def _test_pause() -> None:

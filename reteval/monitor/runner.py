@@ -35,12 +35,13 @@ import os
 import sys
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields, replace
+from datetime import datetime
 from pathlib import Path
 
 import pandas as pd
 
-from reteval.errors import InputError, RetevalError
+from reteval.errors import InputError
 from reteval.monitor.alerts import (
     Alert,
     RegressionReport,
@@ -50,9 +51,11 @@ from reteval.monitor.alerts import (
 )
 from reteval.monitor.fingerprint import fingerprint
 from reteval.monitor.history import Entry, HistoryStore, open_history
+from reteval.retrievers.contract import RetrieverError, as_retriever, one_line
 
 __all__ = [
     "BASELINE_CHOICES",
+    "MonitorOptions",
     "MonitorResult",
     "RetrieverError",
     "load_retriever",
@@ -63,10 +66,6 @@ __all__ = [
 BASELINE_CHOICES = ("latest", "first", "none")
 
 _DATASET_CHANGE = ("warn", "alert")
-
-
-class RetrieverError(RetevalError):
-    """The retriever under evaluation failed or returned something that is not a run."""
 
 
 @dataclass(frozen=True)
@@ -205,12 +204,12 @@ def load_retriever(spec: str, *, corpus=None):
         obj = importlib.import_module(module_name)
     except ImportError as exc:
         raise InputError(
-            f"retriever {spec!r}: cannot import module {module_name!r}: {_one_line(exc)}"
+            f"retriever {spec!r}: cannot import module {module_name!r}: {one_line(exc)}"
         ) from None
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - its own code failed, or exited
         raise RetrieverError(
             f"retriever {spec!r}: importing module {module_name!r} raised "
-            f"{type(exc).__name__}: {_one_line(exc)}"
+            f"{type(exc).__name__}: {one_line(exc)}"
         ) from None
     finally:
         if added and cwd in sys.path:
@@ -224,42 +223,13 @@ def load_retriever(spec: str, *, corpus=None):
             ) from None
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - a module __getattr__
             raise RetrieverError(f"retriever {spec!r}: looking up {attribute!r} raised "
-                                 f"{type(exc).__name__}: {_one_line(exc)}") from None
+                                 f"{type(exc).__name__}: {one_line(exc)}") from None
     if not (callable(getattr(obj, "run", None)) or callable(obj)):
         raise InputError(
             f"retriever {spec!r} must name an object with a .run(queries) method or a callable "
             f"f(queries) -> run; got {type(obj).__name__}"
         )
     return obj
-
-
-def _call_retriever(retriever, queries: dict[str, str], label: str) -> pd.DataFrame:
-    from reteval.io import as_run
-
-    method = getattr(retriever, "run", None)
-    target = method if callable(method) else retriever
-    try:
-        run = target(dict(queries))
-    except RetevalError:
-        raise
-    except (Exception, SystemExit) as exc:  # noqa: BLE001 - SystemExit too: reteval exits
-        raise RetrieverError(
-            f"retriever {label!r} raised {type(exc).__name__}: {_one_line(exc)}"
-        ) from None
-    try:
-        return as_run(run)
-    except Exception as exc:  # noqa: BLE001 - whatever it returned, it is not a run
-        raise RetrieverError(
-            f"retriever {label!r} did not return a run: {_one_line(exc)}") from None
-
-
-def _one_line(exc: BaseException) -> str:
-    """An exception's message on one line (user code may raise anything)."""
-    try:
-        text = str(exc)
-    except Exception:  # noqa: BLE001 - a __str__ that fails
-        text = ""
-    return " ".join(text.split())[:300] or "(no message)"
 
 
 def _retriever_label(retriever, spec) -> str:
@@ -304,59 +274,21 @@ def _describe_path(value):
 # --------------------------------------------------------------------------- main
 
 
-def monitor_once(
-    history,
-    *,
-    run=None,
-    retriever=None,
-    qrels=None,
-    queries=None,
-    dataset=None,
-    split: str = "test",
-    measures: Sequence[str] | None = None,
-    relevance_level: int = 1,
-    name: str | None = None,
-    parameters: Mapping | None = None,
-    thresholds: Sequence = (),
-    baseline: str | int | None = "latest",
-    alpha: float = 0.05,
-    test: str = "t",
-    correction: str = "holm",
-    min_drop: float = 0.0,
-    on_dataset_change: str = "warn",
-    n_resamples: int = 10_000,
-    rng=0,
-    lock_timeout: float = 5.0,
-) -> MonitorResult:
-    """Evaluate a retriever or a run once, check alerts, record the entry.
+@dataclass(frozen=True)
+class MonitorOptions:
+    """How :func:`monitor_once` evaluates, compares and records: everything but the data.
 
-    Parameters
+    Every option is checked when the object is made, so that a bad option fails
+    before anything is evaluated. ``reteval monitor`` builds one from its
+    command-line options.
+
+    Attributes
     ----------
-    history : str, path-like or HistoryStore
-        The history file (created if missing) or an open store.
-    run : path, DataFrame or mapping, optional
-        A run to evaluate (a TREC run file, or any form
-        :func:`reteval.io.as_run` takes). Give exactly one of ``run`` and
-        ``retriever``.
-    retriever : str or object, optional
-        ``"module:callable"``, a reference retriever name (``"bm25"``, needs
-        ``dataset``), an object with ``.run(queries)``, or a callable
-        ``f(queries) -> run``; ``queries`` is ``{query_id: text}`` of the judged
-        queries. See :func:`load_retriever`.
-    qrels : path, DataFrame or mapping, optional
-        Relevance judgments; default: the dataset's.
-    queries : path or mapping, optional
-        BEIR ``queries.jsonl`` or ``{query_id: text}``; default: the dataset's.
-        Needed for a retriever; optional with a run (it then joins the
-        fingerprint).
-    dataset : str, path-like or reteval.datasets.Dataset, optional
-        Anything :func:`reteval.datasets.load` takes (``"teaching"``, a BEIR
-        folder, a BEIR name).
     split : str, default "test"
         The dataset's qrels split.
     measures : sequence of str, optional
         Default :data:`reteval.measures.DEFAULT_MEASURES`. Measures named in
-        ``thresholds`` are added.
+        ``thresholds`` are added (see :attr:`measure_names`).
     relevance_level : int, default 1
     name : str, optional
         The retriever's name in the history; default: the spec, the object's
@@ -378,6 +310,124 @@ def monitor_once(
     lock_timeout : float, default 5
         Seconds to wait for another writer (see :func:`open_history`).
 
+    Examples
+    --------
+    >>> options = MonitorOptions(measures=["ndcg@10"], thresholds=["R@5=0.7"], baseline="none")
+    >>> options.measure_names, options.baseline_spec
+    (['nDCG@10', 'R@5'], None)
+    >>> MonitorOptions(on_dataset_change="ignore")
+    Traceback (most recent call last):
+    ...
+    reteval.errors.InputError: on_dataset_change must be one of ('warn', 'alert'); got 'ignore'
+    """
+
+    split: str = "test"
+    measures: Sequence[str] | None = None
+    relevance_level: int = 1
+    name: str | None = None
+    parameters: Mapping | None = field(default=None, hash=False)
+    thresholds: Sequence = ()
+    baseline: str | int | None = "latest"
+    alpha: float = 0.05
+    test: str = "t"
+    correction: str = "holm"
+    min_drop: float = 0.0
+    on_dataset_change: str = "warn"
+    n_resamples: int = 10_000
+    rng: object = 0
+    lock_timeout: float = 5.0
+
+    def __post_init__(self):
+        for key in ("measures", "thresholds"):
+            value = getattr(self, key)
+            if value is not None and not isinstance(value, tuple):
+                object.__setattr__(self, key, (value,) if isinstance(value, str) else tuple(value))
+        self.measure_names  # noqa: B018 - parses every measure and threshold now
+        if self.on_dataset_change not in _DATASET_CHANGE:
+            raise InputError(f"on_dataset_change must be one of {_DATASET_CHANGE}; "
+                             f"got {self.on_dataset_change!r}")
+        baseline = self.baseline_spec
+        if isinstance(baseline, str):
+            text = baseline.strip().lower()
+            if text not in ("latest", "first") and not (text.isascii() and text.isdigit()):
+                raise InputError("baseline must be 'latest', 'first', 'none' or an entry id; "
+                                 f"got {self.baseline!r}")
+        try:
+            json.dumps(dict(self.parameters or {}), allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"parameters must be JSON-serialisable: {exc}") from None
+        if baseline is not None:  # the regression options, now rather than after evaluating
+            check_regression(pd.DataFrame({"x": [0.0, 0.0]}), pd.DataFrame({"x": [0.0, 0.0]}),
+                             alpha=self.alpha, test=self.test, correction=self.correction,
+                             min_drop=self.min_drop)
+
+    @property
+    def threshold_rules(self) -> list:
+        """The parsed :attr:`thresholds`."""
+        return [parse_threshold(t) for t in self.thresholds]
+
+    @property
+    def measure_names(self) -> list[str]:
+        """Canonical names of :attr:`measures`, then of the measures thresholds name."""
+        names = _canonical_measures(self.measures)
+        for rule in self.threshold_rules:
+            if rule.measure not in names:
+                names.append(rule.measure)
+        return names
+
+    @property
+    def baseline_spec(self) -> str | int | None:
+        """:attr:`baseline`, with ``"none"`` as ``None``."""
+        none = self.baseline is None or str(self.baseline).lower() == "none"
+        return None if none else self.baseline
+
+
+def monitor_once(
+    history,
+    *,
+    run=None,
+    retriever=None,
+    qrels=None,
+    queries=None,
+    dataset=None,
+    options: MonitorOptions | None = None,
+    created_utc: datetime | None = None,
+    **settings,
+) -> MonitorResult:
+    """Evaluate a retriever or a run once, check alerts, record the entry.
+
+    Parameters
+    ----------
+    history : str, path-like or HistoryStore
+        The history file (created if missing) or an open store.
+    run : path, DataFrame or mapping, optional
+        A run to evaluate (a TREC run file, or any form
+        :func:`reteval.io.as_run` takes). Give exactly one of ``run`` and
+        ``retriever``.
+    retriever : str or object, optional
+        ``"module:callable"``, a reference retriever name (``"bm25"``, needs
+        ``dataset``), or a retriever as :func:`reteval.retrievers.as_retriever`
+        takes it (an object with ``.run(queries)``, a callable
+        ``f(queries) -> run``); ``queries`` is ``{query_id: text}`` of the
+        judged queries. See :func:`load_retriever`.
+    qrels : path, DataFrame or mapping, optional
+        Relevance judgments; default: the dataset's.
+    queries : path or mapping, optional
+        BEIR ``queries.jsonl`` or ``{query_id: text}``; default: the dataset's.
+        Needed for a retriever; optional with a run (it then joins the
+        fingerprint).
+    dataset : str, path-like or reteval.datasets.Dataset, optional
+        Anything :func:`reteval.datasets.load` takes (``"teaching"``, a BEIR
+        folder, a BEIR name).
+    options : MonitorOptions, optional
+        How to evaluate, compare and record; default ``MonitorOptions()``.
+    created_utc : datetime, optional
+        Timezone-aware time to record for the entry; default: now. For
+        replaying past evaluations or simulating a schedule on a fake clock.
+    **settings
+        Fields of :class:`MonitorOptions` (``measures=["RR"]``, ``name="bm25"``
+        ...) replacing those of ``options``.
+
     Returns
     -------
     MonitorResult
@@ -386,6 +436,8 @@ def monitor_once(
     ------
     InputError
         Bad inputs or options (checked before anything is evaluated).
+    TypeError
+        A keyword that is not a field of :class:`MonitorOptions`.
     RetrieverError
         The retriever raised or returned something that is not a run.
     HistoryError, HistoryLockedError
@@ -400,62 +452,42 @@ def monitor_once(
     ...                      measures=["RR"], name="bm25")
     >>> first.entry.id, first.entry.aggregates, first.alerted
     (1, {'RR': 1.0}, False)
+    >>> options = MonitorOptions(measures=["RR"], name="bm25", thresholds=["RR=0.8"])
     >>> second = monitor_once(path, run={"q1": ["d1"], "q2": ["d9", "d2"]}, qrels=qrels,
-    ...                       measures=["RR"], name="bm25", thresholds=["RR=0.8"])
+    ...                       options=options)
     >>> [a.message for a in second.alerts]
     ['RR = 0.7500 is below the threshold 0.8']
     """
     # ---- check options before any work
+    if options is None:
+        options = MonitorOptions()
+    elif not isinstance(options, MonitorOptions):
+        raise InputError(f"options must be a MonitorOptions; got {type(options).__name__}")
+    if settings:
+        unknown = sorted(set(settings) - {f.name for f in fields(MonitorOptions)})
+        if unknown:
+            raise TypeError(f"monitor_once() got unexpected keyword argument(s) {unknown}; "
+                            "options are the fields of MonitorOptions")
+        options = replace(options, **settings)
     if (run is None) == (retriever is None):
         raise InputError("give exactly one of run (a run file) and retriever (what to evaluate)")
-    rules = [parse_threshold(t) for t in ([thresholds] if isinstance(thresholds, str)
-                                           else thresholds)]
-    names = _canonical_measures(measures)
-    for rule in rules:
-        if rule.measure not in names:
-            names.append(rule.measure)
-    if on_dataset_change not in _DATASET_CHANGE:
-        raise InputError(
-            f"on_dataset_change must be one of {_DATASET_CHANGE}; got {on_dataset_change!r}"
-        )
-    baseline_spec = None if baseline is None or str(baseline).lower() == "none" else baseline
-    if isinstance(baseline_spec, str):
-        text = baseline_spec.strip().lower()
-        if text not in ("latest", "first") and not (text.isascii() and text.isdigit()):
-            raise InputError(
-                f"baseline must be 'latest', 'first', 'none' or an entry id; got {baseline!r}"
-            )
-    try:
-        json.dumps(dict(parameters or {}), allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"parameters must be JSON-serialisable: {exc}") from None
-    if baseline_spec is not None:  # validate the regression options now, not after evaluating
-        check_regression(pd.DataFrame({"x": [0.0, 0.0]}), pd.DataFrame({"x": [0.0, 0.0]}),
-                         alpha=alpha, test=test, correction=correction, min_drop=min_drop)
 
     # ---- the history first: a locked or corrupt file fails before any work
     store = history if isinstance(history, HistoryStore) else open_history(
-        history, create=True, lock_timeout=lock_timeout
+        history, create=True, lock_timeout=options.lock_timeout
     )
     try:
         return _evaluate_and_record(
             store, run=run, retriever=retriever, qrels=qrels, queries=queries,
-            dataset=dataset, split=split, names=names, rules=rules,
-            relevance_level=relevance_level, name=name, parameters=parameters,
-            baseline_spec=baseline_spec, alpha=alpha, test=test, correction=correction,
-            min_drop=min_drop, on_dataset_change=on_dataset_change,
-            n_resamples=n_resamples, rng=rng,
+            dataset=dataset, options=options, created_utc=created_utc,
         )
     finally:
         if store is not history:
             store.close()
 
 
-def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset, split, names,
-                         rules, relevance_level, name, parameters, baseline_spec, alpha,
-                         test, correction, min_drop, on_dataset_change, n_resamples,
-                         rng) -> MonitorResult:
-    # ---- the dataset
+def _inputs(qrels, queries, dataset, split):
+    """The dataset (or None), the qrels table and the query texts (or None)."""
     data = None
     if dataset is not None:
         from reteval.datasets import Dataset, load
@@ -479,6 +511,16 @@ def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset, spli
         raise InputError(
             f"queries must be a queries.jsonl path or a mapping; got {type(queries).__name__}"
         )
+    return data, qrels_table, query_texts
+
+
+def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset,
+                         options: MonitorOptions, created_utc=None) -> MonitorResult:
+    opt = options
+    split, name, parameters, relevance_level = (opt.split, opt.name, opt.parameters,
+                                                opt.relevance_level)
+    names, rules, baseline_spec = opt.measure_names, opt.threshold_rules, opt.baseline_spec
+    data, qrels_table, query_texts = _inputs(qrels, queries, dataset, split)
     judged = set(qrels_table["query_id"].astype(str))
     if query_texts is not None:
         query_texts = {q: t for q, t in query_texts.items() if q in judged}
@@ -498,7 +540,7 @@ def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset, spli
                 f".run(queries) or a callable; got {type(retriever).__name__}"
             )
         label = name or _retriever_label(obj, retriever)
-        run_table = _call_retriever(obj, query_texts, label)
+        run_table = as_retriever(obj, name=label)(query_texts)
         source = {"retriever": retriever if isinstance(retriever, str) else label}
     else:
         from reteval.io import as_run
@@ -531,10 +573,10 @@ def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset, spli
         "relevance_level": int(relevance_level),
         "thresholds": {r.measure: r.minimum for r in rules},
         "baseline": None if baseline_spec is None else str(baseline_spec),
-        "alpha": float(alpha),
-        "test": str(test),
-        "correction": str(correction),
-        "min_drop": float(min_drop),
+        "alpha": float(opt.alpha),
+        "test": str(opt.test),
+        "correction": str(opt.correction),
+        "min_drop": float(opt.min_drop),
         "user": dict(parameters or {}),
     }
 
@@ -552,15 +594,15 @@ def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset, spli
             if reason:
                 text = (f"baseline entry {base.id} was evaluated on {reason}; "
                         "regression check skipped")
-                if on_dataset_change == "alert":
+                if opt.on_dataset_change == "alert":
                     alerts.append(Alert("dataset", text, baseline_id=base.id))
                 else:
                     notices.append(text)
             else:
                 report = check_regression(
-                    per_query, store.per_query(base.id), alpha=alpha, test=test,
-                    correction=correction, min_drop=min_drop, baseline_id=base.id,
-                    n_resamples=n_resamples, rng=rng,
+                    per_query, store.per_query(base.id), alpha=opt.alpha, test=opt.test,
+                    correction=opt.correction, min_drop=opt.min_drop, baseline_id=base.id,
+                    n_resamples=opt.n_resamples, rng=opt.rng,
                 )
                 alerts.extend(report.alerts)
                 notices.extend(report.notes)
@@ -573,6 +615,7 @@ def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset, spli
         alerts=alerts,
         notices=notices,
         aggregates=aggregates,
+        created_utc=created_utc,
     )
     return MonitorResult(entry, os.path.abspath(store.path), base, report)
 

@@ -11,12 +11,16 @@ query set with ``retriever.run(queries, k=100) -> DataFrame``:
 * ``reranked``: bm25's top 100 re-scored by a second model;
 * :func:`from_invoke`: any object with ``.invoke(query)`` (LangChain style).
 
+What evaluation code calls a retriever (``queries -> run``) and the adapter
+:func:`as_retriever` are in :mod:`reteval.retrievers.contract`.
+
 Build them by name with :func:`make_retriever`.
 """
 
 from reteval.retrievers.adapter import InvokeRetriever, from_invoke
 from reteval.retrievers.base import Retriever
 from reteval.retrievers.bm25 import BM25Retriever
+from reteval.retrievers.contract import RetrieverError, as_retriever
 from reteval.retrievers.hybrid import HybridRetriever
 from reteval.retrievers.registry import available_retrievers, make_retriever
 from reteval.retrievers.rerank import RerankedRetriever
@@ -32,8 +36,10 @@ __all__ = [
     "NeuralEncoder",
     "RerankedRetriever",
     "Retriever",
+    "RetrieverError",
     "Tokenizer",
     "VectorRetriever",
+    "as_retriever",
     "available_retrievers",
     "from_invoke",
     "make_retriever",

@@ -114,7 +114,7 @@ def corpus_texts(corpus) -> tuple[np.ndarray, list[str]]:
             )
         cols = ["title", "text"] if "title" in corpus.columns else ["text"]
         corpus = {
-            doc_id: dict(zip(cols, values))
+            doc_id: dict(zip(cols, values, strict=True))
             for doc_id, *values in corpus[["doc_id", *cols]].itertuples(index=False)
         }
     if not isinstance(corpus, Mapping):
@@ -230,7 +230,7 @@ class Retriever(abc.ABC):
         if not isinstance(query, str):
             raise InputError(f"query must be a str; got {type(query).__name__}")
         doc_ids, scores = self._search([query], check_k(k))[0]
-        return [(str(d), float(s)) for d, s in zip(doc_ids, scores)]
+        return [(str(d), float(s)) for d, s in zip(doc_ids, scores, strict=True)]
 
     def run(self, queries, *, k: int = 100) -> pd.DataFrame:
         """Rank documents for every query of a query set.

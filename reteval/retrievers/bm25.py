@@ -119,7 +119,7 @@ class BM25Retriever(Retriever):
         for start in range(0, len(texts), step):
             scores = (counts[start : start + step] @ self._term_doc).toarray()
             idx, val = top_k_rows(scores, k)
-            for row_idx, row_val in zip(idx, val):
+            for row_idx, row_val in zip(idx, val, strict=True):
                 keep = row_val > 0
                 results.append((self.doc_ids[row_idx[keep]], row_val[keep]))
         return results

@@ -88,7 +88,7 @@ class RerankedRetriever(Retriever):
         candidates = self.first._search(texts, max(k, self.depth))
         new_scores = self.second.score_documents(texts, [ids for ids, _ in candidates])
         results = []
-        for (ids, _), scores in zip(candidates, new_scores):
+        for (ids, _), scores in zip(candidates, new_scores, strict=True):
             scores = np.asarray(scores, dtype=np.float64)
             order = np.argsort(-scores, kind="stable")[:k]
             results.append((np.asarray(ids, dtype=object)[order], scores[order]))

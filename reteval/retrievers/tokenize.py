@@ -1,40 +1,31 @@
-"""A tokenizer for English and Chinese text, shared by the lexical retrievers.
+"""The retrievers' tokenizer: reteval's text rules plus stop words and stemming.
 
-The tokenizer turns a string into a list of index terms in five steps:
+The tokenizer turns a string into a list of index terms: normalisation, runs
+and CJK terms follow :mod:`reteval.text` (NFKC, case folding; CJK runs of
+Han, kana and Hangul become overlapping character bigrams by default, other
+runs are words), then
 
-1. Unicode NFKC normalisation, so that full-width letters and digits
-   (``ＰＹＴＨＯＮ３``) become their ASCII forms and full-width punctuation
-   (``，``, ``（``) becomes ordinary punctuation;
-2. case folding (a stronger lower-casing: ``"Straße"`` becomes ``"strasse"``);
-3. splitting into *runs*: a run of CJK characters (Han ideographs, kana,
-   Hangul syllables) or a run of other letters and digits. Everything else
-   (spaces, punctuation, the underscore, symbols) separates runs;
-4. CJK runs become overlapping character bigrams (``"机器学习"`` becomes
-   ``"机器", "器学", "学习"``). A run of a single character becomes that
-   character (a unigram), so that ``"书"`` between two punctuation marks still
-   yields a term. With ``cjk_unigrams=True`` every character of a longer run
-   is emitted as well, after the bigrams. Bigrams need no dictionary and are
-   the usual choice of search engines for Chinese (Lucene's ``CJKAnalyzer``
-   does the same); they do not know word boundaries, so ``"学习"`` also
-   matches inside ``"机器学习"`` -- which is mostly what a searcher wants;
-5. other runs are words: stop words are removed (an English list, see
-   :data:`ENGLISH_STOP_WORDS`), and the rest are stemmed with a Snowball
-   stemmer from PyStemmer (English by default; ``stemmer=None`` turns
-   stemming off).
+- stop words are removed from the words (an English list, see
+  :data:`ENGLISH_STOP_WORDS`), and the rest are stemmed with a Snowball
+  stemmer from PyStemmer (English by default; ``stemmer=None`` turns
+  stemming off);
+- with ``cjk_unigrams=True`` every character of a longer CJK run is emitted
+  as well, after its bigrams.
 
-No Chinese stop words are removed: the common function characters
-(``的``, ``是``) mostly appear inside bigrams, where they are harmless.
+Bigrams do not know word boundaries, so ``"学习"`` also matches inside
+``"机器学习"`` -- which is mostly what a searcher wants. No Chinese stop words
+are removed: the common function characters (``的``, ``是``) mostly appear
+inside bigrams, where they are harmless.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from reteval.errors import InputError
 from reteval.extras import require
+from reteval.text import cjk_terms, normalize, runs
 
 __all__ = ["ENGLISH_STOP_WORDS", "Tokenizer", "tokenize"]
 
@@ -60,29 +51,6 @@ ENGLISH_STOP_WORDS: frozenset[str] = frozenset(
         "also", "such", "very", "just", "only",
     )
 )
-
-# Han ideographs (basic block, extension A, compatibility block, extensions
-# B and later), hiragana and katakana, Hangul syllables.
-_CJK_CHARS = (
-    "\u3040-\u30ff"
-    "\u3400-\u4dbf"
-    "\u4e00-\u9fff"
-    "\uf900-\ufaff"
-    "\uac00-\ud7af"
-    "\U00020000-\U0003134f"
-)
-# A CJK run, or a run of word characters that are neither "_" nor CJK.
-_RUN = re.compile(f"(?P<cjk>[{_CJK_CHARS}]+)|(?P<word>[^\\W_{_CJK_CHARS}]+)")
-
-
-def _cjk_terms(run: str, unigrams: bool) -> list[str]:
-    if len(run) == 1:
-        return [run]
-    terms = [run[i : i + 2] for i in range(len(run) - 1)]
-    if unigrams:
-        terms.extend(run)
-    return terms
-
 
 @dataclass(frozen=True, kw_only=True)
 class Tokenizer:
@@ -127,7 +95,7 @@ class Tokenizer:
             raise InputError(
                 f"stopwords must be an iterable of words, not a string; got {stop!r}"
             )
-        stop = frozenset(unicodedata.normalize("NFKC", w).casefold() for w in stop)
+        stop = frozenset(normalize(w) for w in stop)
         object.__setattr__(self, "stopwords", stop)
         object.__setattr__(self, "_stem", self._make_stemmer())
 
@@ -155,23 +123,20 @@ class Tokenizer:
 
     def __call__(self, text: str) -> list[str]:
         """Return the index terms of ``text``, in text order."""
-        if not isinstance(text, str):
-            raise InputError(f"text to tokenize must be a str; got {type(text).__name__}")
-        text = unicodedata.normalize("NFKC", text).casefold()
         stop = self.stopwords
+        cjk = "bigram+char" if self.cjk_unigrams else "bigram"
         terms: list[str] = []
         words: list[str] = []
         positions: list[int] = []
-        for match in _RUN.finditer(text):
-            word = match.group("word")
-            if word is None:
-                terms.extend(_cjk_terms(match.group("cjk"), self.cjk_unigrams))
-            elif word not in stop:
+        for run, is_cjk in runs(normalize(text)):
+            if is_cjk:
+                terms.extend(cjk_terms(run, cjk))
+            elif run not in stop:
                 positions.append(len(terms))
-                terms.append(word)
-                words.append(word)
+                terms.append(run)
+                words.append(run)
         if self._stem is not None and words:
-            for pos, stem in zip(positions, self._stem.stemWords(words)):
+            for pos, stem in zip(positions, self._stem.stemWords(words), strict=True):
                 terms[pos] = stem
         return terms
 

@@ -83,7 +83,8 @@ class LsaEncoder:
 
     def fit(self, texts: list[str]) -> LsaEncoder:
         """Learn the vocabulary, idf and SVD from ``texts``; return self."""
-        TruncatedSVD = require("sklearn.decomposition", "retrievers", "LSA vector retrievers").TruncatedSVD
+        TruncatedSVD = require("sklearn.decomposition", "retrievers",
+                               "LSA vector retrievers").TruncatedSVD
         TfidfVectorizer = require("sklearn.feature_extraction.text", "retrievers",
                                   "LSA vector retrievers").TfidfVectorizer
 
@@ -255,7 +256,7 @@ class VectorRetriever(Retriever):
         for start in range(0, len(texts), step):
             q = self.encoder.encode(texts[start : start + step])
             idx, val = top_k_rows(q @ self._docs.T, k)
-            for qv, row_idx, row_val in zip(q, idx, val):
+            for qv, row_idx, row_val in zip(q, idx, val, strict=True):
                 if not qv.any():
                     results.append((self.doc_ids[:0], row_val[:0]))
                 else:
@@ -279,7 +280,7 @@ class VectorRetriever(Retriever):
         """
         q = self.encoder.encode(list(texts))
         out = []
-        for qv, ids in zip(q, doc_ids):
+        for qv, ids in zip(q, doc_ids, strict=True):
             try:
                 pos = np.fromiter((self._position[str(d)] for d in ids), dtype=np.int64,
                                   count=len(ids))

@@ -43,8 +43,12 @@ of a second.
 
 Multiple comparisons: :func:`adjust_pvalues` (Holm, Bonferroni,
 Benjamini-Hochberg). Intervals of a system's mean: :func:`bootstrap_mean_ci`.
-Planning a test collection: :func:`paired_t_power`, :func:`queries_needed`,
-:func:`minimum_detectable_difference`.
+Planning (:mod:`reteval.stats.planning`): a test collection with
+:func:`paired_t_power`, :func:`queries_needed`,
+:func:`minimum_detectable_difference`; two groups with
+:func:`two_sample_power`, :func:`two_sample_size`,
+:func:`minimum_detectable_effect`, :func:`proportion_effect_size`,
+:func:`proportion_mde`.
 
 References
 ----------
@@ -59,7 +63,16 @@ References
 from reteval.stats.corrections import CORRECTIONS, adjust_pvalues
 from reteval.stats.paired import TTestResult, WilcoxonResult, paired_t_test, wilcoxon_test
 from reteval.stats.pairwise import TESTS, paired_test, pairwise_tests
-from reteval.stats.planning import minimum_detectable_difference, paired_t_power, queries_needed
+from reteval.stats.planning import (
+    minimum_detectable_difference,
+    minimum_detectable_effect,
+    paired_t_power,
+    proportion_effect_size,
+    proportion_mde,
+    queries_needed,
+    two_sample_power,
+    two_sample_size,
+)
 from reteval.stats.resampling import (
     BootstrapResult,
     RandomizationResult,
@@ -82,11 +95,16 @@ __all__ = [
     "bootstrap_mean_ci",
     "bootstrap_test",
     "minimum_detectable_difference",
+    "minimum_detectable_effect",
     "paired_t_power",
     "paired_t_test",
     "paired_test",
     "pairwise_tests",
+    "proportion_effect_size",
+    "proportion_mde",
     "queries_needed",
     "randomization_test",
+    "two_sample_power",
+    "two_sample_size",
     "wilcoxon_test",
 ]

@@ -141,7 +141,7 @@ def pairwise_tests(scores, *, test: str = "t", names: Sequence[Hashable] | None 
     elif name == "bootstrap":
         results = bootstrap_results(diffs, check_n_resamples(n_resamples), check_rng(rng))
     elif name == "t":
-        results = [paired_t_test(matrix[i], matrix[j]) for i, j in zip(a, b)]
+        results = [paired_t_test(matrix[i], matrix[j]) for i, j in zip(a, b, strict=True)]
     else:
-        results = [wilcoxon_test(matrix[i], matrix[j]) for i, j in zip(a, b)]
-    return dict(zip(pairs, results))
+        results = [wilcoxon_test(matrix[i], matrix[j]) for i, j in zip(a, b, strict=True)]
+    return dict(zip(pairs, results, strict=True))

@@ -1,4 +1,45 @@
-"""Planning a test collection: power of the paired t test, queries needed, minimum detectable difference."""
+"""Planning an experiment: power, sample size and minimum detectable effect.
+
+Two designs, one vocabulary. Every function takes the same keyword options,
+``alpha`` (the test's level), ``power`` (the target probability of a
+significant result), ``alternative`` (``"two-sided"``, ``"larger"``,
+``"smaller"``, as statsmodels names them) and, for two groups, ``ratio``
+(``nobs2 / nobs1``).
+
+**A test collection** (offline evaluation): two systems run on the same
+``n`` queries and are compared with the paired t test of their per-query
+differences. With true mean difference ``delta``, standard deviation ``sd``
+of the differences (``result.sd_difference`` of a pilot comparison) and
+effect ``e = delta / sd``, the statistic is noncentral t with ``n - 1``
+degrees of freedom and noncentrality ``e * sqrt(n)``; the two-sided power
+counts both rejection regions, ``P(T > c) + P(T < -c)`` with ``c`` the
+``1 - alpha/2`` quantile of t. This is
+``statsmodels.stats.power.TTestPower``. Functions:
+:func:`paired_t_power`, :func:`queries_needed` (rounded up),
+:func:`minimum_detectable_difference` (in the metric's units).
+
+**An A/B experiment** (online): two independent groups of ``nobs1`` and
+``nobs2 = ratio * nobs1`` users and a normal test. Everything is in
+standardised units: the effect size ``d`` is the true difference divided by
+the per-observation standard deviation (Cohen's d), or for two proportions
+Cohen's ``h = 2 asin(sqrt(p1)) - 2 asin(sqrt(p2))`` (:func:`proportion_effect_size`),
+the difference on the variance-stabilised arcsine scale. The statistic is
+normal with mean ``d * sqrt(n_eff)``, ``n_eff = 1 / (1/nobs1 + 1/nobs2)``, so
+a two-sided test has power::
+
+    Phi(d sqrt(n_eff) - z) + Phi(-d sqrt(n_eff) - z),    z = Phi^-1(1 - alpha/2)
+
+and one-sided tests keep only the first (``"larger"``) or second
+(``"smaller"``) term with ``z = Phi^-1(1 - alpha)``. This is
+``statsmodels.stats.power.NormalIndPower``. Functions:
+:func:`two_sample_power`, :func:`two_sample_size` (not rounded: take the
+ceiling), :func:`minimum_detectable_effect` (standardised) and
+:func:`proportion_mde` (as a rate). :mod:`reteval.ab.power` gives the last
+three their A/B names (``power``, ``sample_size``).
+
+One-sided tests need an effect in their direction: a sample size for
+``delta < 0`` with ``alternative="larger"`` is an error, not infinity.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +49,21 @@ from scipy import optimize, special
 from scipy import stats as _st
 
 from reteval.errors import InputError
-from reteval.validation import (
-    check_probability,
-)
+from reteval.validation import check_alternative, check_probability
 
 __all__ = [
     "minimum_detectable_difference",
+    "minimum_detectable_effect",
     "paired_t_power",
+    "proportion_effect_size",
+    "proportion_mde",
     "queries_needed",
+    "two_sample_power",
+    "two_sample_size",
 ]
+
+
+# ----------------------------------------------------------------- shared checks
 
 
 def _check_positive(value, name: str) -> float:
@@ -29,84 +76,127 @@ def _check_positive(value, name: str) -> float:
     return v
 
 
-def _power(effect: float, n: float, alpha: float) -> float:
+def _check_levels(alpha, power, alternative: str) -> tuple[float, float]:
+    alpha = check_probability(alpha, "alpha")
+    check_alternative(alternative)
+    if power is None:
+        return alpha, math.nan
+    power = check_probability(power, "power")
+    if power <= alpha:
+        raise InputError(f"power must exceed alpha ({alpha}); got {power}")
+    return alpha, power
+
+
+def _check_direction(effect: float, alternative: str, power: float) -> None:
+    if effect == 0 or (alternative == "larger" and effect < 0) or (
+            alternative == "smaller" and effect > 0):
+        raise InputError(f"an effect of {effect!r} can never reach power {power} with "
+                         f"alternative={alternative!r}")
+
+
+def _solve(gap, low: float, high: float, *, xtol: float) -> float:
+    """Root of an increasing ``gap`` above ``low``, doubling ``high`` until it brackets."""
+    while gap(high) < 0:
+        high *= 2.0
+        if high > 1e15:
+            raise InputError("the effect is too small to plan for")
+    return float(optimize.brentq(gap, low, high, xtol=xtol, rtol=1e-14))
+
+
+def _tail_sum(upper: float, lower: float, alternative: str) -> float:
+    if alternative == "larger":
+        return upper
+    if alternative == "smaller":
+        return lower
+    return upper + lower
+
+
+# ----------------------------------------------------------------- paired t test
+
+
+def _paired_power(effect: float, n: float, alpha: float, alternative: str) -> float:
     df = n - 1
-    crit = _st.t.isf(alpha / 2, df)
+    crit = _st.t.isf(alpha / 2 if alternative == "two-sided" else alpha, df)
     nc = effect * math.sqrt(n)
     upper = float(_st.nct.sf(crit, df, nc))
     lower = float(special.nctdtr(df, nc, -crit))
     if math.isnan(lower):  # underflow far in the tail opposite to a positive effect
         lower = 0.0
-    return upper + lower
+    return _tail_sum(upper, lower, alternative)
 
 
-def paired_t_power(delta: float, sd: float, n_queries: int, *, alpha: float = 0.05) -> float:
-    """Power of the two-sided paired t test.
+def _check_queries(n_queries) -> float:
+    n = _check_positive(n_queries, "n_queries")
+    if n < 2:
+        raise InputError(f"n_queries must be at least 2; got {n_queries!r}")
+    return n
 
-    The probability of a significant result at level ``alpha`` with
-    ``n_queries`` queries when the true mean difference is ``delta`` and the
-    per-query differences have standard deviation ``sd``: with effect
-    ``e = delta / sd`` and ``t`` critical value ``c`` (``n - 1`` df),
-    ``power = P(T > c) + P(T < -c)`` for ``T`` noncentral t with noncentrality
-    ``e * sqrt(n)``. Agrees with ``statsmodels.stats.power.TTestPower().power``.
+
+def paired_t_power(delta: float, sd: float, n_queries: int, *, alpha: float = 0.05,
+                   alternative: str = "two-sided") -> float:
+    """Power of the paired t test on ``n_queries`` queries.
+
+    The probability of a significant result at level ``alpha`` when the
+    true mean difference is ``delta`` and the per-query differences have
+    standard deviation ``sd`` (see the module docstring). Agrees with
+    ``statsmodels.stats.power.TTestPower().power(delta / sd, n_queries,
+    alpha, alternative=alternative)``.
 
     Examples
     --------
     >>> round(paired_t_power(0.02, 0.1, 200), 4)
     0.8037
+    >>> round(paired_t_power(0.02, 0.1, 200, alternative="larger"), 4)
+    0.8798
     """
     delta = float(delta)
     sd = _check_positive(sd, "sd")
-    alpha = check_probability(alpha, "alpha")
-    n = _check_positive(n_queries, "n_queries")
-    if n < 2:
-        raise InputError(f"n_queries must be at least 2; got {n_queries!r}")
-    return _power(abs(delta) / sd, n, alpha)
+    alpha, _ = _check_levels(alpha, None, alternative)
+    n = _check_queries(n_queries)
+    effect = delta / sd
+    if alternative == "two-sided":
+        effect = abs(effect)
+    return _paired_power(effect, n, alpha, alternative)
 
 
-def queries_needed(delta: float, sd: float, *, alpha: float = 0.05, power: float = 0.8) -> int:
+def queries_needed(delta: float, sd: float, *, alpha: float = 0.05, power: float = 0.8,
+                   alternative: str = "two-sided") -> int:
     """Number of queries a paired t test needs to detect a mean difference ``delta``.
 
     ``sd`` is the standard deviation of the per-query differences between the
     two systems, estimated from a pilot comparison (``result.sd_difference``
-    of any test in this module). Solves :func:`paired_t_power` ``= power`` for
-    ``n`` and rounds up; the unrounded ``n`` agrees with
+    of any paired test of :mod:`reteval.stats`). Solves :func:`paired_t_power`
+    ``= power`` for ``n`` and rounds up; the unrounded ``n`` agrees with
     ``statsmodels.stats.power.TTestPower().solve_power(effect_size=delta / sd,
-    alpha=alpha, power=power)``.
+    alpha=alpha, power=power, alternative=alternative)``.
 
     Examples
     --------
     >>> queries_needed(0.02, 0.1)          # detect +0.02 nDCG when sd(diff) = 0.1
     199
     """
-    delta = abs(float(delta))
-    if not (delta > 0 and math.isfinite(delta)):
+    delta = float(delta)
+    if not (delta != 0 and math.isfinite(delta)):
         raise InputError(f"delta must be a nonzero finite difference; got {delta!r}")
     sd = _check_positive(sd, "sd")
-    alpha = check_probability(alpha, "alpha")
-    power = check_probability(power, "power")
-    if power <= alpha:
-        raise InputError(f"power must exceed alpha ({alpha}); got {power}")
-    effect = delta / sd
-    hi = 4.0
-    while _power(effect, hi, alpha) < power:
-        hi *= 2.0
-        if hi > 1e12:
-            raise InputError(f"delta {delta} is too small relative to sd {sd} to plan for")
-    lo = 2.0
-    if _power(effect, lo, alpha) >= power:
+    alpha, power = _check_levels(alpha, power, alternative)
+    _check_direction(delta, alternative, power)
+    effect = abs(delta) / sd if alternative == "two-sided" else delta / sd
+    if _paired_power(effect, 2.0, alpha, alternative) >= power:
         return 2
-    n = optimize.brentq(lambda m: _power(effect, m, alpha) - power, lo, hi, xtol=1e-10, rtol=1e-14)
+    n = _solve(lambda m: _paired_power(effect, m, alpha, alternative) - power, 2.0, 4.0,
+               xtol=1e-10)
     return math.ceil(n - 1e-9)
 
 
 def minimum_detectable_difference(sd: float, n_queries: int, *, alpha: float = 0.05,
-                                  power: float = 0.8) -> float:
+                                  power: float = 0.8, alternative: str = "two-sided") -> float:
     """Smallest true mean difference a paired t test on ``n_queries`` queries detects.
 
-    The ``delta`` with :func:`paired_t_power` ``(delta, sd, n_queries) = power``;
-    agrees with ``sd * TTestPower().solve_power(nobs=n_queries, alpha=alpha,
-    power=power)`` from statsmodels.
+    The ``delta`` with :func:`paired_t_power` ``(delta, sd, n_queries) = power``,
+    in the metric's units (negative for ``alternative="smaller"``); agrees
+    with ``sd * TTestPower().solve_power(nobs=n_queries, alpha=alpha,
+    power=power, alternative=alternative)`` from statsmodels.
 
     Examples
     --------
@@ -114,15 +204,127 @@ def minimum_detectable_difference(sd: float, n_queries: int, *, alpha: float = 0
     0.0404
     """
     sd = _check_positive(sd, "sd")
-    n = _check_positive(n_queries, "n_queries")
-    if n < 2:
-        raise InputError(f"n_queries must be at least 2; got {n_queries!r}")
-    alpha = check_probability(alpha, "alpha")
-    power = check_probability(power, "power")
-    if power <= alpha:
-        raise InputError(f"power must exceed alpha ({alpha}); got {power}")
-    hi = 1.0
-    while _power(hi, n, alpha) < power:
-        hi *= 2.0
-    effect = optimize.brentq(lambda e: _power(e, n, alpha) - power, 0.0, hi, xtol=1e-14, rtol=1e-14)
-    return effect * sd
+    n = _check_queries(n_queries)
+    alpha, power = _check_levels(alpha, power, alternative)
+    sign = -1.0 if alternative == "smaller" else 1.0
+    effect = _solve(lambda e: _paired_power(sign * e, n, alpha, alternative) - power, 0.0, 1.0,
+                    xtol=1e-14)
+    return sign * effect * sd
+
+
+# ----------------------------------------------------------------- two independent groups
+
+
+def proportion_effect_size(p1: float, p2: float) -> float:
+    """Cohen's h, ``2 asin(sqrt(p1)) - 2 asin(sqrt(p2))``.
+
+    The same as ``statsmodels.stats.proportion.proportion_effectsize(p1, p2)``.
+
+    Examples
+    --------
+    >>> round(proportion_effect_size(0.55, 0.50), 4)
+    0.1002
+    """
+    p1 = check_probability(p1, "p1", closed=True)
+    p2 = check_probability(p2, "p2", closed=True)
+    return 2 * math.asin(math.sqrt(p1)) - 2 * math.asin(math.sqrt(p2))
+
+
+def _normal_power(effect: float, nobs1: float, alpha: float, ratio: float,
+                  alternative: str) -> float:
+    shift = effect * math.sqrt(1 / (1 / nobs1 + 1 / (ratio * nobs1)))
+    z = _st.norm.isf(alpha / 2 if alternative == "two-sided" else alpha)
+    return _tail_sum(float(_st.norm.sf(z - shift)), float(_st.norm.cdf(-z - shift)),
+                     alternative)
+
+
+def two_sample_power(effect_size: float, nobs1: float, *, alpha: float = 0.05,
+                     ratio: float = 1.0, alternative: str = "two-sided") -> float:
+    """Power of a two-sample normal test (see the module docstring).
+
+    Parameters
+    ----------
+    effect_size : float
+        Standardised difference (group 1 minus group 2 for one-sided tests).
+    nobs1 : float
+        Observations in group 1; group 2 has ``ratio * nobs1``.
+    alpha : float, default 0.05
+    ratio : float, default 1.0
+    alternative : {"two-sided", "larger", "smaller"}
+
+    Examples
+    --------
+    >>> round(two_sample_power(0.1, 1000), 4)
+    0.6088
+    """
+    alpha, _ = _check_levels(alpha, None, alternative)
+    ratio = _check_positive(ratio, "ratio")
+    nobs1 = _check_positive(nobs1, "nobs1")
+    return _normal_power(float(effect_size), nobs1, alpha, ratio, alternative)
+
+
+def two_sample_size(effect_size: float, *, power: float = 0.8, alpha: float = 0.05,
+                    ratio: float = 1.0, alternative: str = "two-sided") -> float:
+    """Observations needed in group 1 to reach ``power`` (not rounded).
+
+    Agrees with ``NormalIndPower().solve_power(effect_size, None, alpha,
+    power, ratio=ratio, alternative=alternative)`` from statsmodels.
+
+    Raises
+    ------
+    InputError
+        The effect size is 0, or has the wrong sign for a one-sided test, or
+        the target power is not above alpha.
+
+    Examples
+    --------
+    >>> round(two_sample_size(0.1), 1)
+    1569.8
+    """
+    alpha, power = _check_levels(alpha, power, alternative)
+    ratio = _check_positive(ratio, "ratio")
+    d = float(effect_size)
+    _check_direction(d, alternative, power)
+    return _solve(lambda n: _normal_power(d, n, alpha, ratio, alternative) - power, 1e-8, 2.0,
+                  xtol=1e-10)
+
+
+def minimum_detectable_effect(nobs1: float, *, power: float = 0.8, alpha: float = 0.05,
+                              ratio: float = 1.0, alternative: str = "two-sided") -> float:
+    """Smallest standardised effect two groups detect with ``power`` given ``nobs1``.
+
+    Positive, or negative for ``alternative="smaller"``.
+
+    Examples
+    --------
+    >>> round(minimum_detectable_effect(1570), 4)
+    0.1
+    """
+    alpha, power = _check_levels(alpha, power, alternative)
+    ratio = _check_positive(ratio, "ratio")
+    nobs1 = _check_positive(nobs1, "nobs1")
+    sign = -1.0 if alternative == "smaller" else 1.0
+    return sign * _solve(
+        lambda d: _normal_power(sign * d, nobs1, alpha, ratio, alternative) - power, 0.0, 1.0,
+        xtol=1e-12)
+
+
+def proportion_mde(p_base: float, nobs1: float, *, power: float = 0.8, alpha: float = 0.05,
+                   ratio: float = 1.0) -> float:
+    """Smallest absolute increase over a base rate detected with ``power`` (two-sided).
+
+    Solves Cohen's h for the standardised MDE, then maps it back:
+    ``p = sin(asin(sqrt(p_base)) + h/2)^2``; returns ``p - p_base``.
+    ``nobs1`` is the size of the group with the new rate.
+
+    Examples
+    --------
+    >>> round(proportion_mde(0.5, 1570), 4)
+    0.0499
+    """
+    p_base = check_probability(p_base, "p_base", closed=True)
+    h = minimum_detectable_effect(nobs1, power=power, alpha=alpha, ratio=ratio)
+    angle = math.asin(math.sqrt(p_base)) + h / 2
+    if angle >= math.pi / 2:
+        return 1.0 - p_base
+    return math.sin(angle) ** 2 - p_base

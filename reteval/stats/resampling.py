@@ -1,4 +1,7 @@
-"""Monte Carlo engines: Fisher's randomization test, the bootstrap test, bootstrap intervals of means."""
+"""Monte Carlo engines: Fisher's randomization test, the bootstrap test, bootstrap intervals.
+
+The intervals are those of means.
+"""
 
 from __future__ import annotations
 

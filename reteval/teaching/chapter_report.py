@@ -1,4 +1,4 @@
-# ruff: noqa: I001, UP006, UP035, RUF013  (the chapter's code, kept as written)
+# ruff: noqa: I001, RUF013  (the chapter's code, kept as written)
 """The chapter's ``generate_evaluation_report``, kept unchanged for teaching.
 
 The function below is the chapter's code as written (section 评估报告). It

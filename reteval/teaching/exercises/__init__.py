@@ -10,12 +10,13 @@ tests run them, so every check is shown to accept its own solution.
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from reteval.errors import InputError
 
-__all__ = ["Exercise", "Verdict", "check"]
+__all__ = ["Exercise", "Verdict", "check", "number"]
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,25 @@ class Exercise:
     is_correct: Callable[[object], bool]
     hint_zh: str
     hint_en: str
+
+
+def number(answer) -> float:
+    """An answer that must be a finite number, as a float (for checkers).
+
+    Raises ``TypeError`` or ``ValueError`` otherwise, which :func:`check`
+    reports as a wrong answer.
+
+    Examples
+    --------
+    >>> number(3)
+    3.0
+    """
+    if isinstance(answer, bool) or answer is None:
+        raise TypeError("a number is expected")
+    value = float(answer)
+    if not math.isfinite(value):
+        raise ValueError("a finite number is expected")
+    return value
 
 
 _PRAISE = {"zh": "正确！", "en": "Correct!"}

@@ -18,11 +18,9 @@ cannot drift apart. Worked solutions: ``notebooks/solutions/01_solutions.ipynb``
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 
-from reteval.teaching.exercises import Exercise
+from reteval.teaching.exercises import Exercise, number
 
 __all__ = [
     "EXERCISES",
@@ -53,17 +51,10 @@ RAG_STATEMENT = "机器学习是人工智能的分支"
 _TOLERANCE = 1e-3
 
 
-def _number(answer) -> float:
-    if isinstance(answer, (bool, str, bytes)) or answer is None:
-        raise TypeError("a number is expected")
-    value = float(answer)
-    if not math.isfinite(value):
-        raise ValueError("a finite number is expected")
-    return value
-
-
 def _close(answer, expected: float) -> bool:
-    return abs(_number(answer) - expected) <= _TOLERANCE
+    if isinstance(answer, (str, bytes)):
+        raise TypeError("a number is expected, not text")
+    return abs(number(answer) - expected) <= _TOLERANCE
 
 
 def _trec_ap(ranking, relevant) -> float:

@@ -1,0 +1,111 @@
+"""Seeing how retrieval depth shapes a comparison.
+
+Measures without a cutoff (AP, recall over the whole run) reward a run for
+every relevant document it returns, however deep. Two runs that stop at
+different depths are therefore not compared on equal terms. These two helpers
+make that visible in notebook 02:
+
+* :func:`pad_run` appends random documents to a run, so that a reader can see
+  how much a measure gains from depth alone;
+* :func:`shared_prefix` measures, per query, how many top-ranked documents two
+  runs have in common position by position (two retrievers that rank the
+  same documents in the same order).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from reteval.errors import InputError
+from reteval.io import as_run, sort_run
+
+__all__ = ["pad_run", "shared_prefix"]
+
+
+def _ranked(run) -> dict[str, list[str]]:
+    frame = sort_run(as_run(run))
+    return {qid: group["doc_id"].tolist() for qid, group in frame.groupby("query_id", sort=False)}
+
+
+def pad_run(run, doc_ids, depth: int, *, rng) -> pd.DataFrame:
+    """Fill every query's ranking up to ``depth`` with random documents.
+
+    The documents a query already has keep their order; after them come
+    documents drawn without replacement, uniformly at random, from
+    ``doc_ids`` minus those already ranked.
+
+    Parameters
+    ----------
+    run : run
+        Anything :func:`reteval.io.as_run` accepts.
+    doc_ids : sequence of str
+        The collection's document ids.
+    depth : int
+        Documents per query after padding (a query that already has as many
+        is left as it is).
+    rng : numpy.random.Generator or int
+        Randomness of the padding.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A run (``query_id``, ``doc_id``, ``score``) whose scores are ranks
+        turned into decreasing numbers (``depth - rank + 1``).
+
+    Examples
+    --------
+    >>> padded = pad_run({"q": {"a": 2.0, "b": 1.0}}, ["a", "b", "c", "d"], 3, rng=0)
+    >>> padded["doc_id"].tolist()[:2], len(padded), padded["doc_id"].iloc[2] in {"c", "d"}
+    (['a', 'b'], 3, True)
+    """
+    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
+        raise InputError(f"depth must be a positive integer; got {depth!r}")
+    rng = np.random.default_rng(rng)
+    universe = np.asarray([str(d) for d in doc_ids], dtype=object)
+    rows = []
+    for qid, ranked in _ranked(run).items():
+        have = set(ranked)
+        rest = universe[[d not in have for d in universe]]
+        extra = rng.permutation(rest)[: max(0, depth - len(ranked))].tolist()
+        docs = ranked + extra
+        rows.append(pd.DataFrame({"query_id": qid, "doc_id": docs,
+                                  "score": np.arange(len(docs), 0, -1, dtype=np.float64)}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def shared_prefix(run_a, run_b) -> pd.DataFrame:
+    """Per query, how far two runs rank the same documents in the same order.
+
+    Parameters
+    ----------
+    run_a, run_b : run
+        Anything :func:`reteval.io.as_run` accepts; ranked as trec_eval does.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``query_id`` (queries of ``run_a``); columns ``len_a``,
+        ``len_b`` (documents returned) and ``shared`` (length of the longest
+        common prefix: the two rankings are identical down to that rank).
+
+    Examples
+    --------
+    >>> shared_prefix({"q": {"a": 3, "b": 2, "c": 1}}, {"q": {"a": 9, "b": 8}})
+              len_a  len_b  shared
+    query_id
+    q             3      2       2
+    """
+    a, b = _ranked(run_a), _ranked(run_b)
+    rows = {}
+    for qid, docs in a.items():
+        other = b.get(qid, [])
+        shared = 0
+        for x, y in zip(docs, other, strict=False):
+            if x != y:
+                break
+            shared += 1
+        rows[qid] = (len(docs), len(other), shared)
+    frame = pd.DataFrame.from_dict(rows, orient="index", columns=["len_a", "len_b", "shared"])
+    frame.index.name = "query_id"
+    return frame
