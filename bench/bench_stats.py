@@ -92,13 +92,13 @@ def against_scipy(scores: np.ndarray, names: list, rounds: int, batch: int) -> N
     print("|---|---:|---:|---:|---|---|")
     ours, t_ours = _timed(lambda: randomization_test(x, y, n_resamples=rounds, rng=0))
     theirs, t_theirs = _timed(lambda: scipy_permutation(x, y, 0))
-    print(f"| randomization, one pair | {t_ours:.2f} | {t_theirs:.2f} | {t_theirs / t_ours:.0f}x "
+    print(f"| randomization, one pair | {t_ours:.2f} | {t_theirs:.2f} | {t_theirs / t_ours:.1f}x "
           f"| p {ours.pvalue:.4f} | p {theirs.pvalue:.4f} |", flush=True)
     ours, t_ours = _timed(lambda: bootstrap_test(x, y, n_resamples=rounds, rng=0))
     theirs, t_theirs = _timed(lambda: scipy_bootstrap(x, y, 0))
     ci = ours.confidence_interval()
     print(f"| bootstrap CI of the mean difference, one pair | {t_ours:.2f} | {t_theirs:.2f} | "
-          f"{t_theirs / t_ours:.0f}x | [{ci.low:.5f}, {ci.high:.5f}] | "
+          f"{t_theirs / t_ours:.1f}x | [{ci.low:.5f}, {ci.high:.5f}] | "
           f"[{theirs.confidence_interval.low:.5f}, {theirs.confidence_interval.high:.5f}] |",
           flush=True)
     for test, scipy_call in (("randomization", scipy_permutation), ("bootstrap", scipy_bootstrap)):
@@ -113,7 +113,7 @@ def against_scipy(scores: np.ndarray, names: list, rounds: int, batch: int) -> N
         else:
             shown = ("CIs", "CIs")
         print(f"| {test}, all {len(pairs)} pairs | {t_ours:.2f} | {t_theirs:.2f} | "
-              f"{t_theirs / t_ours:.0f}x | {shown[0]} | {shown[1]} |", flush=True)
+              f"{t_theirs / t_ours:.1f}x | {shown[0]} | {shown[1]} |", flush=True)
     print()
 
 
