@@ -44,9 +44,13 @@ notebook (:mod:`reteval.progress`: on a terminal only, never with ``--quiet``);
 the kernels run with ``RETEVAL_PROGRESS=off`` (no front end is live there).
 
 On a failure the run stops, the partial executed notebook is kept, and the error
-names the notebook, the edition and the cell. At the end, ``reteval run`` writes
-the book (:mod:`reteval.book`): ``OUTPUT/index.html`` and an HTML page per
-executed edition.
+names the notebook, the edition and the cell: its index (from 0) in the saved
+executed notebook, the file to open, which holds the edition's cells, the
+injected parameters and papermill's error marks; and its ``In [N]``. A cell that
+raised, a kernel that died, a source that is not a notebook and an output that
+cannot be written are each one :class:`~reteval.errors.RetevalError`. At the
+end, ``reteval run`` writes the book (:mod:`reteval.book`): ``OUTPUT/index.html``
+and an HTML page per executed edition.
 """
 
 from __future__ import annotations
@@ -181,6 +185,64 @@ def notebook_paths(notebooks_dir: str | os.PathLike, only=None, order=()) -> lis
     return paths
 
 
+def _read_source(path: Path):
+    """A notebook source, read and checked against the notebook format.
+
+    Raises
+    ------
+    InputError
+        The file is unreadable, not JSON, or not a valid notebook.
+    """
+    import nbformat
+
+    try:
+        notebook = nbformat.read(str(path), as_version=4)
+        nbformat.validate(notebook)
+    except FileNotFoundError:
+        raise InputError("no such notebook", path=path) from None
+    except OSError as exc:
+        raise InputError(f"cannot read the notebook: {exc.strerror}", path=path) from None
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError,
+            nbformat.ValidationError) as exc:  # not JSON, not UTF-8, or not a notebook's shape
+        reason = " ".join(str(getattr(exc, "message", exc)).split())[:200]
+        raise InputError(f"not a valid notebook (.ipynb): {reason}", path=path) from None
+    return notebook
+
+
+def _failed_cell(executed: Path) -> tuple[int | None, int | None]:
+    """The failed cell of a saved executed notebook: (index from 0, execution count).
+
+    The cell with an error output or papermill's exception mark; else (a kernel
+    that died) the last cell papermill started. ``(None, None)`` when the file
+    does not say.
+    """
+    import nbformat
+
+    try:
+        cells = nbformat.read(str(executed), as_version=4).cells
+    except Exception:  # noqa: BLE001 - only a better message is at stake
+        return None, None
+    started = None
+    for index, cell in enumerate(cells):
+        run = cell.get("metadata", {}).get("papermill", {})
+        if run.get("exception") is True or any(
+                out.get("output_type") == "error" for out in cell.get("outputs", ())):
+            return index, cell.get("execution_count")
+        if cell.get("cell_type") == "code" and run.get("start_time"):
+            started = index
+    if started is None:
+        return None, None
+    return started, cells[started].get("execution_count")
+
+
+def _cell_words(executed: Path) -> str:
+    index, count = _failed_cell(executed)
+    if index is None:
+        return "in a cell not recorded"
+    shown = "In [ ]" if count is None else f"In [{count}]"
+    return f"in cell {index} (from 0, {shown}) of {executed}"
+
+
 def _default_value(source: str | None):
     """A notebook default (its source text) as a value, or the text itself when not a literal."""
     if source is None:
@@ -286,6 +348,7 @@ def run_pipeline(
     plans = []
     for path in paths:  # check every notebook's parameters before running any
         name = path.stem
+        source = _read_source(path)
         declared = papermill.inspect_notebook(str(path))
         given = dict(params["notebooks"].get(name, {}))
         undeclared = set(given) - set(declared)
@@ -300,18 +363,19 @@ def run_pipeline(
             default = declared[key].get("default")
             if _default_value(default) != value:
                 overrides[key] = (default, value)
-        plans.append((path, declared, {**common, **given}, overrides))
+        plans.append((path, source, declared, {**common, **given}, overrides))
 
     bars = "off" if quiet else progress_mode()
     jobs = [(lg, plan) for lg in langs for plan in plans]
+    for lg, (path, *_rest) in jobs:  # every output place is usable before any notebook runs
+        _prepare(output / lg / path.stem / path.name)
     results = []
     steps = iter(jobs) if quiet else progress(jobs, desc="notebooks", unit="notebook")
-    for lg, (path, declared, values, overrides) in steps:
+    for lg, (path, source, declared, values, overrides) in steps:
         name = path.stem
         root = output / lg
         values = _substitute(values, str(root))
         target = root / name
-        target.mkdir(parents=True, exist_ok=True)
         if "output_dir" in declared:
             values["output_dir"] = str(target)
         if "lang" in declared:
@@ -319,29 +383,72 @@ def run_pipeline(
         for key, (default, value) in overrides.items():
             say(f"common: {key}={value!r} overrides {name}'s default {default}")
         executed = target / path.name
-        text = edition(path, lg)
+        text = edition(source, lg)
         text.metadata["reteval"]["source"] = path.resolve().as_posix()  # the book mends links
-        nbformat.write(text, str(executed))
+        _prepare(executed)
+        try:
+            nbformat.write(text, str(executed))
+        except OSError as exc:
+            raise InputError(f"cannot write the executed notebook: {exc.strerror}",
+                             path=executed) from None
         say(f"running {lg}/{path.name} -> {target}")
         start = time.perf_counter()
         cells = {"desc": f"{lg}/{name}", "leave": False, "file": sys.stderr,
                  "disable": bars == "off", "dynamic_ncols": True}
-        try:
-            with _kernel_environment(RETEVAL_PROGRESS="off"):
-                papermill.execute_notebook(
-                    str(executed), str(executed), parameters=values, cwd=os.getcwd(),
-                    progress_bar=cells, kernel_name="python3",
-                )
-        except papermill.PapermillExecutionError as exc:
-            raise NotebookFailed(
-                f"notebook {path.name} ({lg} edition) failed in cell {exc.exec_count} "
-                f"(index {exc.cell_index}): {exc.ename}: {exc.evalue}; "
-                f"the partial notebook is in {executed}"
-            ) from None
+        _execute(executed, values, cells, f"notebook {path.name} ({lg} edition)")
         seconds = time.perf_counter() - start
         results.append(NotebookResult(name, target, executed, seconds, lg, overrides))
         say(f"done    {lg}/{path.name} in {seconds:.1f} s")
     return results
+
+
+def _execute(executed: Path, values: dict, cells: dict, failed: str) -> None:
+    """Run the saved edition in place with papermill; every failure is one RetevalError."""
+    import logging
+
+    import papermill
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+    def not_the_death(record):  # reported below, in the error's one line
+        return not record.getMessage().startswith("Kernel died")
+
+    client_log = logging.getLogger("papermill")  # the log papermill gives nbclient
+    client_log.addFilter(not_the_death)
+    try:
+        with _kernel_environment(RETEVAL_PROGRESS="off"):
+            papermill.execute_notebook(
+                str(executed), str(executed), parameters=values, cwd=os.getcwd(),
+                progress_bar=cells, kernel_name="python3",
+            )
+    except papermill.PapermillExecutionError as exc:
+        raise NotebookFailed(
+            f"{failed} failed {_cell_words(executed)}: {exc.ename}: {exc.evalue}; "
+            "the partial notebook is kept there"
+        ) from None
+    except DeadKernelError:
+        raise NotebookFailed(
+            f"{failed}: the kernel died {_cell_words(executed)}; "
+            "the partial notebook is kept there"
+        ) from None
+    except CellTimeoutError as exc:
+        raise NotebookFailed(f"{failed}: a cell timed out {_cell_words(executed)}: "
+                             f"{' '.join(str(exc).split())[:200]}") from None
+    except OSError as exc:
+        raise InputError(f"{failed}: cannot write the executed notebook: "
+                         f"{exc.strerror or exc}", path=executed) from None
+    finally:
+        client_log.removeFilter(not_the_death)
+
+
+def _prepare(executed: Path) -> None:
+    """Make the folder of an executed notebook; refuse a place that cannot hold the file."""
+    try:
+        executed.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot make the output folder: {exc.strerror}",
+                         path=executed.parent) from None
+    if executed.is_dir():
+        raise InputError("a folder is in the place of the executed notebook", path=executed)
 
 
 def _cmd_run(args) -> int:

@@ -209,3 +209,105 @@ def test_quiet_run_prints_only_the_summary(tmp_path, monkeypatch, capsys):
     assert "1 notebooks ran" in captured.out and "(en)" in captured.out
     assert (out / "en" / "01_first" / "results.json").is_file()
     assert not (out / "zh").exists() and not (out / "index.html").exists()
+
+
+def tiny_notebooks(folder, *code):
+    """One bilingual notebook 01_a: prose pair, parameters, prose pair, then ``code`` cells."""
+    folder.mkdir(parents=True, exist_ok=True)
+    nb = v4.new_notebook(cells=[
+        v4.new_markdown_cell("# 甲", metadata={"tags": ["lang-zh"]}),
+        v4.new_markdown_cell("# A", metadata={"tags": ["lang-en"]}),
+        v4.new_code_cell('lang = "zh"', metadata={"tags": ["parameters"]}),
+        v4.new_markdown_cell("乙", metadata={"tags": ["lang-zh"]}),
+        v4.new_markdown_cell("B", metadata={"tags": ["lang-en"]}),
+        *[v4.new_code_cell(source) for source in code],
+    ])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    nbformat.write(nb, folder / "01_a.ipynb")
+    return folder
+
+
+def run_tiny(tmp_path, capsys, out, *extra):
+    code = main(["run", "--notebooks", str(tmp_path / "nbs"), "--output", str(out), "--no-book",
+                 "--quiet", *extra])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert err.startswith("reteval: error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    return err
+
+
+def _output_is_a_file(tmp_path):
+    (tmp_path / "f.txt").write_text("x")
+    return tmp_path / "f.txt", "f.txt: the output must be a folder"
+
+
+def _output_under_a_file(tmp_path):
+    (tmp_path / "f.txt").write_text("x")
+    return tmp_path / "f.txt" / "out", "f.txt/out/en/01_a: cannot make the output folder"
+
+
+def _folder_for_the_executed_notebook(tmp_path):
+    (tmp_path / "out" / "en" / "01_a" / "01_a.ipynb").mkdir(parents=True)
+    return tmp_path / "out", "en/01_a/01_a.ipynb: a folder is in the place of the executed notebook"
+
+
+def _source(content):
+    def make(tmp_path):
+        source = tmp_path / "nbs" / "01_a.ipynb"
+        if content is None:
+            source.unlink()
+            source.mkdir()
+            return tmp_path / "out", "nbs/01_a.ipynb: cannot read the notebook"
+        source.write_bytes(content)
+        return tmp_path / "out", "nbs/01_a.ipynb: not a valid notebook (.ipynb)"
+    return make
+
+
+OUTPUT_AND_SOURCE_CASES = {
+    "output is a file": _output_is_a_file,
+    "output under a file": _output_under_a_file,
+    "folder for the executed notebook": _folder_for_the_executed_notebook,
+    "source not JSON": _source(b"{not json"),
+    "source empty": _source(b""),
+    "source binary": _source(b"\x8e\xff\x00\x01"),
+    "source JSON list": _source(b"[1, 2]"),
+    "source empty object": _source(b"{}"),
+    "source without cells": _source(b'{"nbformat": 4, "nbformat_minor": 5, "metadata": {}}'),
+    "source cell without fields": _source(
+        b'{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code"}]}'),
+    "source cells not a list": _source(
+        b'{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": "x"}'),
+    "source is a folder": _source(None),
+}
+
+
+@pytest.mark.parametrize("case", OUTPUT_AND_SOURCE_CASES)
+def test_unusable_output_or_source_is_one_line_before_any_kernel(tmp_path, capsys, case):
+    tiny_notebooks(tmp_path / "nbs", "x = 1")
+    out, expected = OUTPUT_AND_SOURCE_CASES[case](tmp_path)
+    err = run_tiny(tmp_path, capsys, out, "--lang", "en")
+    assert expected in err
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize(("code", "expected", "raised"), [
+    ("1/0", "failed in cell 7 (from 0, In [4]) of {}: ZeroDivisionError: division by zero", True),
+    # The dying cell's In [N] is 4 or blank, as the kernel's last message did or did not arrive.
+    ("import os; os._exit(1)", "the kernel died in cell 5 (from 0, In [", False),
+])
+def test_failed_cell_is_named_by_its_index_in_the_saved_notebook(tmp_path, capsys, lang, code,
+                                                                  expected, raised):
+    # Source: 7 cells, the failing one at index 6. The saved edition drops the two cells of the
+    # other language and gains papermill's injected parameters; a raising cell also gets papermill's
+    # error banner at the top and an anchor before it: index 7 (raised) or 5 (kernel died).
+    tiny_notebooks(tmp_path / "nbs", "x = 1", code)
+    out = tmp_path / "out"
+    err = run_tiny(tmp_path, capsys, out, "--lang", lang)
+    saved = out / lang / "01_a" / "01_a.ipynb"
+    assert f"notebook 01_a.ipynb ({lang} edition)" in err
+    assert expected.format(saved.resolve()) in err
+    assert f" of {saved.resolve()}" in err
+    cells = nbformat.read(saved, as_version=4).cells
+    assert cells[7 if raised else 5].source == code
