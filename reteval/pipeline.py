@@ -193,15 +193,21 @@ def _read_source(path: Path):
     InputError
         The file is unreadable, not JSON, or not a valid notebook.
     """
+    import warnings
+
     import nbformat
 
     try:
-        notebook = nbformat.read(str(path), as_version=4)
-        nbformat.validate(notebook)
+        with warnings.catch_warnings():  # a notebook's flaws are reported once, in the error
+            warnings.simplefilter("ignore")
+            notebook = nbformat.read(str(path), as_version=4)
+            nbformat.validate(notebook)
     except FileNotFoundError:
         raise InputError("no such notebook", path=path) from None
     except OSError as exc:
         raise InputError(f"cannot read the notebook: {exc.strerror}", path=path) from None
+    except RecursionError:
+        raise InputError("not a valid notebook (.ipynb): nested too deeply", path=path) from None
     except (ValueError, KeyError, TypeError, AttributeError, IndexError,
             nbformat.ValidationError) as exc:  # not JSON, not UTF-8, or not a notebook's shape
         reason = " ".join(str(getattr(exc, "message", exc)).split())[:200]

@@ -2,6 +2,7 @@
 
 import json
 import os
+import warnings
 from pathlib import Path
 
 import nbformat
@@ -279,6 +280,12 @@ OUTPUT_AND_SOURCE_CASES = {
         b'{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code"}]}'),
     "source cells not a list": _source(
         b'{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": "x"}'),
+    "source cell of no known type": _source(
+        b'{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, '
+        b'"cells": [{"cell_type": "bogus", "source": "", "metadata": {}}]}'),
+    "source nbformat 99": _source(
+        b'{"nbformat": 99, "nbformat_minor": 0, "metadata": {}, "cells": []}'),
+    "source nested too deeply": _source(b'{"a": ' * 100_000),
     "source is a folder": _source(None),
 }
 
@@ -287,7 +294,9 @@ OUTPUT_AND_SOURCE_CASES = {
 def test_unusable_output_or_source_is_one_line_before_any_kernel(tmp_path, capsys, case):
     tiny_notebooks(tmp_path / "nbs", "x = 1")
     out, expected = OUTPUT_AND_SOURCE_CASES[case](tmp_path)
-    err = run_tiny(tmp_path, capsys, out, "--lang", "en")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a warning would be a second line on stderr
+        err = run_tiny(tmp_path, capsys, out, "--lang", "en")
     assert expected in err
 
 
