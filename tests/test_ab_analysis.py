@@ -263,7 +263,7 @@ def test_cumulative_statistics_at_looks(log):
         ({"metrics": []}, "at least one primary metric"),
         ({"metrics": "ctr"}, "sequences of metric names"),
         ({"metrics": ["ctr"], "guardrails": ["ctr"]}, "listed twice"),
-        ({"alpha": 0}, "alpha must be in"),
+        ({"alpha": 0}, "alpha must be strictly between 0 and 1"),
         ({"experiment": Experiment("e", ("A", "C"))}, "variant\\(s\\) \\['B'\\]"),
     ],
 )

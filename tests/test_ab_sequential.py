@@ -113,7 +113,7 @@ def test_sequential_test_over_a_log():
     "kwargs, message",
     [
         ({"mixing_sd": 0}, "mixing_sd must be a positive number"),
-        ({"mixing_sd": 0.1, "alpha": 1}, "alpha must be in"),
+        ({"mixing_sd": 0.1, "alpha": 1}, "alpha must be strictly between 0 and 1"),
     ],
 )
 def test_bad_arguments(kwargs, message):

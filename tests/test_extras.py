@@ -33,6 +33,7 @@ def run_without(blocked, code):
     (["bm25s"], MAKE_RETRIEVER.format(name="bm25"), "retrievers"),
     (["dask"], "from reteval.distributed import read_run_dask; read_run_dask('x.parquet')", "dask"),
     (["ir_datasets"], "from reteval.datasets import load; load('irds:vaswani')", "irds"),
+    (["ipywidgets"], "import reteval.widgets", "notebooks"),
 ])
 def test_missing_extra_names_the_install(blocked, code, extra):
     done = run_without(blocked, code)

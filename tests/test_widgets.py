@@ -416,3 +416,21 @@ def test_explorers_reject_an_unknown_language(tiny):
         QueryExplorer(dataset, runs, lang="fr")
     with pytest.raises(InputError, match="lang must be 'zh' or 'en'; got 'de'"):
         ABPlanner(lang="de")
+
+
+@pytest.mark.parametrize("options", [
+    {"alpha": 0.001}, {"alpha": 0.3}, {"power": 0.995}, {"power": 0.3},
+    {"baseline": 0.005}, {"effect": 0.3, "baseline": 0.5},
+])
+def test_planner_never_clamps_a_starting_value(options):
+    from reteval.widgets import ABPlanner, plan_sample_size
+
+    settings = {"baseline": 0.10, "effect": 0.01, "alpha": 0.05, "power": 0.80, **options}
+    planner = ABPlanner(**settings)
+    shown = (planner.baseline_slider.value, planner.effect_slider.value,
+             planner.alpha_slider.value, planner.power_slider.value)
+    assert shown == (settings["baseline"], settings["effect"], settings["alpha"],
+                     settings["power"])
+    expected = plan_sample_size(settings["baseline"], settings["effect"],
+                                alpha=settings["alpha"], power=settings["power"])
+    assert planner.plan.n_per_group == expected.n_per_group

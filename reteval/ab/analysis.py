@@ -59,6 +59,7 @@ from reteval.ab.stats import (
 )
 from reteval.errors import InputError
 from reteval.stats import adjust_pvalues
+from reteval.validation import check_probability
 
 __all__ = ["ABResult", "MetricResult", "analyze", "summarize_variants"]
 
@@ -311,10 +312,8 @@ def analyze(stats: pd.DataFrame, *, experiment: Experiment | None = None,
     >>> round(c.difference, 4), c.test, c.pvalue < 0.01
     (0.0485, 'delta-method z', True)
     """
-    if not 0 < alpha < 1:
-        raise InputError(f"alpha must be in (0, 1); got {alpha!r}")
-    if not 0 < srm_threshold < 1:
-        raise InputError(f"srm_threshold must be in (0, 1); got {srm_threshold!r}")
+    alpha = check_probability(alpha, "alpha")
+    srm_threshold = check_probability(srm_threshold, "srm_threshold")
     if not isinstance(stats, pd.DataFrame) or "users" not in stats.columns:
         raise InputError("stats must be a reduced table (a DataFrame with a 'users' column, "
                          "one row per variant); build it with reteval.ab.sufficient.reduce_log")

@@ -43,7 +43,7 @@ import numpy as np
 from scipy import stats as _st
 
 from reteval.errors import InputError
-from reteval.validation import check_rng
+from reteval.validation import check_probability, check_rng
 
 __all__ = [
     "Interleaving",
@@ -393,8 +393,7 @@ def interleaving_test(wins: int, losses: int, ties: int, *, no_clicks: int = 0,
                     ("no_clicks", no_clicks), ("n_resamples", n_resamples)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
             raise InputError(f"{name} must be a non-negative integer; got {v!r}")
-    if not 0 < alpha < 1:
-        raise InputError(f"alpha must be in (0, 1); got {alpha!r}")
+    alpha = check_probability(alpha, "alpha")
     n = int(wins + losses + ties)
     if n == 0:
         raise InputError("no impression with clicks: wins + losses + ties is 0")

@@ -48,6 +48,7 @@ from scipy.stats import norm
 
 from reteval.ab.metrics import Metric, estimate, get_metric
 from reteval.errors import InputError
+from reteval.validation import check_probability
 
 __all__ = ["SequentialResult", "mixture_likelihood_ratio", "msprt", "sequential_test"]
 
@@ -161,8 +162,7 @@ def msprt(difference, variance, *, mixing_sd: float, alpha: float = 0.05, null: 
     >>> [f"{p:.3g}" for p in res.pvalue], res.stopped_at
     (['0.182', '0.0213', '3.07e-05'], 1)
     """
-    if not 0 < alpha < 1:
-        raise InputError(f"alpha must be in (0, 1); got {alpha!r}")
+    alpha = check_probability(alpha, "alpha")
     tau2 = _check_tau(mixing_sd)
     d = np.asarray(difference, dtype=float)
     v = np.asarray(variance, dtype=float)

@@ -572,9 +572,8 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
         raise InputError(f"impressions must hold sizes of at least 2; got {impressions!r}")
     if isinstance(n_experiments, bool) or not isinstance(n_experiments, int) or n_experiments < 1:
         raise InputError(f"n_experiments must be a positive integer; got {n_experiments!r}")
-    if not 0 < alpha < 1 or not 0 < target_power < 1:
-        raise InputError(f"alpha and target_power must be in (0, 1); got {alpha!r}, "
-                         f"{target_power!r}")
+    alpha = check_probability(alpha, "alpha")
+    target_power = check_probability(target_power, "target_power")
     model = _model(click_model)
     expected = expected_outcomes(qrels, run_a, run_b, click_model=model, depth=depth,
                                  method=method)

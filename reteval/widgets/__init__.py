@@ -40,6 +40,10 @@ front end that cannot render the widget picks one of those
 (:mod:`reteval.widgets.common`).
 """
 
+from reteval.extras import require
+
+require("ipywidgets", "notebooks", "interactive explorers")
+
 from reteval.formulas import Explanation, MetricState
 from reteval.widgets.kcurve import KCurveExplorer, k_curves
 from reteval.widgets.metric import MetricExplorer, metric_table_html, metric_values_html

@@ -145,20 +145,12 @@ class ABPlanner(Displayable):
                  power: float = 0.80, lang: str = "en"):
         self.lang = check_lang(lang)
         plan_sample_size(baseline, effect, alpha=alpha, power=power)  # validate up front
-        style = {"description_width": "110px"}
-        layout = widgets.Layout(width="420px")
-        self.baseline_slider = widgets.FloatSlider(
-            value=baseline, min=0.01, max=0.99, step=0.01, description="baseline rate",
-            readout_format=".2f", style=style, layout=layout)
-        self.effect_slider = widgets.FloatSlider(
-            value=effect, min=0.001, max=0.2, step=0.001, description="effect (+abs.)",
-            readout_format=".3f", style=style, layout=layout)
-        self.alpha_slider = widgets.FloatSlider(
-            value=alpha, min=0.005, max=0.2, step=0.005, description="alpha",
-            readout_format=".3f", style=style, layout=layout)
-        self.power_slider = widgets.FloatSlider(
-            value=power, min=0.5, max=0.99, step=0.01, description="power",
-            readout_format=".2f", style=style, layout=layout)
+        # A starting value outside a slider's usual range widens the range: a slider never
+        # clamps it silently (the plan shown is always the plan asked for).
+        self.baseline_slider = _slider(baseline, 0.01, 0.99, 0.01, "baseline rate", ".2f")
+        self.effect_slider = _slider(effect, 0.001, 0.2, 0.001, "effect (+abs.)", ".3f")
+        self.alpha_slider = _slider(alpha, 0.005, 0.2, 0.005, "alpha", ".3f")
+        self.power_slider = _slider(power, 0.5, 0.99, 0.01, "power", ".2f")
         self.result_html = widgets.HTML()
         self.result_html.add_class("reteval-ab-plan")
         self.plan: SamplePlan | None = None
@@ -192,3 +184,16 @@ class ABPlanner(Displayable):
         lines = "".join(f"<div class='formula'>{html.escape(line)}</div>"
                         for line in self._lines)
         self.result_html.value = f"<div class='reteval-w'>{STYLE}{lines}</div>"
+
+
+def _slider(value: float, low: float, high: float, step: float, description: str,
+            readout: str) -> widgets.FloatSlider:
+    """A slider over [low, high], widened to hold ``value``; the value is kept exactly."""
+    value = float(value)
+    slider = widgets.FloatSlider(
+        value=value, min=min(low, value), max=max(high, value), step=step,
+        description=description, readout_format=readout,
+        style={"description_width": "110px"}, layout=widgets.Layout(width="420px"))
+    if slider.value != value:  # pragma: no cover - ipywidgets keeps in-range values as given
+        raise InputError(f"{description} {value!r} cannot be shown on a slider")
+    return slider
