@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import papermill
 import pytest
+from notebook_run import execute as run_notebook
 
 import reteval
 from reteval.datasets import load
@@ -28,22 +29,9 @@ RETRIEVERS = ["bm25", "vector", "hybrid", "reranked"]
 MEASURES = ["P@5", "R@10", "RR", "AP", "nDCG@10"]
 
 
-def execute(path, tmp_path, **parameters):
-    output_dir = tmp_path / "out"
-    papermill.execute_notebook(
-        str(path),
-        str(tmp_path / path.name),
-        parameters={"output_dir": str(output_dir), **parameters},
-        progress_bar=False,
-        kernel_name="python3",
-        cwd=str(ROOT),
-    )
-    return output_dir, json.loads((output_dir / "results.json").read_text())
-
-
 @pytest.fixture(scope="module")
 def default_run(tmp_path_factory):
-    return execute(NOTEBOOK, tmp_path_factory.mktemp("nb02"))
+    return run_notebook("02_retriever_comparison", tmp_path_factory.mktemp("nb02"))
 
 
 @pytest.fixture(scope="module")
@@ -207,7 +195,7 @@ def test_other_parameters_on_cranfield(tmp_path, shared_data):
         "seed": 3,
         "lang": "en",
     }
-    _, results = execute(NOTEBOOK, tmp_path, **params)
+    _, results = run_notebook("02_retriever_comparison", tmp_path, **params)
     collection = load(str(folder))
     runs = {
         n: make_retriever(n, collection.corpus).run(collection.queries, k=30)
@@ -247,7 +235,7 @@ def test_other_parameters_on_cranfield(tmp_path, shared_data):
 )
 def test_validation_cell_stops_with_a_clear_message(tmp_path, parameters, message):
     with pytest.raises(papermill.PapermillExecutionError, match=message):
-        execute(NOTEBOOK, tmp_path, **parameters)
+        run_notebook("02_retriever_comparison", tmp_path, **parameters)
 
 
 # --------------------------------------------------------------------------- exercises
