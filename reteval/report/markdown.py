@@ -1,0 +1,107 @@
+"""The report as Markdown: :func:`to_markdown` and the renderer of the document's blocks."""
+
+from __future__ import annotations
+
+import re
+
+from reteval.comparison import Comparison
+from reteval.report.document import (
+    Bullets,
+    Figure,
+    Heading,
+    Paragraph,
+    Table,
+    build_document,
+    check_arguments,
+    check_history,
+)
+from reteval.report.texts import TITLES
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<|~&])")
+
+
+def _md_escape(text: str) -> str:
+    return _MD_SPECIAL.sub(r"\\\1", text).replace("\n", " ")
+
+
+def _md_text(text: tuple) -> str:
+    return "".join(f"**{_md_escape(s)}**" if bold else _md_escape(s) for s, bold in text if s)
+
+
+def render_markdown(doc: list, figure_paths: dict[str, str]) -> str:
+    """The blocks of :func:`~reteval.report.document.build_document` as Markdown.
+
+    ``figure_paths`` maps a figure's name to the path the Markdown links; figures
+    without a path are left out.
+    """
+    out = []
+    for block in doc:
+        if isinstance(block, Heading):
+            out.append("#" * block.level + " " + _md_text(block.text))
+        elif isinstance(block, Paragraph):
+            out.append(_md_text(block.text))
+        elif isinstance(block, Bullets):
+            out.append("\n".join("- " + _md_text(item) for item in block.items))
+        elif isinstance(block, Table):
+            lines = ["| " + " | ".join(_md_text(h) for h in block.header) + " |",
+                     "|" + "|".join("---:" if num else ":---" for num in block.numeric) + "|"]
+            lines += ["| " + " | ".join(_md_text(cell) for cell in row) + " |"
+                      for row in block.rows]
+            out.append("\n".join(lines))
+        elif isinstance(block, Figure) and block.name in figure_paths:
+            out.append(f"![{_md_escape(block.caption)}]({figure_paths[block.name]})")
+    return "\n\n".join(out) + "\n"
+
+
+def to_markdown(comparison: Comparison, *, title: str | None = None, digits: int = 4,
+                figure_paths: dict[str, str] | None = None, lang: str = "en",
+                history=None) -> str:
+    """The report as Markdown.
+
+    Parameters
+    ----------
+    comparison : Comparison
+    title : str, optional, keyword-only
+        Default: "检索系统评估报告" (zh) or "Retrieval evaluation report" (en).
+    digits : int, keyword-only
+        Decimals of scores.
+    figure_paths : dict, optional, keyword-only
+        Figure name -> relative path of a PNG to link (``write_report`` fills it).
+    lang : {"en", "zh"}, default "en", keyword-only
+        Language of every heading, sentence, table header and caption.
+    history : DataFrame, optional, keyword-only
+        A continuous-evaluation history, as :func:`reteval.monitor.trend.history_frame`
+        reads it from a ``reteval monitor`` history file: adds its section.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    InputError
+        Not a Comparison, bad ``digits`` or ``lang``.
+
+    Examples
+    --------
+    >>> from reteval.comparison import compare
+    >>> qrels = {f"q{i}": {f"d{i}": 1} for i in range(4)}
+    >>> runs = {"a": {f"q{i}": [f"d{i}"] for i in range(4)},
+    ...         "b": {f"q{i}": ["x", "y", "z"][:i] + [f"d{i}"] for i in range(4)}}
+    >>> result = compare(qrels, runs, ["RR"], rng=0)
+    >>> print(to_markdown(result).split("## Best system per measure")[1].split("##")[0].strip())
+    - **RR** (mean reciprocal rank, MRR): **a** (1.0000), but not significantly better than the
+    runner-up b (0.5208): Holm-corrected p = 0.0650 > alpha = 0.05. The difference may be chance.
+    >>> print(to_markdown(result, lang="zh")
+    ...       .split("## 各指标的最佳检索器")[1].split("##")[0].strip())
+    - **RR**（平均倒数排名 MRR）：**a**（1.0000），高于第二名 b（0.5208），但差异不显著：Holm
+    校正后 p = 0.0650 > α = 0.05。这一差异可能只是偶然。
+    """
+    check_arguments(comparison, digits, lang)
+    figure_paths = figure_paths or {}
+    title = TITLES[lang] if title is None else str(title)
+    doc = build_document(comparison, title, digits, list(figure_paths), lang,
+                    check_history(history))
+    return render_markdown(doc, figure_paths)
+
+
