@@ -193,7 +193,7 @@ def test_frames_backed_by_several_arrow_chunks():
 def test_first_duplicate_agrees_with_pandas(rows, chunk):
     import pyarrow as pa
 
-    from reteval import io as reteval_io
+    from reteval.io import duplicates as reteval_io
 
     query = np.array([q for q, _ in rows])
     doc = pa.array([d for _, d in rows])

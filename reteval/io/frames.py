@@ -1,0 +1,281 @@
+"""Any accepted input (path, DataFrame, dict, EvaluationQuery records) as a checked table."""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from pandas.api.types import is_bool_dtype, is_integer_dtype, is_numeric_dtype
+
+from reteval.errors import InputError
+from reteval.io.duplicates import check_unique
+from reteval.io.read import read_qrels, read_run
+from reteval.io.tables import ID_DTYPE, QRELS_COLUMNS, id_array
+from reteval.textfile import INT64_MAX, INT64_MIN, parse_decimal, parse_integer
+
+__all__ = ["as_qrels", "as_run"]
+
+
+def _id_column(column: pd.Series) -> pd.api.extensions.ExtensionArray:
+    if column.dtype == ID_DTYPE:
+        return column.array
+    if column.isna().any():
+        position = int(np.flatnonzero(column.isna().to_numpy())[0])
+        raise InputError(f"{column.name} is missing on row {position}")
+    return id_array(column.astype(str))
+
+
+#: PyTerrier's column names (``qid, docno, score`` runs, ``qid, docno, label`` qrels),
+#: read when reteval's own names are absent. PyTerrier's ``docid`` is an internal
+#: integer id, never the document's name, so it is not read.
+_PYTERRIER_COLUMNS = {"query_id": "qid", "doc_id": "docno", "relevance": "label", "score": "score"}
+
+
+def _from_frame(frame: pd.DataFrame, value_column: str, what: str) -> pd.DataFrame:
+    wanted = ("query_id", "doc_id", value_column)
+    names = {c: c if c in frame.columns else _PYTERRIER_COLUMNS[c] for c in wanted}
+    missing = [c for c in wanted if names[c] not in frame.columns]
+    if missing:
+        raise InputError(
+            f"a {what} DataFrame needs columns query_id, doc_id, {value_column} "
+            f"(or PyTerrier's qid, docno, {_PYTERRIER_COLUMNS[value_column]}); "
+            f"missing {missing}, got {list(frame.columns)}"
+        )
+    out = pd.DataFrame(
+        {
+            "query_id": _id_column(frame[names["query_id"]].rename("query_id")),
+            "doc_id": _id_column(frame[names["doc_id"]].rename("doc_id")),
+            value_column: frame[names[value_column]],
+        }
+    )
+    if frame.index.name == "line":
+        out.index = frame.index
+    else:
+        out.index = pd.RangeIndex(len(out))
+    out.attrs.update(frame.attrs)
+    return out
+
+
+def _to_number(value, integer: bool):
+    """One value of an object column as a number, or None when it cannot be one."""
+    if isinstance(value, (bool, np.bool_)) or value is None or value is pd.NA:
+        return None
+    if isinstance(value, str):
+        try:
+            return (parse_integer if integer else parse_decimal)(value.strip())
+        except InputError:
+            return None
+    if isinstance(value, (int, np.integer)):
+        value = int(value)
+        if integer:
+            return value if INT64_MIN <= value <= INT64_MAX else None
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    if not math.isfinite(number) or (integer and not (number.is_integer()
+                                                      and INT64_MIN <= number < 2.0**63)):
+        return None
+    return int(number) if integer else number
+
+
+def _check_values(frame: pd.DataFrame, column: str, what: str, integer: bool) -> pd.DataFrame:
+    """Check and convert a value column in place: int64 relevance, finite float64 scores.
+
+    Strings are read with the file readers' number grammar
+    (:mod:`reteval.textfile`); booleans are not numbers.
+    """
+    raw = frame[column]
+    kind = raw.dtype.kind if isinstance(raw.dtype, np.dtype) else "O"
+    values = None
+    if kind == "O" and is_numeric_dtype(raw.dtype) and not is_bool_dtype(raw.dtype):
+        # nullable or Arrow-backed numbers: a missing value becomes NaN, refused below
+        values = raw.to_numpy(dtype=np.float64, na_value=np.nan)
+        if is_integer_dtype(raw.dtype) and not raw.isna().any():
+            values = raw.to_numpy(dtype=np.int64)
+        kind = values.dtype.kind
+    if kind in "iuf":  # numeric column: checked at once
+        values = raw.to_numpy() if values is None else values
+        if kind == "f":
+            bad = ~np.isfinite(values)
+            if integer:
+                bad |= ~bad & ((np.floor(values) != values) | (values < -(2.0**63))
+                               | (values >= 2.0**63))
+        elif kind == "u" and integer:
+            bad = values > INT64_MAX
+        else:
+            bad = np.zeros(len(values), dtype=bool)
+        converted = None
+    else:
+        converted = [_to_number(v, integer) for v in raw.to_numpy(dtype=object)]
+        bad = np.fromiter((v is None for v in converted), dtype=bool, count=len(converted))
+    if bad.any():
+        position = int(np.flatnonzero(bad)[0])
+        label = frame.index[position]
+        where = "line" if frame.index.name == "line" else "row"
+        kind_text = "an integer (within int64)" if integer else "a finite number"
+        value = raw.iloc[position]
+        shown = repr(value) if isinstance(value, str) else str(value)
+        raise InputError(
+            f"{what} {column} must be {kind_text}; got {shown} "
+            f"on {where} {label}",
+            path=frame.attrs.get("source"),
+        )
+    dtype = np.int64 if integer else np.float64
+    if converted is None:
+        frame[column] = values.astype(dtype)
+    else:
+        frame[column] = np.array(converted, dtype=dtype)
+    return frame
+
+
+def _nested_id(value, what: str) -> str:
+    """A query or document id of a dict input: a str or an integer, never None or a float."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return str(value)
+    raise InputError(f"{what} ids must be strings (or integers); got {value!r:.80}")
+
+
+def _from_nested(data: Mapping, value_column: str, what: str) -> pd.DataFrame:
+    qids, docs, values = [], [], []
+    for qid, docs_of_query in data.items():
+        if isinstance(docs_of_query, Mapping):
+            items = list(docs_of_query.items())
+        elif isinstance(docs_of_query, Sequence) and not isinstance(docs_of_query, str):
+            # A ranked list (run: earlier is better) or a list of relevant documents (qrels).
+            n = len(docs_of_query)
+            if value_column == "score":
+                items = [(doc, float(n - i)) for i, doc in enumerate(docs_of_query)]
+            else:
+                items = [(doc, 1) for doc in docs_of_query]
+        else:
+            raise InputError(
+                f"{what} for query {qid!r} must be a mapping doc_id -> value or a list of doc "
+                f"ids; got {type(docs_of_query).__name__}"
+            )
+        for doc, value in items:
+            qids.append(_nested_id(qid, what))
+            docs.append(_nested_id(doc, what))
+            values.append(value)
+    return pd.DataFrame(
+        {"query_id": id_array(qids), "doc_id": id_array(docs),
+         value_column: pd.array(values, dtype=object)}
+    )
+
+
+def _from_evaluation_queries(records) -> pd.DataFrame:
+    rows = []
+    for record in records:
+        scores = dict(getattr(record, "relevance_scores", None) or {})
+        for doc in getattr(record, "relevant_docs", None) or []:
+            scores.setdefault(doc, 1)
+        rows.extend((str(record.query_id), str(doc), rel) for doc, rel in scores.items())
+    frame = pd.DataFrame(rows, columns=list(QRELS_COLUMNS), dtype=object)
+    frame["query_id"] = id_array(frame["query_id"])
+    frame["doc_id"] = id_array(frame["doc_id"])
+    return frame
+
+
+def _is_evaluation_query(obj) -> bool:
+    return hasattr(obj, "query_id") and (
+        hasattr(obj, "relevance_scores") or hasattr(obj, "relevant_docs")
+    )
+
+
+def as_qrels(qrels) -> pd.DataFrame:
+    """Turn any accepted form of relevance judgments into a qrels table.
+
+    Parameters
+    ----------
+    qrels : path, DataFrame, mapping or sequence of EvaluationQuery
+        * a path to a TREC or BEIR qrels file;
+        * a DataFrame with columns ``query_id``, ``doc_id``, ``relevance``
+          (ir_datasets' ``qrels_iter()`` fields), or PyTerrier's ``qid``,
+          ``docno``, ``label``;
+        * ``{query_id: {doc_id: relevance}}`` as pytrec_eval takes, or
+          ``{query_id: [relevant doc ids]}`` (relevance 1);
+        * records with ``query_id``, ``relevant_docs`` and ``relevance_scores``
+          (the chapter's ``EvaluationQuery``): the graded scores, and
+          relevance 1 for a relevant doc without a score.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A new table (the input is never modified).
+
+    Examples
+    --------
+    >>> as_qrels({"q1": {"d1": 2, "d2": 0}})
+      query_id doc_id  relevance
+    0       q1     d1          2
+    1       q1     d2          0
+    """
+    if isinstance(qrels, (str, os.PathLike)):
+        return read_qrels(qrels)
+    if isinstance(qrels, pd.DataFrame):
+        frame = _from_frame(qrels, "relevance", "qrels")
+    elif isinstance(qrels, Mapping):
+        frame = _from_nested(qrels, "relevance", "qrels")
+    elif isinstance(qrels, Sequence) and qrels and all(_is_evaluation_query(r) for r in qrels):
+        frame = _from_evaluation_queries(qrels)
+    else:
+        raise InputError(
+            "qrels must be a file path, a DataFrame (query_id, doc_id, relevance), a dict "
+            f"{{query_id: {{doc_id: relevance}}}} or EvaluationQuery records; "
+            f"got {type(qrels).__name__}"
+        )
+    if frame.empty:
+        raise InputError("the qrels hold no judgments")
+    frame = _check_values(frame, "relevance", "qrels", integer=True)
+    check_unique(frame, "qrels")
+    return frame
+
+
+def as_run(run, *, check_duplicates: bool = True) -> pd.DataFrame:
+    """Turn any accepted form of retrieval results into a run table.
+
+    Parameters
+    ----------
+    run : path, DataFrame or mapping
+        * a path to a TREC run file;
+        * a DataFrame with columns ``query_id``, ``doc_id``, ``score``, or
+          PyTerrier's ``qid``, ``docno``, ``score`` (a ``pt.Experiment``-style
+          result frame; its other columns are ignored);
+        * ``{query_id: {doc_id: score}}`` as pytrec_eval takes;
+        * ``{query_id: [doc ids in rank order]}``, as the chapter's functions
+          take: the first gets the highest score.
+    check_duplicates : bool, default True
+        Raise if a document is listed twice for one query.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A new table (the input is never modified). An empty run is allowed.
+
+    Examples
+    --------
+    >>> as_run({"q1": ["d3", "d1"]})
+      query_id doc_id  score
+    0       q1     d3    2.0
+    1       q1     d1    1.0
+    """
+    if isinstance(run, (str, os.PathLike)):
+        return read_run(run, check_duplicates=check_duplicates)
+    if isinstance(run, pd.DataFrame):
+        frame = _from_frame(run, "score", "run")
+    elif isinstance(run, Mapping):
+        frame = _from_nested(run, "score", "run")
+    else:
+        raise InputError(
+            "a run must be a file path, a DataFrame (query_id, doc_id, score), a dict "
+            f"{{query_id: {{doc_id: score}}}} or {{query_id: [doc ids]}}; got {type(run).__name__}"
+        )
+    frame = _check_values(frame, "score", "run", integer=False)
+    if check_duplicates:
+        check_unique(frame, "run")
+    return frame
