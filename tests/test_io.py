@@ -187,27 +187,54 @@ def test_frames_backed_by_several_arrow_chunks():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 4), st.sampled_from(["a", "b", "c", "d", "ab"])),
+@given(st.lists(st.tuples(st.integers(0, 4), st.sampled_from(["a", "b", "c", "d", "ab", "", "é"])),
                 min_size=2, max_size=40),
-       st.integers(1, 7))
-def test_first_duplicate_agrees_with_pandas(rows, chunk):
+       st.booleans())
+def test_first_duplicate_agrees_with_pandas(rows, collide):
     import pyarrow as pa
 
-    from reteval.io import duplicates as reteval_io
+    from reteval.io import duplicates
 
     query = np.array([q for q, _ in rows])
     doc = pa.array([d for _, d in rows])
-    original = reteval_io._CHUNK_ROWS
-    reteval_io._CHUNK_ROWS = chunk  # tiny chunks: queries straddle chunk boundaries
-    try:
-        pair = reteval_io.first_duplicate(query, doc)
-    finally:
-        reteval_io._CHUNK_ROWS = original
+    if collide:  # every id hashes alike: the exact check alone must tell duplicates apart
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(duplicates, "string_hashes", lambda ids: np.zeros(len(ids), np.uint64))
+            pair = duplicates.first_duplicate(query, doc)
+    else:
+        pair = duplicates.first_duplicate(query, doc)
     frame = pd.DataFrame(rows, columns=["q", "d"])
-    assert (pair is not None) == frame.duplicated().any()
+    repeats = frame.duplicated()
+    assert (pair is not None) == repeats.any()
     if pair is not None:
         i, j = pair
-        assert i < j and rows[i] == rows[j]
+        assert j == int(np.flatnonzero(repeats)[0])  # the earliest repeating row
+        assert i == rows.index(rows[j]) and i < j
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(max_size=30), min_size=1, max_size=30), st.integers(0, 5))
+def test_string_hashes_depend_on_the_id_only(ids, cut):
+    import pyarrow as pa
+
+    from reteval.io.duplicates import string_hashes
+
+    whole = string_hashes(pa.array(ids + ids[::-1], type=pa.string()))
+    assert whole[: len(ids)].tolist() == whole[len(ids):][::-1].tolist()
+    sliced = pa.array(ids, type=pa.large_string()).slice(min(cut, len(ids)))
+    assert string_hashes(sliced).tolist() == whole[min(cut, len(ids)): len(ids)].tolist()
+    by_id = {}
+    for i, h in zip(ids, whole[: len(ids)].tolist(), strict=True):
+        assert by_id.setdefault(i, h) == h
+
+
+def test_string_hashes_tell_a_million_ids_apart():
+    import pyarrow as pa
+
+    from reteval.io.duplicates import string_hashes
+
+    ids = [f"doc{i}" for i in range(1_000_000)] + [f"clueweb-{i:020d}" for i in range(10_000)]
+    assert len(np.unique(string_hashes(pa.array(ids)))) == len(ids)
 
 
 def test_large_files_with_blank_lines_or_gzip_keep_line_numbers(tmp_path):

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 import pandas as pd
 
@@ -45,7 +42,9 @@ def duplicate_error(what, query_id, doc_id, where, source) -> InputError:
     )
 
 
-_CHUNK_ROWS = 1 << 15
+_GATHER_BYTES = 1 << 24  # bytes of ids gathered at a time when lengths differ
+_MIX = np.uint64(0x9E3779B97F4A7C15)  # 2**64 / golden ratio: spreads bits when multiplied
+_MIX_QUERY = np.uint64(0xD6E8FEB86659FD93)
 
 
 def _stable_order(codes: np.ndarray) -> np.ndarray:
@@ -67,6 +66,62 @@ def _stable_order(codes: np.ndarray) -> np.ndarray:
     return packed.view(np.int64)
 
 
+def _mix_words(words: np.ndarray, length: int) -> np.ndarray:
+    """Hash rows of 64-bit words (ids of ``length`` bytes, zero-padded) to one word each."""
+    h = np.full(len(words), length, dtype=np.uint64)
+    for j in range(words.shape[1]):
+        h ^= words[:, j]
+        h *= _MIX
+        h ^= h >> np.uint64(29)
+    return h
+
+
+def string_hashes(strings) -> np.ndarray:
+    """A 64-bit hash of every string of an Arrow string array: equal strings, equal hashes.
+
+    The ids' bytes are read from Arrow's buffers as rows of 64-bit words, a block
+    of ids of one length at a time, and mixed word by word: no Python object per
+    id and no hash table, so the time does not depend on the order of the rows.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> h = string_hashes(pa.array(["doc1", "doc22", "doc1", ""]))
+    >>> bool(h[0] == h[2]), bool(h[0] == h[1]), len(h)
+    (True, False, 4)
+    """
+    import pyarrow as pa
+
+    if not pa.types.is_large_string(strings.type):
+        strings = strings.cast(pa.large_string())
+    n = len(strings)
+    _, offset_buffer, data_buffer = strings.buffers()
+    offsets = np.frombuffer(offset_buffer, dtype=np.int64)[strings.offset:strings.offset + n + 1]
+    data = (np.frombuffer(data_buffer, dtype=np.uint8) if data_buffer is not None
+            else np.zeros(0, dtype=np.uint8))
+    lengths = np.diff(offsets)
+    hashes = np.empty(n, dtype=np.uint64)
+    if n == 0:
+        return hashes
+    shortest, longest = int(lengths.min()), int(lengths.max())
+    if shortest == longest:  # one length (the usual case): the bytes are already n rows
+        words = np.zeros((n, -(-longest // 8) * 8), dtype=np.uint8)
+        words[:, :longest] = data[offsets[0]:offsets[-1]].reshape(n, longest)
+        return _mix_words(words.view(np.uint64), longest)
+    order = _stable_order(lengths)
+    bounds = np.searchsorted(lengths[order], np.arange(shortest, longest + 2))
+    for length in range(shortest, longest + 1):
+        rows_of_length = order[bounds[length - shortest]:bounds[length - shortest + 1]]
+        step = max(_GATHER_BYTES // max(length, 1), 1)
+        for at in range(0, len(rows_of_length), step):
+            rows = rows_of_length[at:at + step]
+            words = np.zeros((len(rows), -(-length // 8) * 8), dtype=np.uint8)
+            if length:
+                words[:, :length] = data[offsets[rows][:, None] + np.arange(length)]
+            hashes[rows] = _mix_words(words.view(np.uint64), length)
+    return hashes
+
+
 def first_duplicate(query: np.ndarray, doc) -> tuple[int, int] | None:
     """Row positions of a document listed twice for one query, or None.
 
@@ -77,12 +132,20 @@ def first_duplicate(query: np.ndarray, doc) -> tuple[int, int] | None:
     doc : pyarrow.Array
         The doc id of each row.
 
+    Returns
+    -------
+    tuple of int or None
+        ``(i, j)``, ``i < j``: of all repeated rows, ``j`` is the first
+        (the earliest line that repeats an earlier one) and ``i`` the row it
+        repeats.
+
     Notes
     -----
-    Rows are grouped by query (they usually are already; otherwise by a stable
-    sort of the codes) and cut into chunks of whole queries of about 33,000
-    rows. Each chunk's doc ids are hashed on their own, so the hash tables stay
-    small and in cache, and equal (query, doc) keys are found by sorting.
+    Each row gets a 64-bit key mixed from its query code and a hash of its doc
+    id (:func:`string_hashes`); the keys are sorted as plain integers (numpy
+    sorts those with SIMD instructions) and equal neighbours are the only
+    candidates, checked exactly on the ids. The work is the same whatever the
+    order of the rows.
 
     Examples
     --------
@@ -92,40 +155,24 @@ def first_duplicate(query: np.ndarray, doc) -> tuple[int, int] | None:
     >>> first_duplicate(np.array([0, 0, 1]), pa.array(["a", "b", "a"])) is None
     True
     """
-    import pyarrow as pa
-
     n = len(query)
     if n < 2:
         return None
-    starts = np.flatnonzero(np.concatenate(([True], query[1:] != query[:-1])))
-    if len(starts) == np.count_nonzero(np.bincount(query)):
-        order = None  # every query's rows are contiguous already
-    else:
-        order = _stable_order(query)
-        query = query[order]
-        doc = doc.take(pa.array(order))
-        starts = np.flatnonzero(np.concatenate(([True], query[1:] != query[:-1])))
-    cuts = starts[np.searchsorted(starts, np.arange(0, n, _CHUNK_ROWS), side="right") - 1]
-    edges = np.unique(np.concatenate((cuts, [n])))
-
-    def chunk_duplicate(lo, hi):
-        codes = doc.slice(lo, hi - lo).dictionary_encode().indices.to_numpy().astype(np.int64)
-        group = np.cumsum(query[lo + 1:hi] != query[lo:hi - 1])
-        keys = codes
-        keys[1:] += group * (int(codes.max()) + 1)
-        if keys.max() < 2**31:
-            keys = keys.astype(np.int32)
-        if not (np.diff(np.sort(keys)) == 0).any():
-            return None
-        by_key = np.argsort(keys, kind="stable")
-        same = np.flatnonzero(keys[by_key][1:] == keys[by_key][:-1])[0]
-        return lo + by_key[same], lo + by_key[same + 1]
-
-    # Arrow and numpy release the GIL while hashing and sorting: chunks run in parallel.
-    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
-        for pair in pool.map(chunk_duplicate, edges[:-1], edges[1:]):
-            if pair is not None:
-                if order is not None:
-                    pair = order[pair[0]], order[pair[1]]
-                return tuple(sorted((int(pair[0]), int(pair[1]))))
+    keys = string_hashes(doc)
+    keys ^= query.astype(np.uint64) * _MIX_QUERY
+    keys *= _MIX
+    ordered = np.sort(keys)
+    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    del ordered
+    if len(repeated) == 0:
+        return None
+    # Only rows whose key another row shares can repeat: few (hash collisions aside, the
+    # duplicates themselves). Their ids are compared exactly, in row order.
+    candidates = np.flatnonzero(np.isin(keys, repeated))
+    seen = {}
+    for row, q, d in zip(candidates.tolist(), query[candidates].tolist(),
+                         doc.take(candidates).to_pylist(), strict=True):
+        first = seen.setdefault((q, d), row)
+        if first != row:
+            return first, row
     return None
