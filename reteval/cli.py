@@ -75,7 +75,7 @@ def _json_number(value):
 
 
 def _cmd_evaluate(args) -> int:
-    from reteval.evaluate import aggregate, evaluate
+    from reteval.evaluate import evaluate_columns, summarize
     from reteval.measures import DEFAULT_MEASURES
 
     measures = args.measures or list(DEFAULT_MEASURES)
@@ -88,41 +88,50 @@ def _cmd_evaluate(args) -> int:
                                             scheduler=args.scheduler,
                                             relevance_level=args.relevance_level,
                                             missing=args.missing)
+            query_ids = per_query.index.tolist()
+            values = {c: per_query[c].to_numpy() for c in per_query.columns}
         elif args.scheduler:
             raise RetevalError("--scheduler needs --engine dask")
         else:
-            per_query = evaluate(args.qrels, args.run, measures,
-                                 relevance_level=args.relevance_level, missing=args.missing)
+            # Columns, not a DataFrame: small files are evaluated without loading pandas.
+            query_ids, values = evaluate_columns(args.qrels, args.run, measures,
+                                                 relevance_level=args.relevance_level,
+                                                 missing=args.missing)
     for warning in caught:
         print(f"reteval: warning: {warning.message}", file=sys.stderr)
-    means = aggregate(per_query)
+    means = summarize(values)
+    names = list(values)
+    rows = [dict(zip(names, row, strict=True)) for row in zip(*values.values(), strict=True)]
     out = sys.stdout
     if args.format == "json":
         doc = {"measures": {k: _json_number(v) for k, v in means.items()},
-               "num_queries": len(per_query)}
+               "num_queries": len(query_ids)}
         if args.per_query:
             doc["per_query"] = {q: {k: _json_number(v) for k, v in row.items()}
-                                for q, row in per_query.iterrows()}
+                                for q, row in zip(query_ids, rows, strict=True)}
         json.dump(doc, out, indent=2, allow_nan=False)
         out.write("\n")
-    elif args.format == "trec":
-        from reteval.formats import to_trec_eval
+    elif args.format in ("trec", "csv"):
+        import pandas as pd
 
-        out.write(to_trec_eval(per_query, queries=args.per_query))
-    elif args.format == "csv":
-        if args.per_query:
+        per_query = pd.DataFrame(values, index=pd.Index(query_ids, name="query_id"))
+        if args.format == "trec":
+            from reteval.formats import to_trec_eval
+
+            out.write(to_trec_eval(per_query, queries=args.per_query))
+        elif args.per_query:
             per_query.to_csv(out, float_format="%.6g")
         else:
-            means.rename_axis("measure").rename("value").to_csv(out, float_format="%.6g")
+            pd.Series(means, name="value").rename_axis("measure").to_csv(out, float_format="%.6g")
     else:
-        width = max(len(str(c)) for c in per_query.columns)
+        width = max(len(str(c)) for c in names)
         if args.per_query:
-            for query, row in per_query.iterrows():
+            for query, row in zip(query_ids, rows, strict=True):
                 for name, value in row.items():
                     out.write(f"{name:<{width}}  {query}  {_fmt(name, value)}\n")
         for name, value in means.items():
             out.write(f"{name:<{width}}  all  {_fmt(name, value)}\n")
-        out.write(f"{'num_q':<{width}}  all  {len(per_query)}\n")
+        out.write(f"{'num_q':<{width}}  all  {len(query_ids)}\n")
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import os
 import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -18,7 +19,8 @@ if TYPE_CHECKING:
 # ``import reteval`` (and so every command line call, ``reteval --help`` too) does not pay
 # for them.
 
-__all__ = ["MISSING_POLICIES", "MissingQueriesWarning", "aggregate", "evaluate"]
+__all__ = ["MISSING_POLICIES", "MissingQueriesWarning", "aggregate", "evaluate",
+           "evaluate_columns", "summarize"]
 
 MISSING_POLICIES = ("zero", "skip", "error")
 
@@ -145,6 +147,42 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1,
     AP     0.666667
     dtype: float64
     """
+    query_ids, values = _values(qrels, run, measures, relevance_level, missing, stacklevel=3)
+    import numpy as np
+    import pandas as pd
+
+    frame = pd.DataFrame(values, index=pd.Index(query_ids, name="query_id"))
+    return frame.astype(np.float64)
+
+
+def evaluate_columns(qrels, run, measures, *, relevance_level: int = 1,
+                     missing: str = "zero") -> tuple[list[str], dict]:
+    """:func:`evaluate`'s values without the DataFrame: ``(query ids, {column: values})``.
+
+    Small files (under 256 KiB each) are read line by line into lists and
+    evaluated without loading pandas: the command line answers sooner. The
+    values are those of :func:`evaluate`, bit for bit.
+
+    Examples
+    --------
+    >>> ids, values = evaluate_columns({"q1": {"d1": 1}}, {"q1": ["d2", "d1"]}, ["RR", "P@2"])
+    >>> ids, {k: v.tolist() for k, v in values.items()}
+    (['q1'], {'RR': [0.5], 'P@2': [0.5]})
+    """
+    return _values(qrels, run, measures, relevance_level, missing, stacklevel=3)
+
+
+_SMALL_FILE_BYTES = 1 << 18
+
+
+def _is_small_file(source) -> bool:
+    try:
+        return os.path.getsize(source) < _SMALL_FILE_BYTES
+    except (OSError, TypeError, ValueError):
+        return False
+
+
+def _values(qrels, run, measures, relevance_level, missing, *, stacklevel):
     columns = check_arguments(measures, relevance_level, missing)
     if any(type(x).__module__.partition(".")[0] == "dask" for x in (run, qrels)):
         raise InputError(
@@ -152,32 +190,66 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1,
             "reteval.distributed.evaluate_dask), not by reteval.evaluate.evaluate, which works "
             "in memory"
         )
+    from reteval.metrics import compute
+
+    if all(isinstance(x, (str, os.PathLike)) and _is_small_file(x) for x in (qrels, run)):
+        ranking = _rank_small_files(qrels, run, missing, stacklevel=stacklevel + 1)
+    else:
+        ranking = _rank_frames(qrels, run, missing, stacklevel=stacklevel + 1)
+    values = {
+        label: compute(ranking, spec, relevance_level=int(relevance_level))
+        for label, spec in columns
+    }
+    return ranking.query_ids.astype(str).tolist(), values
+
+
+def _evaluated_queries(judged: set, retrieved: set, missing: str, stacklevel: int) -> set:
+    check_missing(judged - retrieved, missing, stacklevel=stacklevel + 1)
+    return judged & retrieved if missing == "skip" else judged
+
+
+def _rank_frames(qrels, run, missing, *, stacklevel):
     from concurrent.futures import ThreadPoolExecutor
 
-    import numpy as np
-    import pandas as pd
-
     from reteval.io import as_qrels, as_run
-    from reteval.metrics import compute, rank_judgments
+    from reteval.metrics import rank_judgments
 
     # The qrels are read while the run is: a large run file is parsed by Arrow outside the GIL.
     with ThreadPoolExecutor(max_workers=1) as pool:
         qrels_future = pool.submit(as_qrels, qrels)
         run = as_run(run, check_duplicates=False)  # checked while ranking, on integer keys
         qrels = qrels_future.result()
+    queries = _evaluated_queries(set(qrels["query_id"].unique()), set(run["query_id"].unique()),
+                                 missing, stacklevel + 1)
+    return rank_judgments(qrels, run, queries)
 
-    judged = set(qrels["query_id"].unique())
-    retrieved = set(run["query_id"].unique())
-    check_missing(judged - retrieved, missing, stacklevel=2)
-    queries = judged & retrieved if missing == "skip" else judged
 
-    ranking = rank_judgments(qrels, run, queries)
-    values = {
-        label: compute(ranking, spec, relevance_level=int(relevance_level))
-        for label, spec in columns
-    }
-    frame = pd.DataFrame(values, index=pd.Index(ranking.query_ids.astype(str), name="query_id"))
-    return frame.astype(np.float64)
+def _rank_small_files(qrels_path, run_path, missing, *, stacklevel):
+    """Rank small files from the careful line readers' lists: no pandas is loaded."""
+    import numpy as np
+
+    from reteval.arrow import strings
+    from reteval.io.duplicates import check_unique_ids
+    from reteval.io.lines import parse_qrels_lines, parse_run_lines
+    from reteval.metrics import rank_columns
+    from reteval.textfile import as_path, decode, read_bytes
+
+    qrels_path = as_path(qrels_path, "qrels path")
+    judged_queries, judged_docs, rels, qrels_lines = parse_qrels_lines(
+        decode(read_bytes(qrels_path), qrels_path), qrels_path)
+    run_path = as_path(run_path, "run path")
+    run_queries, run_docs, scores, run_lines = parse_run_lines(
+        decode(read_bytes(run_path), run_path), run_path)
+
+    judged_queries, judged_docs = strings(judged_queries), strings(judged_docs)
+    check_unique_ids(judged_queries, judged_docs, "qrels", labels=qrels_lines,
+                     labels_are_lines=True, source=str(qrels_path))
+    run_queries, run_docs = strings(run_queries), strings(run_docs)
+    queries = _evaluated_queries(set(judged_queries.unique().to_pylist()),
+                                 set(run_queries.unique().to_pylist()), missing, stacklevel + 1)
+    return rank_columns(judged_queries, judged_docs, np.asarray(rels, dtype=np.int64),
+                        run_queries, run_docs, np.asarray(scores, dtype=np.float64), queries,
+                        run_labels=run_lines, labels_are_lines=True, source=str(run_path))
 
 
 _SUMMED_FAMILIES = ("NumQ", "NumRet", "NumRel", "NumRelRet")
@@ -205,7 +277,34 @@ def aggregate(per_query: pd.DataFrame) -> pd.Series:
     NumRet    3.0
     dtype: float64
     """
-    summed = [c for c in per_query.columns if parse_measures([c])[0].family in _SUMMED_FAMILIES]
-    values = per_query.mean()
-    values[summed] = per_query[summed].sum()
-    return values
+    import pandas as pd
+
+    summary = summarize({c: per_query[c].to_numpy(dtype=float) for c in per_query.columns})
+    return pd.Series(summary, index=per_query.columns, dtype=float)
+
+
+def summarize(values) -> dict:
+    """:func:`aggregate` on columns: ``{column: per-query values}`` -> ``{column: value}``.
+
+    The mean of the values that are not NaN (NaN when none is), or their sum for the
+    counts (``NumQ``, ``NumRet``, ``NumRel``, ``NumRelRet``), as pandas' ``mean``
+    and ``sum`` give them, bit for bit.
+
+    Examples
+    --------
+    >>> summarize({"AP": [0.5, 1.0, float("nan")], "NumRet": [10, 5, 0]})
+    {'AP': 0.75, 'NumRet': 15.0}
+    """
+    import numpy as np
+
+    summary = {}
+    for column, column_values in values.items():
+        column_values = np.asarray(column_values, dtype=np.float64)
+        missing = np.isnan(column_values)
+        total = float(np.where(missing, 0.0, column_values).sum())
+        if parse_measures([column])[0].family in _SUMMED_FAMILIES:
+            summary[column] = total
+        else:
+            count = len(column_values) - int(missing.sum())
+            summary[column] = total / count if count else float("nan")
+    return summary

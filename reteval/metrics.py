@@ -29,17 +29,21 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from reteval.arrow import from_numpy, strings, to_numpy
 from reteval.errors import InputError
 from reteval.io import duplicate_error, first_duplicate
 from reteval.measures import Measure
 
-__all__ = ["JudgedRanking", "compute", "rank_judgments"]
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["JudgedRanking", "compute", "rank_columns", "rank_judgments"]
 
 NOT_JUDGED = -1  # retrieved, absent from the qrels
 POOL_UNJUDGED = -2  # retrieved, present in the qrels with a negative value
@@ -107,7 +111,7 @@ def _block_offsets(block: np.ndarray, score: np.ndarray, rows: np.ndarray, doc) 
     array, read only here); ``score`` is their score. Returns, per row, how many
     rows of its block come before it.
     """
-    docs = np.asarray(doc.take(pa.array(rows)).to_numpy(zero_copy_only=False), dtype=str)
+    docs = np.array(doc.take(from_numpy(rows)).to_pylist(), dtype=str)
     # lexsort gives doc ids ascending within a (block, score) run: each run is read backwards.
     order = np.lexsort((docs, -score, block))
     b, s = block[order], score[order]
@@ -190,9 +194,8 @@ def _ranks_by_counting(query: np.ndarray, score: np.ndarray, doc, wanted: np.nda
 
     shared = np.flatnonzero(block_end - before > 1)  # wanted rows whose key others share
     if len(shared):
-        block_keys = pa.array(np.unique(wanted_keys[shared]))
-        members = np.flatnonzero(pc.is_in(pa.array(keys), value_set=block_keys)
-                                 .to_numpy(zero_copy_only=False))
+        block_keys = from_numpy(np.unique(wanted_keys[shared]))
+        members = np.flatnonzero(to_numpy(pc.is_in(from_numpy(keys), value_set=block_keys)))
         del keys
         rows = members if candidates is None else candidates[members]
         offset = _block_offsets(key_of(query[rows], score[rows]), score[rows], rows, doc)
@@ -263,26 +266,43 @@ def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedR
         A document listed twice for one query of the run (named by the run's
         index: line numbers for files).
     """
+    return rank_columns(
+        _arrow_ids(qrels["query_id"]), _arrow_ids(qrels["doc_id"]),
+        qrels["relevance"].to_numpy(dtype=np.int64),
+        _arrow_ids(run["query_id"]), _arrow_ids(run["doc_id"]),
+        run["score"].to_numpy(dtype=np.float64), query_ids,
+        run_labels=run.index, labels_are_lines=run.index.name == "line",
+        source=run.attrs.get("source"),
+    )
+
+
+def rank_columns(judged_queries, judged_docs, judged_rels: np.ndarray, run_queries, run_docs,
+                 run_scores: np.ndarray, query_ids, *, run_labels=None,
+                 labels_are_lines: bool = False, source=None) -> JudgedRanking:
+    """:func:`rank_judgments` on columns: Arrow string arrays of ids, numpy values.
+
+    ``run_labels`` name the run's rows in a duplicate error (default: row
+    positions); ``labels_are_lines`` says they are line numbers of ``source``.
+    """
     query_ids = np.asarray(sorted(set(query_ids)), dtype=object)
-    query_set = pa.array(list(query_ids), type=pa.large_string())
+    query_set = strings(list(query_ids))
 
-    def query_index(column):
-        index = pc.index_in(_arrow_ids(column), value_set=query_set)
-        return index.fill_null(-1).to_numpy(zero_copy_only=False)  # int32
+    def query_index(ids):
+        return to_numpy(pc.index_in(ids, value_set=query_set), null_value=-1)  # int32
 
-    judged_query = query_index(qrels["query_id"])
+    judged_query = query_index(judged_queries)
     keep = judged_query >= 0
     judged_query = judged_query[keep].astype(np.int64)
-    judged_doc = _arrow_ids(qrels["doc_id"]).filter(pa.array(keep))
-    judged_rel = qrels["relevance"].to_numpy(dtype=np.int64)[keep]
+    judged_doc = judged_docs.filter(from_numpy(keep))
+    judged_rel = np.asarray(judged_rels, dtype=np.int64)[keep]
 
-    query = query_index(run["query_id"])
-    doc = _arrow_ids(run["doc_id"])
-    score = run["score"].to_numpy(dtype=np.float64)
+    query = query_index(run_queries)
+    doc = run_docs
+    score = np.asarray(run_scores, dtype=np.float64)
     rows = None  # all rows, unless some belong to queries that are not evaluated
     if not (query >= 0).all():
         rows = np.flatnonzero(query >= 0)
-        query, score, doc = query[rows], score[rows], doc.take(pa.array(rows))
+        query, score, doc = query[rows], score[rows], doc.take(from_numpy(rows))
 
     # Looking doc ids up among the judged ones runs while the duplicate check hashes them:
     # both spend their time in Arrow and numpy, outside the GIL.
@@ -290,13 +310,14 @@ def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedR
     with ThreadPoolExecutor(max_workers=1) as pool:
         lookup = pool.submit(pc.index_in, doc, value_set=judged_ids)
         duplicate = first_duplicate(query, doc)
-        run_code = lookup.result().fill_null(-1).to_numpy()
+        run_code = to_numpy(lookup.result(), null_value=-1)
     if duplicate is not None:
-        labels = run.index[list(duplicate) if rows is None else rows[list(duplicate)]]
-        where = "lines" if run.index.name == "line" else "rows"
+        at = list(duplicate) if rows is None else rows[list(duplicate)]
+        labels = at if run_labels is None else [run_labels[i] for i in at]
+        where = "lines" if labels_are_lines else "rows"
         raise duplicate_error("run", str(query_ids[query[duplicate[0]]]),
                               str(doc[duplicate[0]]), f"{where} {labels[0]} and {labels[1]}",
-                              run.attrs.get("source"))
+                              source)
 
     # The judged retrieved documents. Judged doc ids get codes 0..m-1; a retrieved doc id
     # is looked up among them, and its (query, code) key among the judgments.
@@ -305,7 +326,7 @@ def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedR
     rows = candidates[:0]
     rel = judged_rel[:0]
     if len(candidates):
-        judged_key = judged_query * m + pc.index_in(judged_doc, value_set=judged_ids).to_numpy()
+        judged_key = judged_query * m + to_numpy(pc.index_in(judged_doc, value_set=judged_ids))
         by_key = np.argsort(judged_key)
         sorted_keys = judged_key[by_key]
         wanted = query[candidates].astype(np.int64) * m + run_code[candidates]

@@ -28,14 +28,12 @@ Modules
 -------
 :mod:`reteval.io.tables` (columns, ids, trec_eval's order), :mod:`reteval.io.read`,
 :mod:`reteval.io.write`, :mod:`reteval.io.frames` (any input as a table) and
-:mod:`reteval.io.duplicates`; every public name is importable from ``reteval.io``.
+:mod:`reteval.io.duplicates`, and :mod:`reteval.io.lines` (the careful line readers,
+which need neither pandas nor Arrow); every public name is importable from ``reteval.io``,
+loaded on first use (PEP 562), so that reading a small file does not load pandas.
 """
 
-from reteval.io.duplicates import check_unique, duplicate_error, first_duplicate
-from reteval.io.frames import as_qrels, as_run
-from reteval.io.read import DUPLICATE_POLICIES, read_qrels, read_run
-from reteval.io.tables import ID_DTYPE, QRELS_COLUMNS, RUN_COLUMNS, sort_run
-from reteval.io.write import write_qrels, write_run
+import importlib
 
 __all__ = [
     "DUPLICATE_POLICIES",
@@ -45,6 +43,7 @@ __all__ = [
     "as_qrels",
     "as_run",
     "check_unique",
+    "check_unique_ids",
     "duplicate_error",
     "first_duplicate",
     "read_qrels",
@@ -53,3 +52,27 @@ __all__ = [
     "write_qrels",
     "write_run",
 ]
+
+# public name -> the submodule that defines it, imported on first use
+_HOME = {
+    "DUPLICATE_POLICIES": "read", "read_qrels": "read", "read_run": "read",
+    "ID_DTYPE": "tables", "QRELS_COLUMNS": "tables", "RUN_COLUMNS": "tables",
+    "sort_run": "tables",
+    "as_qrels": "frames", "as_run": "frames",
+    "check_unique": "duplicates", "check_unique_ids": "duplicates",
+    "duplicate_error": "duplicates",
+    "first_duplicate": "duplicates",
+    "write_qrels": "write", "write_run": "write",
+}
+
+
+def __getattr__(name):
+    if name not in _HOME:
+        raise AttributeError(f"module 'reteval.io' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"reteval.io.{_HOME[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING
 
+import numpy as np
+
+from reteval.arrow import from_numpy, to_numpy
 from reteval.errors import InputError
 
-__all__ = ["check_unique", "duplicate_error", "first_duplicate"]
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["check_unique", "check_unique_ids", "duplicate_error", "first_duplicate"]
 
 
 def check_unique(frame: pd.DataFrame, what: str) -> None:
@@ -18,20 +23,26 @@ def check_unique(frame: pd.DataFrame, what: str) -> None:
     """
     import pyarrow as pa
 
-    query = pa.array(frame["query_id"], type=pa.large_string(), from_pandas=True)
-    if isinstance(query, pa.ChunkedArray):
-        query = query.combine_chunks()
-    doc = pa.array(frame["doc_id"], type=pa.large_string(), from_pandas=True)
-    if isinstance(doc, pa.ChunkedArray):
-        doc = doc.combine_chunks()
-    codes = query.dictionary_encode().indices.to_numpy().astype(np.int64)
+    def ids(column):
+        array = pa.array(frame[column], type=pa.large_string(), from_pandas=True)
+        return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
+
+    check_unique_ids(ids("query_id"), ids("doc_id"), what, labels=frame.index,
+                     labels_are_lines=frame.index.name == "line",
+                     source=frame.attrs.get("source"))
+
+
+def check_unique_ids(query, doc, what: str, *, labels=None, labels_are_lines: bool = False,
+                     source=None) -> None:
+    """:func:`check_unique` on two Arrow string arrays; ``labels`` name the rows (lines)."""
+    codes = to_numpy(query.dictionary_encode().indices).astype(np.int64)
     pair = first_duplicate(codes, doc)
     if pair is None:
         return
-    where = "lines" if frame.index.name == "line" else "rows"
-    labels = frame.index[list(pair)]
+    named = list(pair) if labels is None else [labels[i] for i in pair]
+    where = "lines" if labels_are_lines else "rows"
     raise duplicate_error(what, str(query[pair[0]]), str(doc[pair[0]]),
-                          f"{where} {labels[0]} and {labels[1]}", frame.attrs.get("source"))
+                          f"{where} {named[0]} and {named[1]}", source)
 
 
 def duplicate_error(what, query_id, doc_id, where, source) -> InputError:
@@ -150,7 +161,7 @@ def first_duplicate(query: np.ndarray, doc) -> tuple[int, int] | None:
     candidates = np.flatnonzero(np.isin(keys, repeated))
     seen = {}
     for row, q, d in zip(candidates.tolist(), query[candidates].tolist(),
-                         doc.take(candidates).to_pylist(), strict=True):
+                         doc.take(from_numpy(candidates)).to_pylist(), strict=True):
         first = seen.setdefault((q, d), row)
         if first != row:
             return first, row

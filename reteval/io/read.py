@@ -17,35 +17,19 @@ import pandas as pd
 
 from reteval.errors import InputError
 from reteval.io.duplicates import check_unique
+from reteval.io.lines import parse_qrels_lines, parse_run_lines
 from reteval.io.tables import id_array
 from reteval.textfile import (
     GZIP_MAGIC,
     as_path,
     decode,
-    parse_decimal,
-    parse_integer,
     read_bytes,
-    split_lines,
 )
 
 __all__ = ["DUPLICATE_POLICIES", "read_qrels", "read_run"]
 
 _COMMENT_LINE = re.compile(rb"(?:\A|[\r\n])[ \t\r\f\v]*#")  # after LF, CR LF or a lone CR
-_FIELD_SEPARATOR = re.compile(r"[ \t\x0b\x0c]+")  # ASCII white space, as trec_eval's isspace()
-_BEIR_HEADER = ("query-id", "corpus-id", "score")
 _FAST_MIN_BYTES = 1 << 20  # smaller runs are read line by line: start-up would cost more
-
-
-def _content_lines(text: str):
-    """Yield (line number, fields) for every line that is neither blank nor a comment."""
-    for number, line in enumerate(split_lines(text), 1):
-        fields = [field for field in _FIELD_SEPARATOR.split(line) if field]
-        if fields and not fields[0].startswith("#"):
-            yield number, fields, line
-
-
-def _empty_error(path, what):
-    return InputError(f"empty {what} file: no judgments or results found", path=path)
 
 
 def _run_table(query_ids, doc_ids, scores, lines) -> pd.DataFrame:
@@ -67,23 +51,7 @@ def _run_table(query_ids, doc_ids, scores, lines) -> pd.DataFrame:
 
 def _parse_run_text(data: bytes, path: Path) -> pd.DataFrame:
     """Careful line-by-line reader: exact line numbers for every error."""
-    text = decode(data, path)
-    qids, docs, scores, lines = [], [], [], []
-    for number, fields, line in _content_lines(text):
-        if len(fields) < 6:
-            raise InputError(
-                "expected 6 whitespace-separated fields 'qid Q0 docno rank score tag', "
-                f"got {len(fields)}: {line.strip()!r}",
-                path=path,
-                line=number,
-            )
-        qids.append(fields[0])
-        docs.append(fields[2])
-        scores.append(parse_decimal(fields[4], what="score", path=path, line=number))
-        lines.append(number)
-    if not qids:
-        raise _empty_error(path, "run")
-    return _run_table(qids, docs, scores, lines)
+    return _run_table(*parse_run_lines(decode(data, path), path))
 
 
 def _parse_run_fast(data, source=None) -> pd.DataFrame | None:
@@ -274,34 +242,7 @@ on lines 2 and 3
         raise InputError(f"duplicates must be one of {', '.join(map(repr, DUPLICATE_POLICIES))}; "
                          f"got {duplicates!r}")
     path = as_path(path, "qrels path")
-    text = decode(read_bytes(path), path)
-    qids, docs, rels, lines = [], [], [], []
-    beir = None if layout == "auto" else layout == "beir"
-    first = True
-    for number, fields, line in _content_lines(text):
-        if first:
-            first = False
-            header = tuple(f.lower() for f in fields) == _BEIR_HEADER
-            if beir is None:
-                beir = header
-            if beir and (header or (len(fields) == 3
-                                    and not any(c.isdigit() for c in fields[2]))):
-                continue
-        expected = 3 if beir else 4
-        if len(fields) != expected:
-            layout_text = "'query-id corpus-id score'" if beir else "'qid iter docno rel'"
-            raise InputError(
-                f"expected {expected} whitespace-separated fields {layout_text}, "
-                f"got {len(fields)}: {line.strip()!r}",
-                path=path,
-                line=number,
-            )
-        qids.append(fields[0])
-        docs.append(fields[-2])
-        rels.append(parse_integer(fields[-1], what="relevance", path=path, line=number))
-        lines.append(number)
-    if not qids:
-        raise _empty_error(path, "qrels")
+    qids, docs, rels, lines = parse_qrels_lines(decode(read_bytes(path), path), path, layout)
     frame = pd.DataFrame(
         {
             "query_id": id_array(qids),
