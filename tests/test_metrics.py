@@ -271,11 +271,3 @@ def test_shuffled_run_file_evaluates_as_the_ranked_one(tmp_path):
         c = evaluate(qrels, run, measures)
     pd.testing.assert_frame_equal(a, b, check_exact=True)
     pd.testing.assert_frame_equal(a, c, check_exact=True)
-
-
-@pytest.mark.parametrize("n", [0, 1, 2, 7, 1000, 50_000])
-def test_stable_order_is_a_stable_argsort(n):
-    from reteval.io.duplicates import _stable_order
-
-    codes = np.random.default_rng(n).integers(0, max(1, n // 5), size=n)
-    assert _stable_order(codes).tolist() == np.argsort(codes, kind="stable").tolist()
