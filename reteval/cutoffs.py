@@ -2,7 +2,8 @@
 
 The one place that turns measure families and cutoffs into curves, used by the
 K-curve explorer (:mod:`reteval.widgets`), the comparison figures
-(:mod:`reteval.plots`) and the notebooks.
+(:mod:`reteval.plots`) and the notebooks; :func:`recall_levels` does the same
+for the recall levels of ``IPrec@r`` (the precision-recall curve).
 
 >>> curves = measure_curves({"q": {"a": 1, "b": 1}}, {"s": {"q": {"a": 2.0, "x": 1.0}}},
 ...                         ["P", "R"], [1, 2])
@@ -21,7 +22,7 @@ from reteval.evaluate import evaluate
 from reteval.io import as_qrels, as_run
 from reteval.measures import parse_measure
 
-__all__ = ["cutoff_groups", "measure_curves"]
+__all__ = ["cutoff_groups", "measure_curves", "recall_levels"]
 
 
 def cutoff_groups(measures) -> dict[str, list[tuple[int, str]]]:
@@ -41,14 +42,38 @@ def cutoff_groups(measures) -> dict[str, list[tuple[int, str]]]:
     {'P': [(5, 'P@5'), (10, 'P@10')]}
     """
     groups: dict[str, list[tuple[int, str]]] = {}
-    for name in measures:
-        try:
-            spec = parse_measure(name)
-        except UnknownMeasureError:
-            continue
+    for spec, name in _parsed(measures):
         if spec.cutoff is not None and spec.family != "IPrec":
             groups.setdefault(spec.family, []).append((spec.cutoff, name))
     return {family: sorted(items) for family, items in groups.items() if len(items) >= 2}
+
+
+def recall_levels(measures) -> list[tuple[float, str]]:
+    """The recall levels of the ``IPrec@r`` measures among ``measures``, sorted.
+
+    Names that are not measures are left out.
+
+    Returns
+    -------
+    list
+        Sorted ``(recall level, measure name)`` pairs.
+
+    Examples
+    --------
+    >>> recall_levels(["IPrec@0.5", "P@10", "IPrec@0.1", "total"])
+    [(0.1, 'IPrec@0.1'), (0.5, 'IPrec@0.5')]
+    """
+    return sorted((spec.cutoff, name) for spec, name in _parsed(measures)
+                  if spec.family == "IPrec")
+
+
+def _parsed(measures):
+    """``(spec, name)`` for every name of ``measures`` that is a measure."""
+    for name in measures:
+        try:
+            yield parse_measure(name), name
+        except UnknownMeasureError:
+            continue
 
 
 def _check_ks(ks) -> list[int]:

@@ -161,10 +161,14 @@ def normalize_scores(run: pd.DataFrame, *, method: str | None = "minmax") -> pd.
     >>> normalize_scores(run, method="zscore").score.round(4).tolist()
     [1.2247, 0.0, -1.2247]
     """
+    out = _check_run(run, "run")
+    return out.assign(score=_normalized(out, _check_normalization(method)))
+
+
+def _check_normalization(method):
     if method not in NORMALIZATIONS:
         raise InputError(f"normalization must be one of {list(NORMALIZATIONS)}; got {method!r}")
-    out = _check_run(run, "run")
-    return out.assign(score=_normalized(out, method))
+    return method
 
 
 def _normalized(run: pd.DataFrame, method: str | None) -> np.ndarray:
@@ -208,6 +212,17 @@ def _finish(parts: list[pd.DataFrame], count_factor: bool = False) -> pd.DataFra
     )
 
 
+def _fused(runs, weights, depth, part, *, count_factor: bool = False) -> pd.DataFrame:
+    """Check the runs, rank each (cut at ``depth``) and sum ``part(ranked run, weight)``."""
+    checked, w = _check_runs(runs, weights)
+    depth = _check_depth(depth)
+    parts = []
+    for run, wi in zip(checked, w, strict=True):
+        r = _ranked(run, depth)
+        parts.append(r[["query_id", "doc_id"]].assign(part=part(r, wi)))
+    return _finish(parts, count_factor=count_factor)
+
+
 def reciprocal_rank_fusion(runs, *, k: float = 60, weights=None, depth: int | None = None
                            ) -> pd.DataFrame:
     """Fuse runs by reciprocal rank fusion.
@@ -241,27 +256,13 @@ def reciprocal_rank_fusion(runs, *, k: float = 60, weights=None, depth: int | No
     """
     if isinstance(k, bool) or not isinstance(k, (int, float, np.integer, np.floating)) or k < 0:
         raise InputError(f"k must be a non-negative number; got {k!r}")
-    checked, w = _check_runs(runs, weights)
-    depth = _check_depth(depth)
-    parts = []
-    for run, wi in zip(checked, w, strict=True):
-        r = _ranked(run, depth)
-        parts.append(r[["query_id", "doc_id"]].assign(part=wi / (k + r["rank"].to_numpy())))
-    return _finish(parts)
+    return _fused(runs, weights, depth, lambda r, wi: wi / (k + r["rank"].to_numpy()))
 
 
 def _comb(runs, normalization, weights, depth, mnz):
-    if normalization not in NORMALIZATIONS:
-        raise InputError(
-            f"normalization must be one of {list(NORMALIZATIONS)}; got {normalization!r}"
-        )
-    checked, w = _check_runs(runs, weights)
-    depth = _check_depth(depth)
-    parts = []
-    for run, wi in zip(checked, w, strict=True):
-        r = _ranked(run, depth)
-        parts.append(r[["query_id", "doc_id"]].assign(part=wi * _normalized(r, normalization)))
-    return _finish(parts, count_factor=mnz)
+    _check_normalization(normalization)
+    return _fused(runs, weights, depth, lambda r, wi: wi * _normalized(r, normalization),
+                  count_factor=mnz)
 
 
 def comb_sum(runs, *, normalization: str | None = "minmax", weights=None,

@@ -28,11 +28,10 @@ from collections.abc import Mapping
 import numpy as np
 
 from reteval.comparison import Comparison
-from reteval.cutoffs import cutoff_groups
-from reteval.errors import InputError, UnknownMeasureError
+from reteval.cutoffs import cutoff_groups, recall_levels
+from reteval.errors import InputError
 from reteval.extras import require
 from reteval.fonts import use_cjk_font
-from reteval.measures import parse_measure
 
 __all__ = [
     "cutoff_families",
@@ -72,12 +71,8 @@ def _measure(comparison: Comparison, measure) -> str:
 def cutoff_families(comparison: Comparison) -> dict[str, list[tuple[int, str]]]:
     """Measure families of a comparison present with two or more cutoffs.
 
-    :func:`reteval.cutoffs.cutoff_groups` of the comparison's measures.
-
-    Returns
-    -------
-    dict
-        Family -> sorted list of ``(cutoff, measure name)``.
+    :func:`reteval.cutoffs.cutoff_groups` of the comparison's measures: family ->
+    sorted list of ``(cutoff, measure name)``.
 
     Examples
     --------
@@ -154,20 +149,12 @@ def plot_precision_recall(comparison: Comparison) -> Figure:
     >>> fig.axes[0].get_xlabel()
     'recall'
     """
-    levels = []
-    for name in _check(comparison).measures:
-        try:
-            spec = parse_measure(name)
-        except UnknownMeasureError:
-            continue
-        if spec.family == "IPrec":
-            levels.append((spec.cutoff, name))
+    levels = recall_levels(_check(comparison).measures)
     if len(levels) < 2:
         raise InputError(
             "a precision-recall curve needs IPrec at two or more recall levels "
             f"(e.g. measures ['iprec_at_recall']); got measures {list(comparison.measures)}"
         )
-    levels.sort()
     table = comparison.table.set_index(["measure", "system"])
     fig = Figure(figsize=(5.6, 3.8), layout="constrained")
     ax = fig.subplots()

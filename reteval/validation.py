@@ -26,6 +26,7 @@ __all__ = [
     "check_alternative",
     "check_confidence_level",
     "check_n_resamples",
+    "check_number",
     "check_probability",
     "check_rng",
 ]
@@ -76,6 +77,32 @@ def check_probability(value, name: str, *, closed: bool = False) -> float:
         return p
     bounds = "a probability in [0, 1]" if closed else "strictly between 0 and 1"
     raise InputError(f"{name} must be {bounds}; got {value!r}")
+
+
+def check_number(value, name: str, *, minimum: float, strict: bool = False,
+                 requirement: str) -> float:
+    """A finite number at least ``minimum`` (above it with ``strict=True``), as a float.
+
+    What ``float()`` takes counts as a number; the error says ``{name} must be
+    {requirement}; got {value!r}``.
+
+    Examples
+    --------
+    >>> check_number(2, "timeout", minimum=0, strict=True,
+    ...              requirement="a positive number of seconds")
+    2.0
+    >>> check_number(float("inf"), "min_drop", minimum=0, requirement="a finite number >= 0")
+    Traceback (most recent call last):
+    ...
+    reteval.errors.InputError: min_drop must be a finite number >= 0; got inf
+    """
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        number = math.nan
+    if not (math.isfinite(number) and (number > minimum if strict else number >= minimum)):
+        raise InputError(f"{name} must be {requirement}; got {value!r}")
+    return number
 
 
 def check_confidence_level(confidence_level) -> float:

@@ -193,6 +193,18 @@ def test_import_errors(tmp_path, log):
         log.import_file(path)
 
 
+def _exit_codes(target, args):
+    """Run ``target(*a)`` for each ``a`` of ``args`` in its own process (named p0, p1, ...)."""
+    ctx = multiprocessing.get_context("fork" if "fork" in
+                                      multiprocessing.get_all_start_methods() else "spawn")
+    procs = [ctx.Process(target=target, args=a, name=f"p{i}") for i, a in enumerate(args)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+    return [p.exitcode for p in procs]
+
+
 def _writer(path, worker, n, durable):
     with InteractionLog(path, timeout=60, durable=durable) as lg:
         for i in range(n):
@@ -205,14 +217,8 @@ def test_concurrent_writers_lose_nothing(tmp_path, durable):
     path = tmp_path / "shared.sqlite"
     with InteractionLog(path) as lg:
         lg.register(EXP)
-    ctx = multiprocessing.get_context("fork" if "fork" in
-                                      multiprocessing.get_all_start_methods() else "spawn")
-    procs = [ctx.Process(target=_writer, args=(str(path), w, 200, durable)) for w in range(4)]
-    for p in procs:
-        p.start()
-    for p in procs:
-        p.join(120)
-    assert [p.exitcode for p in procs] == [0, 0, 0, 0]
+    codes = _exit_codes(_writer, [(str(path), w, 200, durable) for w in range(4)])
+    assert codes == [0, 0, 0, 0]
     with InteractionLog(path) as lg:
         df = lg.to_pandas()
     assert len(df) == 800
@@ -228,14 +234,7 @@ def _opener(path):
 
 def test_concurrent_creation_of_a_new_log(tmp_path):
     path = tmp_path / "new.sqlite"
-    ctx = multiprocessing.get_context("fork" if "fork" in
-                                      multiprocessing.get_all_start_methods() else "spawn")
-    procs = [ctx.Process(target=_opener, args=(str(path),), name=f"p{i}") for i in range(4)]
-    for p in procs:
-        p.start()
-    for p in procs:
-        p.join(120)
-    assert [p.exitcode for p in procs] == [0, 0, 0, 0]
+    assert _exit_codes(_opener, [(str(path),)] * 4) == [0, 0, 0, 0]
     with InteractionLog(path) as lg:
         assert sorted(lg.to_pandas()["user_id"]) == ["p0", "p1", "p2", "p3"]
         assert lg.schema_version == SCHEMA_VERSION

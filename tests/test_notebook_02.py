@@ -15,6 +15,7 @@ import pandas as pd
 import papermill
 import pytest
 from notebook_run import execute as run_notebook
+from notebook_run import execute_solutions
 
 import reteval
 from reteval.datasets import load
@@ -266,15 +267,7 @@ def test_checks_accept_the_right_answers_in_either_form():
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_solutions_pass_their_checks(tmp_path, lang):
-    # The solutions notebook asserts that every check accepts its answer.
-    papermill.execute_notebook(
-        str(SOLUTIONS),
-        str(tmp_path / "02_solutions.ipynb"),
-        parameters={"lang": lang},
-        progress_bar=False,
-        kernel_name="python3",
-        cwd=str(ROOT),
-    )
+    execute_solutions("02", tmp_path, lang)  # each solution cell asserts check() accepts it
 
 
 # --------------------------------------------------------------------------- bilingual source

@@ -5,13 +5,14 @@ text fallbacks it shows, and for the conclusions its prose draws; another parame
 (English, other query and sizes) for the values it records.
 """
 
-import json
 import math
 from pathlib import Path
 
 import nbformat
 import papermill
 import pytest
+from notebook_run import execute as run_notebook
+from notebook_run import execute_solutions
 
 import reteval
 from reteval.datasets import load
@@ -27,18 +28,8 @@ LOG2_3 = math.log2(3)
 
 @pytest.mark.slow
 def test_default_run_shows_text_fallbacks_and_draws_the_right_conclusions(tmp_path):
-    output_dir = tmp_path / "out"
-    executed = tmp_path / "05.ipynb"
-    papermill.execute_notebook(
-        str(NOTEBOOK),
-        str(executed),
-        parameters={"output_dir": str(output_dir)},
-        progress_bar=False,
-        kernel_name="python3",
-        cwd=str(ROOT),
-    )
-    results = json.loads((output_dir / "results.json").read_text())
-    nb = nbformat.read(executed, as_version=4)
+    output_dir, results = run_notebook(NOTEBOOK.stem, tmp_path)
+    nb = nbformat.read(tmp_path / NOTEBOOK.name, as_version=4)
     shown = [
         o["data"]
         for c in nb.cells
@@ -120,15 +111,7 @@ def test_checks_accept_the_right_answers():
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_solutions_pass_their_checks(tmp_path, lang):
-    # The solutions notebook asserts that every check accepts its answer.
-    papermill.execute_notebook(
-        str(SOLUTIONS),
-        str(tmp_path / "05_solutions.ipynb"),
-        parameters={"lang": lang},
-        progress_bar=False,
-        kernel_name="python3",
-        cwd=str(ROOT),
-    )
+    execute_solutions("05", tmp_path, lang)  # each solution cell asserts check() accepts it
 
 
 @pytest.mark.parametrize("path", [NOTEBOOK, SOLUTIONS])
@@ -147,30 +130,11 @@ def test_every_prose_cell_has_its_translation(path):
 
 @pytest.mark.slow
 def test_notebook_records_what_the_explorers_show(tmp_path):
-    output_dir = tmp_path / "05_explore"
-    papermill.execute_notebook(
-        str(ROOT / "notebooks" / "05_explore.ipynb"),
-        str(tmp_path / "05_explore.ipynb"),
-        parameters={
-            "output_dir": str(output_dir),
-            "grades": [0, 1, 1],
-            "unretrieved": [],
-            "k": 2,
-            "max_k": 5,
-            "query_id": "q03",
-            "depth": 10,
-            "retrievers": ["bm25", "vector"],
-            "baseline_rate": 0.30,
-            "effect": 0.05,
-            "alpha": 0.01,
-            "power": 0.90,
-            "lang": "en",
-        },
-        progress_bar=False,
-        kernel_name="python3",
-        cwd=str(ROOT),
+    output_dir, results = run_notebook(
+        NOTEBOOK.stem, tmp_path, grades=[0, 1, 1], unretrieved=[], k=2, max_k=5,
+        query_id="q03", depth=10, retrievers=["bm25", "vector"], baseline_rate=0.30,
+        effect=0.05, alpha=0.01, power=0.90, lang="en",
     )
-    results = json.loads((output_dir / "results.json").read_text())
     metric = results["metric_explorer"]
     # By hand: relevant at ranks 2 and 3, R = 2, K = 2.
     assert metric["formulas"][:3] == ["P@2 = 1/2 = 0.500", "R@2 = 1/2 = 0.500", "RR = 1/2 = 0.500"]
@@ -210,11 +174,4 @@ def test_notebook_records_what_the_explorers_show(tmp_path):
 )
 def test_notebook_validation_cell(tmp_path, parameters, message):
     with pytest.raises(papermill.PapermillExecutionError, match=message):
-        papermill.execute_notebook(
-            str(ROOT / "notebooks" / "05_explore.ipynb"),
-            str(tmp_path / "out.ipynb"),
-            parameters={"output_dir": str(tmp_path / "o"), **parameters},
-            progress_bar=False,
-            kernel_name="python3",
-            cwd=str(ROOT),
-        )
+        run_notebook(NOTEBOOK.stem, tmp_path, **parameters)

@@ -1,6 +1,7 @@
 """reteval.stats.planning: paired-t and two-sample planning against statsmodels' power classes."""
 
 import importlib
+import importlib.util
 import math
 
 import pytest
@@ -22,12 +23,21 @@ ALTERNATIVES = ("two-sided", "larger", "smaller")
 
 
 def test_ab_power_names_are_the_planning_functions():
-    # reteval.ab re-exports the function `power`, which hides the module of that name
-    ab_power = importlib.import_module("reteval.ab.power")
-    assert ab_power.power is two_sample_power
-    assert ab_power.sample_size is two_sample_size
+    ab = importlib.import_module("reteval.ab")
+    assert ab.power is two_sample_power
+    assert ab.sample_size is two_sample_size
     for name in ("minimum_detectable_effect", "proportion_effect_size", "proportion_mde"):
-        assert getattr(ab_power, name) is getattr(planning, name)
+        assert getattr(ab, name) is getattr(planning, name)
+
+
+def test_reteval_ab_power_is_only_the_function():
+    # no submodule of that name: `import reteval.ab.power` cannot rebind the attribute
+    assert importlib.util.find_spec("reteval.ab.power") is None
+    from reteval.ab import power
+
+    assert power is two_sample_power
+    # statsmodels.stats.power.NormalIndPower().power(0.2, 100, 0.05)
+    assert power(0.2, 100) == pytest.approx(0.2929889364479872, rel=1e-9)
 
 
 # --------------------------------------------------------------------------- two samples

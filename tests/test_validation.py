@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
+from reteval.ab import power
 from reteval.ab.interleaving import team_draft
-from reteval.ab.power import power
 from reteval.ab.simulation import CascadeModel
 from reteval.ab.stats import z_test
 from reteval.comparison import compare

@@ -2,13 +2,32 @@
 
 The flow, one module per step::
 
-    assignment  ->  log  ->  sufficient  ->  metrics  ->  stats / power / sequential  ->  analysis
-    (who sees       (durable  (per-user and   (ratios and   (tests, SRM, power,           (verdict)
+    assignment  ->  log  ->  sufficient  ->  metrics  ->  stats / sequential  ->  analysis
+    (who sees       (durable  (per-user and   (ratios and   (tests, SRM,          (verdict)
      what)           SQLite)   per-variant     their         always-valid p-values)
                                sums)           variances)
+    planning (power, sample size, minimum detectable effect; from reteval.stats.planning)
     interleaving (team-draft, balanced, credit, sign test)
     simulation (click models over judged data; A/B against interleaving)  ->  plots
 
+Planning lives in one module, :mod:`reteval.stats.planning`; this package gives
+its two-group functions their A/B names: ``power`` is
+:func:`~reteval.stats.planning.two_sample_power`, ``sample_size`` is
+:func:`~reteval.stats.planning.two_sample_size`, and
+``minimum_detectable_effect``, ``proportion_effect_size`` and ``proportion_mde``
+keep their names. ``reteval.ab.power`` is therefore the *function*: there is no
+submodule of that name (there was one, holding only these aliases, and it was
+hidden by the function as an attribute). ``from reteval.ab import power,
+sample_size`` and ``ab.sample_size(...)`` work as before; code that imported the
+submodule (``from reteval.ab.power import sample_size``) imports from
+``reteval.ab`` or from ``reteval.stats.planning`` instead.
+
+>>> from reteval import ab
+>>> from reteval.stats.planning import two_sample_power
+>>> ab.power is two_sample_power
+True
+>>> round(ab.sample_size(0.1), 1)
+1569.8
 >>> from reteval.ab import Experiment
 >>> Experiment("ranker-v2").assign("user123")
 'B'
@@ -28,13 +47,6 @@ from reteval.ab.interleaving import (
 )
 from reteval.ab.log import ImportReport, Interaction, InteractionLog, parse_record
 from reteval.ab.metrics import METRICS, Metric, estimate
-from reteval.ab.power import (
-    minimum_detectable_effect,
-    power,
-    proportion_effect_size,
-    proportion_mde,
-    sample_size,
-)
 from reteval.ab.sequential import SequentialResult, msprt, sequential_test
 from reteval.ab.simulation import (
     CascadeModel,
@@ -47,6 +59,13 @@ from reteval.ab.simulation import (
 )
 from reteval.ab.stats import SRMResult, srm_test, two_proportion_ztest, welch_test
 from reteval.ab.sufficient import cumulative_statistics, per_user, reduce_log, sufficient_statistics
+from reteval.stats.planning import (
+    minimum_detectable_effect,
+    proportion_effect_size,
+    proportion_mde,
+)
+from reteval.stats.planning import two_sample_power as power
+from reteval.stats.planning import two_sample_size as sample_size
 
 __all__ = [
     "METRICS",

@@ -34,7 +34,7 @@ import pandas as pd
 
 from reteval.errors import InputError
 from reteval.measures import parse_measure
-from reteval.validation import check_probability, check_rng
+from reteval.validation import check_number, check_probability, check_rng
 
 __all__ = [
     "ALERT_KINDS",
@@ -248,16 +248,6 @@ class RegressionReport:
     alpha: float
 
 
-def _check_min_drop(min_drop) -> float:
-    try:
-        value = float(min_drop)
-    except (TypeError, ValueError):
-        value = math.nan
-    if not (math.isfinite(value) and value >= 0.0):
-        raise InputError(f"min_drop must be a finite number >= 0; got {min_drop!r}")
-    return value
-
-
 def check_regression(
     current: pd.DataFrame,
     baseline: pd.DataFrame,
@@ -331,7 +321,8 @@ def check_regression(
     from reteval.stats import CORRECTIONS, TESTS, adjust_pvalues, paired_test
 
     alpha = check_probability(alpha, "alpha")
-    min_drop = _check_min_drop(min_drop)
+    min_drop = check_number(min_drop, "min_drop", minimum=0.0,
+                            requirement="a finite number >= 0")
     test_name = TESTS.get(str(test).lower()) if isinstance(test, str) else None
     if test_name is None:
         raise InputError(f"test must be one of {sorted(TESTS)}; got {test!r}")

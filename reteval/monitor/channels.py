@@ -13,7 +13,6 @@ The payload is the JSON document of
 from __future__ import annotations
 
 import json
-import math
 import os
 import signal
 import subprocess
@@ -26,6 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from reteval.errors import InputError
+from reteval.validation import check_number
 
 __all__ = ["Delivery", "check_url", "post_json", "run_command"]
 
@@ -60,13 +60,8 @@ class Delivery:
 
 
 def _check_timeout(timeout) -> float:
-    try:
-        value = float(timeout)
-    except (TypeError, ValueError):
-        value = math.nan
-    if not (math.isfinite(value) and value > 0):
-        raise InputError(f"timeout must be a positive number of seconds; got {timeout!r}")
-    return value
+    return check_number(timeout, "timeout", minimum=0.0, strict=True,
+                        requirement="a positive number of seconds")
 
 
 def check_url(url: str) -> str:

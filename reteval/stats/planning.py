@@ -34,8 +34,8 @@ and one-sided tests keep only the first (``"larger"``) or second
 ``statsmodels.stats.power.NormalIndPower``. Functions:
 :func:`two_sample_power`, :func:`two_sample_size` (not rounded: take the
 ceiling), :func:`minimum_detectable_effect` (standardised) and
-:func:`proportion_mde` (as a rate). :mod:`reteval.ab.power` gives the last
-three their A/B names (``power``, ``sample_size``).
+:func:`proportion_mde` (as a rate). :mod:`reteval.ab` gives the first two
+their A/B names (``power``, ``sample_size``).
 
 One-sided tests need an effect in their direction: a sample size for
 ``delta < 0`` with ``alternative="larger"`` is an error, not infinity.

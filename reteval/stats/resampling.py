@@ -200,28 +200,28 @@ def _count_extreme(null: np.ndarray, observed: np.ndarray, scale: np.ndarray) ->
     return np.count_nonzero(np.abs(null) >= np.abs(observed) - EXTREME_RTOL * scale, axis=0)
 
 
+def _monte_carlo_fields(test: str, d: np.ndarray, count, n_resamples: int) -> dict:
+    """The fields every Monte Carlo result shares; ``statistic`` is the mean difference.
+
+    ``count`` is the number of resamples at least as extreme as the data:
+    ``pvalue = (count + 1) / (n_resamples + 1)``.
+    """
+    mean, sd, n = describe_differences(d)
+    return {"test": test, "statistic": mean, "pvalue": (int(count) + 1) / (n_resamples + 1),
+            "mean_difference": mean, "effect_size": effect_size_dz(mean, sd),
+            "sd_difference": sd, "n": n, "n_resamples": n_resamples}
+
+
 def randomization_results(diffs: np.ndarray, n_resamples: int, rng) -> list[RandomizationResult]:
     sums, sign_sums = _sign_flip_sums(diffs, n_resamples, rng)
     observed = diffs.sum(axis=0)
     counts = _count_extreme(sums, observed, np.abs(diffs).sum(axis=0))
-    out = []
-    for p in range(diffs.shape[1]):
-        d = diffs[:, p]
-        mean, sd, n = describe_differences(d)
-        out.append(RandomizationResult(
-            test="randomization",
-            statistic=mean,
-            pvalue=(int(counts[p]) + 1) / (n_resamples + 1),
-            mean_difference=mean,
-            effect_size=effect_size_dz(mean, sd),
-            sd_difference=sd,
-            n=n,
-            n_resamples=n_resamples,
-            _differences=d.copy(),
-            _null_sums=sums[:, p].copy(),
-            _null_sign_sums=sign_sums,
-        ))
-    return out
+    return [RandomizationResult(**_monte_carlo_fields("randomization", diffs[:, p], counts[p],
+                                                      n_resamples),
+                                _differences=diffs[:, p].copy(),
+                                _null_sums=sums[:, p].copy(),
+                                _null_sign_sums=sign_sums)
+            for p in range(diffs.shape[1])]
 
 
 def bootstrap_results(diffs: np.ndarray, n_resamples: int, rng) -> list[BootstrapResult]:
@@ -230,21 +230,10 @@ def bootstrap_results(diffs: np.ndarray, n_resamples: int, rng) -> list[Bootstra
     null = _bootstrap_means(centred, n_resamples, rng)
     n = diffs.shape[0]
     counts = _count_extreme(null, means, np.abs(diffs).sum(axis=0) / n)
-    out = []
-    for p in range(diffs.shape[1]):
-        mean, sd, n = describe_differences(diffs[:, p])
-        out.append(BootstrapResult(
-            test="bootstrap",
-            statistic=mean,
-            pvalue=(int(counts[p]) + 1) / (n_resamples + 1),
-            mean_difference=mean,
-            effect_size=effect_size_dz(mean, sd),
-            sd_difference=sd,
-            n=n,
-            n_resamples=n_resamples,
-            _null_means=null[:, p].copy(),
-        ))
-    return out
+    return [BootstrapResult(**_monte_carlo_fields("bootstrap", diffs[:, p], counts[p],
+                                                  n_resamples),
+                            _null_means=null[:, p].copy())
+            for p in range(diffs.shape[1])]
 
 
 def randomization_test(x, y, *, n_resamples: int = 10_000, rng=None) -> RandomizationResult:

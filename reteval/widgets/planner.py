@@ -72,7 +72,7 @@ def plan_sample_size(baseline: float, effect: float, *, alpha: float = 0.05,
     """Users per group to detect an absolute increase ``effect`` over a ``baseline`` rate.
 
     The effect size is Cohen's h and the size solves the two-sided normal
-    power equation of :func:`reteval.ab.power.sample_size`, rounded up.
+    power equation of :func:`reteval.stats.planning.two_sample_size`, rounded up.
 
     Parameters
     ----------
@@ -94,7 +94,7 @@ def plan_sample_size(baseline: float, effect: float, *, alpha: float = 0.05,
     >>> plan.n_per_group, plan.total
     (3835, 7670)
     """
-    from reteval.ab.power import proportion_effect_size, sample_size
+    from reteval.stats.planning import proportion_effect_size, two_sample_size
 
     if not 0 < baseline < 1:
         raise InputError(f"baseline must be a rate in (0, 1); got {baseline!r}")
@@ -103,7 +103,7 @@ def plan_sample_size(baseline: float, effect: float, *, alpha: float = 0.05,
                          f"with baseline={baseline!r}")
     treatment = baseline + effect
     h = proportion_effect_size(treatment, baseline)
-    n = math.ceil(sample_size(h, power=power, alpha=alpha) - 1e-9)
+    n = math.ceil(two_sample_size(h, power=power, alpha=alpha) - 1e-9)
     return SamplePlan(baseline=float(baseline), treatment=float(treatment), alpha=float(alpha),
                       power=float(power), effect_size=float(h), n_per_group=int(n),
                       total=2 * int(n))

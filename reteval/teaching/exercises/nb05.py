@@ -42,12 +42,12 @@ def _check_ap(answer) -> bool:
 
 
 def _check_users(answer) -> bool:
-    from reteval.ab.power import proportion_effect_size, sample_size
+    from reteval.stats.planning import proportion_effect_size, two_sample_size
 
     if isinstance(answer, bool) or not isinstance(answer, numbers.Integral):
         raise TypeError("an integer is expected")
     h = proportion_effect_size(BASELINE + EFFECT, BASELINE)
-    return int(answer) == math.ceil(sample_size(h, power=0.8, alpha=0.05) - 1e-9)
+    return int(answer) == math.ceil(two_sample_size(h, power=0.8, alpha=0.05) - 1e-9)
 
 
 def _check_shape(answer) -> bool:
