@@ -2,7 +2,9 @@
 
 import contextlib
 import gzip
+import importlib
 import re
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -235,6 +237,30 @@ def test_string_hashes_tell_a_million_ids_apart():
 
     ids = [f"doc{i}" for i in range(1_000_000)] + [f"clueweb-{i:020d}" for i in range(10_000)]
     assert len(np.unique(string_hashes(pa.array(ids)))) == len(ids)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["q1", "q2", "q3"]), st.sampled_from("abcdefgh"),
+                          st.sampled_from([0.5, 1.0, 1.0, 2.0, -0.0, 0.0])),
+                min_size=1, max_size=25, unique_by=lambda row: row[:2]),
+       st.lists(st.tuples(st.sampled_from(["q1", "q2", "q4"]), st.sampled_from("abcdefgh"),
+                          st.integers(-1, 3)),
+                min_size=1, max_size=15, unique_by=lambda row: row[:2]))
+def test_small_files_and_tables_evaluate_alike(tmp_path_factory, run_rows, qrels_rows):
+    evaluate_module = importlib.import_module("reteval.evaluate")  # the module, not the function
+
+    folder = tmp_path_factory.mktemp("alike")
+    run_path, qrels_path = folder / "run.txt", folder / "qrels.txt"
+    run_path.write_text("".join(f"{q} Q0 {d} 0 {s!r} t\n" for q, d, s in run_rows))
+    qrels_path.write_text("".join(f"{q} 0 {d} {r}\n" for q, d, r in qrels_rows))
+    measures = ["AP", "nDCG@3", "P@2", "RR", "NumRelRet", "bpref", "Rprec", "ERR@3"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        small = evaluate(qrels_path, run_path, measures)  # read line by line, no pandas
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(evaluate_module, "_SMALL_FILE_BYTES", 0)  # read into tables
+            tables = evaluate(qrels_path, run_path, measures)
+    pd.testing.assert_frame_equal(small, tables, check_exact=True)
 
 
 def test_large_files_with_blank_lines_or_gzip_keep_line_numbers(tmp_path):

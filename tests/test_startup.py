@@ -89,6 +89,17 @@ def test_evaluate_on_a_small_run_loads_no_statistics_or_plotting(tmp_path):
                                            "numba", "sklearn", "papermill"})
 
 
+@pytest.mark.parametrize("options", [[], ["--per-query", "--format", "json"]])
+def test_evaluate_on_small_files_does_not_load_pandas(tmp_path, options):
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 1\nq1 0 d3 2\nq2 0 d9 1\n")
+    run = tmp_path / "run.txt"
+    run.write_text("q1 Q0 d2 1 2.0 s\nq1 Q0 d1 2 2.0 s\nq1 Q0 d3 3 1 s\n")
+    seen = _probe(CLI_BODY.format(argv=["evaluate", str(qrels), str(run), "-m", "nDCG@10",
+                                        "-m", "AP", *options]))
+    assert "pandas" not in seen["loaded"] and "numpy" in seen["loaded"]
+
+
 def test_public_names_still_resolve():
     code = """
 import reteval
