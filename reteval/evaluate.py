@@ -212,7 +212,7 @@ def _rank_frames(qrels, run, missing, *, stacklevel):
     from concurrent.futures import ThreadPoolExecutor
 
     from reteval.io import as_qrels, as_run
-    from reteval.metrics import rank_judgments
+    from reteval.ranking import rank_judgments
 
     # The qrels are read while the run is: a large run file is parsed by Arrow outside the GIL.
     with ThreadPoolExecutor(max_workers=1) as pool:
@@ -231,7 +231,7 @@ def _rank_small_files(qrels_path, run_path, missing, *, stacklevel):
     from reteval.arrow import strings
     from reteval.io.duplicates import check_unique_ids
     from reteval.io.lines import parse_qrels_lines, parse_run_lines
-    from reteval.metrics import rank_columns
+    from reteval.ranking import rank_columns
     from reteval.textfile import as_path, decode, read_bytes
 
     qrels_path = as_path(qrels_path, "qrels path")

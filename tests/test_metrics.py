@@ -209,7 +209,7 @@ def _random_rows(rng, n_queries, n_docs, score_pool):
 def test_ranks_in_any_row_order_match_the_definition(seed):
     import pyarrow as pa
 
-    from reteval.metrics import _ranks
+    from reteval.ranking import _ranks
 
     rng = np.random.default_rng(seed)
     # Few distinct scores (many ties), including -0.0 and 0.0, which tie, and two doubles
@@ -232,7 +232,7 @@ def test_ranks_in_any_row_order_match_the_definition(seed):
 def test_ranks_of_a_run_written_in_rank_order_and_of_the_same_run_shuffled_agree():
     import pyarrow as pa
 
-    from reteval.metrics import _ranks
+    from reteval.ranking import _ranks
 
     rng = np.random.default_rng(11)
     query, score, docs = _random_rows(rng, 50, 40, np.round(rng.normal(size=30), 2))

@@ -1,0 +1,280 @@
+"""Ranking a run as trec_eval does, and attaching judgments: a :class:`JudgedRanking`.
+
+Only the retrieved documents that have a judgment need a rank. A run written in rank
+order (grouped by query, scores non-increasing) gives it by position; a run in any
+other order is counted, not sorted: a row's rank is one plus the number of rows of its
+query that come before it (higher score, or the same score and a greater doc id).
+Ids stay Arrow strings; only tied rows read their doc ids.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from reteval.arrow import from_numpy, strings, to_numpy
+from reteval.io import duplicate_error, first_duplicate
+from reteval.metrics import POOL_UNJUDGED, JudgedRanking
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["rank_columns", "rank_judgments"]
+
+
+def _arrow_ids(column: pd.Series):
+    """A string column as one contiguous Arrow array (large_string)."""
+    array = pa.array(column, type=pa.large_string(), from_pandas=True)
+    return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
+
+
+def _block_offsets(block: np.ndarray, score: np.ndarray, rows: np.ndarray, doc) -> np.ndarray:
+    """Place of each row within its block, in trec_eval's order (score, then doc id, descending).
+
+    ``block`` labels the rows ``rows`` (row positions in ``doc``, an Arrow string
+    array, read only here); ``score`` is their score. Returns, per row, how many
+    rows of its block come before it.
+    """
+    docs = np.array(doc.take(from_numpy(rows)).to_pylist(), dtype=str)
+    # lexsort gives doc ids ascending within a (block, score) run: each run is read backwards.
+    order = np.lexsort((docs, -score, block))
+    b, s = block[order], score[order]
+    new_block = np.concatenate(([True], b[1:] != b[:-1]))
+    new_run = new_block | np.concatenate(([False], s[1:] != s[:-1]))
+    index = np.arange(len(order))
+    run_start = np.maximum.accumulate(np.where(new_run, index, 0))
+    run_end = np.append(np.flatnonzero(new_run)[1:], len(order))[np.cumsum(new_run) - 1]
+    block_start = np.maximum.accumulate(np.where(new_block, index, 0))
+    offset = np.empty(len(order), dtype=np.int64)
+    offset[order] = run_start + run_end - 1 - index - block_start
+    return offset
+
+
+def _descending_keys(score: np.ndarray) -> np.ndarray:
+    """Unsigned 64-bit keys whose ascending order is ``score`` descending (exact; -0.0 == 0.0)."""
+    keys = np.negative(score)
+    keys += 0.0  # -0.0 becomes 0.0: trec_eval compares scores as numbers
+    keys = keys.view(np.int64)
+    # The usual order-preserving map of IEEE doubles to integers, in place: negative values
+    # get their magnitude bits flipped; then the sign bit is flipped to sort as unsigned.
+    flip = keys >> 63
+    flip &= np.int64(0x7FFF_FFFF_FFFF_FFFF)
+    keys ^= flip
+    del flip
+    keys ^= np.int64(-(1 << 63))
+    return keys.view(np.uint64)
+
+
+def _ranks_by_counting(query: np.ndarray, score: np.ndarray, doc, wanted: np.ndarray,
+                       n_queries: int) -> np.ndarray:
+    """Ranks of the rows ``wanted`` in a run in any row order, without ordering the run.
+
+    The rank of a row is one plus the number of rows of its query that come before it:
+    a higher score, or the same score and a greater doc id. Each row gets one 64-bit key,
+    its query in the high bits and its score (descending, order-preserving) in the rest,
+    truncated to fit; then ``rank = (keys below the row's key) - (keys below its query's
+    first key) + 1``, counted in one value sort of the keys (no argsort: numpy sorts plain
+    integers with SIMD instructions). Rows whose key equals a wanted row's key (tied
+    scores, or distinct scores that agree in the kept bits) are ordered exactly, by score
+    then doc id. Rows scoring below every wanted row of their query can never come first
+    and are left out.
+    """
+    q_bits = max(n_queries - 1, 0).bit_length()
+    score_shift = np.uint64(q_bits)
+    query_shift = np.uint64(64 - q_bits) if q_bits else None
+
+    def key_of(rows_query, rows_score):
+        k = _descending_keys(rows_score)
+        if query_shift is None:
+            return k
+        k >>= score_shift
+        high = rows_query.astype(np.uint64)
+        high <<= query_shift
+        k |= high
+        return k
+
+    # The lowest wanted score of each query: rows below it never precede a wanted row.
+    lowest = np.full(n_queries, np.inf)
+    np.minimum.at(lowest, query[wanted], score[wanted])
+    candidates = score >= lowest[query]
+    if candidates.all():
+        keys = key_of(query, score)
+        candidates = None
+    else:
+        candidates = np.flatnonzero(candidates)
+        keys = key_of(query[candidates], score[candidates])
+    sorted_keys = np.sort(keys)
+
+    wanted_keys = key_of(query[wanted], score[wanted])
+    before = np.searchsorted(sorted_keys, wanted_keys, side="left")
+    block_end = np.searchsorted(sorted_keys, wanted_keys, side="right")
+    if query_shift is None:
+        query_first = np.zeros(len(wanted), dtype=np.int64)
+    else:
+        query_first = np.searchsorted(
+            sorted_keys, query[wanted].astype(np.uint64) << query_shift, side="left")
+    rank = before - query_first + 1
+    del sorted_keys
+
+    shared = np.flatnonzero(block_end - before > 1)  # wanted rows whose key others share
+    if len(shared):
+        block_keys = from_numpy(np.unique(wanted_keys[shared]))
+        members = np.flatnonzero(to_numpy(pc.is_in(from_numpy(keys), value_set=block_keys)))
+        del keys
+        rows = members if candidates is None else candidates[members]
+        offset = _block_offsets(key_of(query[rows], score[rows]), score[rows], rows, doc)
+        rank[shared] += offset[np.searchsorted(rows, wanted[shared])]
+    return rank
+
+
+def _ranks(query: np.ndarray, score: np.ndarray, doc, wanted: np.ndarray,
+           n_queries: int | None = None) -> np.ndarray:
+    """The trec_eval rank of the rows ``wanted`` (sorted row positions) within their query.
+
+    Ranks follow score descending, then doc id descending (``doc`` is an Arrow
+    string array; only the doc ids of tied rows are read). Runs written in rank
+    order (grouped by query, scores non-increasing) need no sort: a rank is the
+    distance from the start of the row's group, corrected inside blocks of ties.
+    Runs in any other order are counted, not sorted (:func:`_ranks_by_counting`).
+    """
+    if len(wanted) == 0:
+        return np.zeros(0, dtype=np.int64)
+    if n_queries is None:
+        n_queries = int(query.max()) + 1
+    same_query = query[1:] == query[:-1]
+    group_starts = np.flatnonzero(np.concatenate(([True], ~same_query)))
+    contiguous = len(group_starts) == np.count_nonzero(np.bincount(query))
+    if not (contiguous and np.all((score[1:] <= score[:-1]) | ~same_query)):
+        return _ranks_by_counting(query, score, doc, wanted, n_queries)
+    # Rows in rank order: a rank is the distance from the start of the query, except inside
+    # a run of tied scores, which only the runs holding a wanted row are put in order.
+    tied = same_query & (score[1:] == score[:-1])
+    run_starts = np.flatnonzero(np.concatenate(([True], ~tied)))
+    at = np.searchsorted(run_starts, wanted, side="right") - 1
+    lo = run_starts[at]
+    hi = np.append(run_starts, len(query))[at + 1]
+    start = group_starts[np.searchsorted(group_starts, wanted, side="right") - 1]
+    rank = lo - start + 1
+    shared = np.flatnonzero(hi - lo > 1)
+    if len(shared):
+        lo_u, first = np.unique(lo[shared], return_index=True)
+        sizes = hi[shared][first] - lo_u
+        rows = np.repeat(lo_u - np.cumsum(sizes) + sizes, sizes) + np.arange(sizes.sum())
+        offset = _block_offsets(np.repeat(lo_u, sizes), score[rows], rows, doc)
+        rank[shared] += offset[np.searchsorted(rows, wanted[shared])]
+    return rank
+
+
+def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedRanking:
+    """Rank the run and attach judgments, for the queries in ``query_ids``.
+
+    Parameters
+    ----------
+    qrels : pandas.DataFrame
+        Columns ``query_id``, ``doc_id``, ``relevance`` (as from
+        :func:`reteval.io.as_qrels`).
+    run : pandas.DataFrame
+        Columns ``query_id``, ``doc_id``, ``score`` (as from
+        :func:`reteval.io.as_run`).
+    query_ids : sequence of str
+        The queries to evaluate. Run rows of other queries are ignored; a
+        query without rows in the run has an empty ranking.
+
+    Returns
+    -------
+    JudgedRanking
+
+    Raises
+    ------
+    InputError
+        A document listed twice for one query of the run (named by the run's
+        index: line numbers for files).
+    """
+    return rank_columns(
+        _arrow_ids(qrels["query_id"]), _arrow_ids(qrels["doc_id"]),
+        qrels["relevance"].to_numpy(dtype=np.int64),
+        _arrow_ids(run["query_id"]), _arrow_ids(run["doc_id"]),
+        run["score"].to_numpy(dtype=np.float64), query_ids,
+        run_labels=run.index, labels_are_lines=run.index.name == "line",
+        source=run.attrs.get("source"),
+    )
+
+
+def rank_columns(judged_queries, judged_docs, judged_rels: np.ndarray, run_queries, run_docs,
+                 run_scores: np.ndarray, query_ids, *, run_labels=None,
+                 labels_are_lines: bool = False, source=None) -> JudgedRanking:
+    """:func:`rank_judgments` on columns: Arrow string arrays of ids, numpy values.
+
+    ``run_labels`` name the run's rows in a duplicate error (default: row
+    positions); ``labels_are_lines`` says they are line numbers of ``source``.
+    """
+    query_ids = np.asarray(sorted(set(query_ids)), dtype=object)
+    query_set = strings(list(query_ids))
+
+    def query_index(ids):
+        return to_numpy(pc.index_in(ids, value_set=query_set), null_value=-1)  # int32
+
+    judged_query = query_index(judged_queries)
+    keep = judged_query >= 0
+    judged_query = judged_query[keep].astype(np.int64)
+    judged_doc = judged_docs.filter(from_numpy(keep))
+    judged_rel = np.asarray(judged_rels, dtype=np.int64)[keep]
+
+    query = query_index(run_queries)
+    doc = run_docs
+    score = np.asarray(run_scores, dtype=np.float64)
+    rows = None  # all rows, unless some belong to queries that are not evaluated
+    if not (query >= 0).all():
+        rows = np.flatnonzero(query >= 0)
+        query, score, doc = query[rows], score[rows], doc.take(from_numpy(rows))
+
+    # Looking doc ids up among the judged ones runs while the duplicate check hashes them:
+    # both spend their time in Arrow and numpy, outside the GIL.
+    judged_ids = judged_doc.unique()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        lookup = pool.submit(pc.index_in, doc, value_set=judged_ids)
+        duplicate = first_duplicate(query, doc)
+        run_code = to_numpy(lookup.result(), null_value=-1)
+    if duplicate is not None:
+        at = list(duplicate) if rows is None else rows[list(duplicate)]
+        labels = at if run_labels is None else [run_labels[i] for i in at]
+        where = "lines" if labels_are_lines else "rows"
+        raise duplicate_error("run", str(query_ids[query[duplicate[0]]]),
+                              str(doc[duplicate[0]]), f"{where} {labels[0]} and {labels[1]}",
+                              source)
+
+    # The judged retrieved documents. Judged doc ids get codes 0..m-1; a retrieved doc id
+    # is looked up among them, and its (query, code) key among the judgments.
+    m = max(len(judged_ids), 1)
+    candidates = np.flatnonzero(run_code >= 0)
+    rows = candidates[:0]
+    rel = judged_rel[:0]
+    if len(candidates):
+        judged_key = judged_query * m + to_numpy(pc.index_in(judged_doc, value_set=judged_ids))
+        by_key = np.argsort(judged_key)
+        sorted_keys = judged_key[by_key]
+        wanted = query[candidates].astype(np.int64) * m + run_code[candidates]
+        found = np.searchsorted(sorted_keys, wanted).clip(max=len(sorted_keys) - 1)
+        hit = sorted_keys[found] == wanted
+        rows = candidates[hit]
+        matched = judged_rel[by_key[found[hit]]]
+        rel = np.where(matched < 0, POOL_UNJUDGED, matched)
+    del run_code
+
+    rank = _ranks(query, score, doc, rows, len(query_ids))
+    query_of_row = query[rows]
+    ranked = np.lexsort((rank, query_of_row))
+
+    return JudgedRanking(
+        query_ids=query_ids,
+        num_ret=np.bincount(query, minlength=len(query_ids)),
+        query=query_of_row[ranked],
+        rank=rank[ranked],
+        rel=rel[ranked],
+        judged_query=judged_query,
+        judged_rel=judged_rel,
+    )
