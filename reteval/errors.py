@@ -43,3 +43,26 @@ class MissingExtraError(RetevalError, ImportError):
 
     The message names the ``pip install "reteval[extra]"`` that installs them.
     """
+
+
+def outside_stacklevel() -> int:
+    """The ``stacklevel`` that makes a warning point at the first caller outside reteval.
+
+    For the function that calls :func:`warnings.warn`: however deep inside reteval
+    the warning is raised, the user sees their own line.
+
+    Examples
+    --------
+    >>> outside_stacklevel()  # called from outside reteval: the caller itself
+    1
+    """
+    import os
+    import sys
+
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    frame = sys._getframe(1)  # the function about to warn
+    level = 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
+        frame = frame.f_back
+        level += 1
+    return level

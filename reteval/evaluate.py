@@ -8,7 +8,7 @@ import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from reteval.errors import InputError
+from reteval.errors import InputError, outside_stacklevel
 from reteval.measures import measure_columns, parse_measures
 from reteval.textfile import INT64_MAX
 
@@ -35,7 +35,7 @@ def _describe(ids, limit=10) -> str:
     return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
 
 
-def check_missing(absent, missing: str, *, stacklevel: int = 2) -> None:
+def check_missing(absent, missing: str) -> None:
     """Apply the ``missing`` policy to judged queries absent from the run.
 
     Raises for ``"error"``, warns (:class:`MissingQueriesWarning`) for ``"zero"``;
@@ -51,7 +51,7 @@ def check_missing(absent, missing: str, *, stacklevel: int = 2) -> None:
             f"{len(absent)} judged queries have no results in the run and score 0: "
             f"{_describe(absent)}",
             MissingQueriesWarning,
-            stacklevel=stacklevel + 1,
+            stacklevel=outside_stacklevel(),
         )
 
 
@@ -147,7 +147,7 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1,
     AP     0.666667
     dtype: float64
     """
-    query_ids, values = _values(qrels, run, measures, relevance_level, missing, stacklevel=3)
+    query_ids, values = _values(qrels, run, measures, relevance_level, missing)
     import numpy as np
     import pandas as pd
 
@@ -169,7 +169,7 @@ def evaluate_columns(qrels, run, measures, *, relevance_level: int = 1,
     >>> ids, {k: v.tolist() for k, v in values.items()}
     (['q1'], {'RR': [0.5], 'P@2': [0.5]})
     """
-    return _values(qrels, run, measures, relevance_level, missing, stacklevel=3)
+    return _values(qrels, run, measures, relevance_level, missing)
 
 
 _SMALL_FILE_BYTES = 1 << 18
@@ -182,7 +182,7 @@ def _is_small_file(source) -> bool:
         return False
 
 
-def _values(qrels, run, measures, relevance_level, missing, *, stacklevel):
+def _values(qrels, run, measures, relevance_level, missing):
     columns = check_arguments(measures, relevance_level, missing)
     if any(type(x).__module__.partition(".")[0] == "dask" for x in (run, qrels)):
         raise InputError(
@@ -193,9 +193,9 @@ def _values(qrels, run, measures, relevance_level, missing, *, stacklevel):
     from reteval.metrics import compute
 
     if all(isinstance(x, (str, os.PathLike)) and _is_small_file(x) for x in (qrels, run)):
-        ranking = _rank_small_files(qrels, run, missing, stacklevel=stacklevel + 1)
+        ranking = _rank_small_files(qrels, run, missing)
     else:
-        ranking = _rank_frames(qrels, run, missing, stacklevel=stacklevel + 1)
+        ranking = _rank_frames(qrels, run, missing)
     values = {
         label: compute(ranking, spec, relevance_level=int(relevance_level))
         for label, spec in columns
@@ -203,12 +203,12 @@ def _values(qrels, run, measures, relevance_level, missing, *, stacklevel):
     return ranking.query_ids.astype(str).tolist(), values
 
 
-def _evaluated_queries(judged: set, retrieved: set, missing: str, stacklevel: int) -> set:
-    check_missing(judged - retrieved, missing, stacklevel=stacklevel + 1)
+def _evaluated_queries(judged: set, retrieved: set, missing: str) -> set:
+    check_missing(judged - retrieved, missing)
     return judged & retrieved if missing == "skip" else judged
 
 
-def _rank_frames(qrels, run, missing, *, stacklevel):
+def _rank_frames(qrels, run, missing):
     from concurrent.futures import ThreadPoolExecutor
 
     from reteval.io import as_qrels, as_run
@@ -220,11 +220,11 @@ def _rank_frames(qrels, run, missing, *, stacklevel):
         run = as_run(run, check_duplicates=False)  # checked while ranking, on integer keys
         qrels = qrels_future.result()
     queries = _evaluated_queries(set(qrels["query_id"].unique()), set(run["query_id"].unique()),
-                                 missing, stacklevel + 1)
+                                 missing)
     return rank_judgments(qrels, run, queries)
 
 
-def _rank_small_files(qrels_path, run_path, missing, *, stacklevel):
+def _rank_small_files(qrels_path, run_path, missing):
     """Rank small files from the careful line readers' lists: no pandas is loaded."""
     import numpy as np
 
@@ -246,7 +246,7 @@ def _rank_small_files(qrels_path, run_path, missing, *, stacklevel):
                      labels_are_lines=True, source=str(qrels_path))
     run_queries, run_docs = strings(run_queries), strings(run_docs)
     queries = _evaluated_queries(set(judged_queries.unique().to_pylist()),
-                                 set(run_queries.unique().to_pylist()), missing, stacklevel + 1)
+                                 set(run_queries.unique().to_pylist()), missing)
     return rank_columns(judged_queries, judged_docs, np.asarray(rels, dtype=np.int64),
                         run_queries, run_docs, np.asarray(scores, dtype=np.float64), queries,
                         run_labels=run_lines, labels_are_lines=True, source=str(run_path))

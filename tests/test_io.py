@@ -510,3 +510,18 @@ def test_wrong_types_are_input_errors(call):
 
 def test_integer_ids_in_dicts_become_strings():
     assert as_run({1: {2: 1.0}})[["query_id", "doc_id"]].values.tolist() == [["1", "2"]]
+
+
+@pytest.mark.parametrize("source", ["dict", "small file", "table file"])
+def test_missing_queries_warning_points_at_the_callers_line(tmp_path, monkeypatch, source):
+    evaluate_module = importlib.import_module("reteval.evaluate")
+    qrels, run = {"q1": {"d1": 1}, "q2": {"d2": 1}}, {"q1": {"d1": 1.0}}
+    if source != "dict":
+        qrels, run = write(tmp_path, "q.txt", "q1 0 d1 1\nq2 0 d2 1\n"), \
+            write(tmp_path, "r.txt", "q1 Q0 d1 1 1.0 t\n")
+    if source == "table file":
+        monkeypatch.setattr(evaluate_module, "_SMALL_FILE_BYTES", 0)
+    for function in (evaluate, evaluate_module.evaluate, evaluate_module.evaluate_columns):
+        with pytest.warns(evaluate_module.MissingQueriesWarning) as caught:
+            function(qrels, run, ["AP"])
+        assert [w.filename for w in caught] == [__file__]
