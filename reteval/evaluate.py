@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from reteval.errors import InputError, outside_stacklevel
 from reteval.measures import measure_columns, parse_measures
-from reteval.textfile import INT64_MAX
+from reteval.textfile import GZIP_MAGIC, INT64_MAX
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -176,8 +176,12 @@ _SMALL_FILE_BYTES = 1 << 18
 
 
 def _is_small_file(source) -> bool:
+    """A plain file under 256 KiB (compressed files may hold much more: they are not small)."""
     try:
-        return os.path.getsize(source) < _SMALL_FILE_BYTES
+        if os.path.getsize(source) >= _SMALL_FILE_BYTES:
+            return False
+        with open(source, "rb") as handle:
+            return handle.read(2) != GZIP_MAGIC
     except (OSError, TypeError, ValueError):
         return False
 
@@ -234,12 +238,13 @@ def _rank_small_files(qrels_path, run_path, missing):
     from reteval.ranking import rank_columns
     from reteval.textfile import as_path, decode, read_bytes
 
-    qrels_path = as_path(qrels_path, "qrels path")
-    judged_queries, judged_docs, rels, qrels_lines = parse_qrels_lines(
-        decode(read_bytes(qrels_path), qrels_path), qrels_path)
+    # The run first: when both files are bad, its error is the one reported, as for tables.
     run_path = as_path(run_path, "run path")
     run_queries, run_docs, scores, run_lines = parse_run_lines(
         decode(read_bytes(run_path), run_path), run_path)
+    qrels_path = as_path(qrels_path, "qrels path")
+    judged_queries, judged_docs, rels, qrels_lines = parse_qrels_lines(
+        decode(read_bytes(qrels_path), qrels_path), qrels_path)
 
     judged_queries, judged_docs = strings(judged_queries), strings(judged_docs)
     check_unique_ids(judged_queries, judged_docs, "qrels", labels=qrels_lines,
@@ -279,8 +284,9 @@ def aggregate(per_query: pd.DataFrame) -> pd.Series:
     """
     import pandas as pd
 
-    summary = summarize({c: per_query[c].to_numpy(dtype=float) for c in per_query.columns})
-    return pd.Series(summary, index=per_query.columns, dtype=float)
+    values = [summarize({column: per_query.iloc[:, i].to_numpy(dtype=float)})[column]
+              for i, column in enumerate(per_query.columns)]  # by position: names may repeat
+    return pd.Series(values, index=per_query.columns, dtype=float)
 
 
 def summarize(values) -> dict:

@@ -525,3 +525,21 @@ def test_missing_queries_warning_points_at_the_callers_line(tmp_path, monkeypatc
         with pytest.warns(evaluate_module.MissingQueriesWarning) as caught:
             function(qrels, run, ["AP"])
         assert [w.filename for w in caught] == [__file__]
+
+
+@pytest.mark.parametrize("small", [True, False])
+def test_when_both_files_are_bad_the_run_is_named(tmp_path, monkeypatch, small):
+    if not small:
+        monkeypatch.setattr(importlib.import_module("reteval.evaluate"), "_SMALL_FILE_BYTES", 0)
+    qrels = write(tmp_path, "q.txt", "q1 0 d1 1\nq1 0 d2 x\n")
+    run = write(tmp_path, "r.txt", "q1 Q0 d1 1 1.0 t\nq1 Q0 d2 2 abc t\n")
+    with pytest.raises(InputError, match=r"r\.txt:2: score"):
+        evaluate(qrels, run, ["AP"])
+
+
+def test_aggregate_keeps_columns_that_share_a_name():
+    from reteval import aggregate
+
+    per_query = pd.concat([pd.DataFrame({"AP": [0.1, 0.2]}), pd.DataFrame({"AP": [0.9, 1.0]})],
+                          axis=1)
+    assert aggregate(per_query).tolist() == per_query.mean().tolist()

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from reteval.arrow import from_numpy, to_numpy
+from reteval.arrow import to_numpy
 from reteval.errors import InputError
 
 if TYPE_CHECKING:
@@ -58,6 +58,13 @@ _MIX_QUERY = np.uint64(0xD6E8FEB86659FD93)
 _BYTE_MASKS = np.array([(1 << 8 * k) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 
 
+def _mix(hashes: np.ndarray, word: np.ndarray) -> np.ndarray:
+    mixed = hashes ^ word
+    mixed *= _MIX
+    mixed ^= mixed >> np.uint64(29)
+    return mixed
+
+
 def string_hashes(strings) -> np.ndarray:
     """A 64-bit hash of every string of an Arrow string array: equal strings, equal hashes.
 
@@ -96,19 +103,18 @@ def string_hashes(strings) -> np.ndarray:
         padded[:len(data)] = data
         word_at = np.ndarray((len(data) + 1,), dtype="<u8", buffer=padded, strides=(1,))
     for k in range(-(-longest // 8)):
+        # An id mixes as many words as it has bytes for, whatever the other ids' lengths;
+        # round k reads only the ids longer than 8k bytes, so one long id costs its own words.
         if fixed:
             columns = rows[:, 8 * k:8 * k + 8]
             word = np.zeros((n, 8), dtype=np.uint8)
             word[:, :columns.shape[1]] = columns
-            word = word.view("<u8").ravel()
-        else:
-            word = word_at[np.minimum(offsets[:-1] + 8 * k, len(data))]
-            word &= _BYTE_MASKS[np.clip(lengths - 8 * k, 0, 8)]
-        mixed = hashes ^ word
-        mixed *= _MIX
-        mixed ^= mixed >> np.uint64(29)
-        # An id mixes as many words as it has bytes for, whatever the other ids' lengths.
-        hashes = mixed if fixed else np.where(lengths > 8 * k, mixed, hashes)
+            hashes = _mix(hashes, word.view("<u8").ravel())
+            continue
+        active = np.flatnonzero(lengths > 8 * k)
+        word = word_at[offsets[active] + 8 * k]
+        word &= _BYTE_MASKS[np.minimum(lengths[active] - 8 * k, 8)]
+        hashes[active] = _mix(hashes[active], word)
     return hashes
 
 
@@ -156,13 +162,21 @@ def first_duplicate(query: np.ndarray, doc) -> tuple[int, int] | None:
     del ordered
     if len(repeated) == 0:
         return None
-    # Only rows whose key another row shares can repeat: few (hash collisions aside, the
-    # duplicates themselves). Their ids are compared exactly, in row order.
-    candidates = np.flatnonzero(np.isin(keys, repeated))
-    seen = {}
-    for row, q, d in zip(candidates.tolist(), query[candidates].tolist(),
-                         doc.take(from_numpy(candidates)).to_pylist(), strict=True):
-        first = seen.setdefault((q, d), row)
-        if first != row:
-            return first, row
+    # Only rows whose key another row shares can repeat: the duplicates themselves, and hash
+    # collisions. Candidates are grouped by key (rows ascending within a group); each later
+    # member of a group, in row order, is compared exactly with the earlier ones.
+    repeated = np.unique(repeated)
+    found = repeated[np.searchsorted(repeated, keys).clip(max=len(repeated) - 1)] == keys
+    candidates = np.flatnonzero(found)
+    order = np.argsort(keys[candidates], kind="stable")
+    grouped = keys[candidates][order]
+    starts = np.flatnonzero(np.concatenate(([True], grouped[1:] != grouped[:-1])))
+    group_start = np.repeat(starts, np.diff(np.append(starts, len(order))))
+    later = np.flatnonzero(np.arange(len(order)) != group_start)
+    for at in later[np.argsort(candidates[order[later]])]:
+        j = int(candidates[order[at]])
+        for earlier in range(group_start[at], at):
+            i = int(candidates[order[earlier]])
+            if query[i] == query[j] and doc[i].as_py() == doc[j].as_py():
+                return i, j
     return None
