@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from reteval.errors import InputError, outside_stacklevel
 from reteval.measures import measure_columns, parse_measures
-from reteval.textfile import GZIP_MAGIC, INT64_MAX
+from reteval.textfile import INT64_MAX
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -159,9 +159,9 @@ def evaluate_columns(qrels, run, measures, *, relevance_level: int = 1,
                      missing: str = "zero") -> tuple[list[str], dict]:
     """:func:`evaluate`'s values without the DataFrame: ``(query ids, {column: values})``.
 
-    Small files (under 256 KiB each) are read line by line into lists and
-    evaluated without loading pandas: the command line answers sooner. The
-    values are those of :func:`evaluate`, bit for bit.
+    Files are read into Arrow and numpy columns and evaluated without loading
+    pandas (the command line answers sooner); the values are those of
+    :func:`evaluate`, bit for bit.
 
     Examples
     --------
@@ -170,20 +170,6 @@ def evaluate_columns(qrels, run, measures, *, relevance_level: int = 1,
     (['q1'], {'RR': [0.5], 'P@2': [0.5]})
     """
     return _values(qrels, run, measures, relevance_level, missing)
-
-
-_SMALL_FILE_BYTES = 1 << 18
-
-
-def _is_small_file(source) -> bool:
-    """A plain file under 256 KiB (compressed files may hold much more: they are not small)."""
-    try:
-        if os.path.getsize(source) >= _SMALL_FILE_BYTES:
-            return False
-        with open(source, "rb") as handle:
-            return handle.read(2) != GZIP_MAGIC
-    except (OSError, TypeError, ValueError):
-        return False
 
 
 def _values(qrels, run, measures, relevance_level, missing):
@@ -196,8 +182,8 @@ def _values(qrels, run, measures, relevance_level, missing):
         )
     from reteval.metrics import compute
 
-    if all(isinstance(x, (str, os.PathLike)) and _is_small_file(x) for x in (qrels, run)):
-        ranking = _rank_small_files(qrels, run, missing)
+    if all(isinstance(x, (str, os.PathLike)) for x in (qrels, run)):
+        ranking = _rank_files(qrels, run, missing)
     else:
         ranking = _rank_frames(qrels, run, missing)
     values = {
@@ -228,33 +214,41 @@ def _rank_frames(qrels, run, missing):
     return rank_judgments(qrels, run, queries)
 
 
-def _rank_small_files(qrels_path, run_path, missing):
-    """Rank small files from the careful line readers' lists: no pandas is loaded."""
+def _qrels_columns(path):
+    """A qrels file as Arrow ids, numpy relevance values and line numbers; duplicates refused."""
     import numpy as np
 
     from reteval.arrow import strings
     from reteval.io.duplicates import check_unique_ids
-    from reteval.io.lines import parse_qrels_lines, parse_run_lines
-    from reteval.ranking import rank_columns
+    from reteval.io.lines import parse_qrels_lines
     from reteval.textfile import as_path, decode, read_bytes
 
-    # The run first: when both files are bad, its error is the one reported, as for tables.
-    run_path = as_path(run_path, "run path")
-    run_queries, run_docs, scores, run_lines = parse_run_lines(
-        decode(read_bytes(run_path), run_path), run_path)
-    qrels_path = as_path(qrels_path, "qrels path")
-    judged_queries, judged_docs, rels, qrels_lines = parse_qrels_lines(
-        decode(read_bytes(qrels_path), qrels_path), qrels_path)
+    path = as_path(path, "qrels path")
+    query_ids, doc_ids, rels, lines = parse_qrels_lines(decode(read_bytes(path), path), path)
+    query_ids, doc_ids = strings(query_ids), strings(doc_ids)
+    check_unique_ids(query_ids, doc_ids, "qrels", labels=lines, labels_are_lines=True,
+                     source=str(path))
+    return query_ids, doc_ids, np.asarray(rels, dtype=np.int64)
 
-    judged_queries, judged_docs = strings(judged_queries), strings(judged_docs)
-    check_unique_ids(judged_queries, judged_docs, "qrels", labels=qrels_lines,
-                     labels_are_lines=True, source=str(qrels_path))
-    run_queries, run_docs = strings(run_queries), strings(run_docs)
+
+def _rank_files(qrels_path, run_path, missing):
+    """Rank files read into columns (Arrow ids, numpy values): no pandas is loaded."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from reteval.io.runfile import read_run_columns
+    from reteval.ranking import rank_columns
+
+    # The qrels are read while the run is: a large run file is parsed by Arrow outside the
+    # GIL. The run's error, if any, is the one reported (it is raised first).
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        qrels = pool.submit(_qrels_columns, qrels_path)
+        run = read_run_columns(run_path)
+        judged_queries, judged_docs, rels = qrels.result()
     queries = _evaluated_queries(set(judged_queries.unique().to_pylist()),
-                                 set(run_queries.unique().to_pylist()), missing)
-    return rank_columns(judged_queries, judged_docs, np.asarray(rels, dtype=np.int64),
-                        run_queries, run_docs, np.asarray(scores, dtype=np.float64), queries,
-                        run_labels=run_lines, labels_are_lines=True, source=str(run_path))
+                                 set(run.query_ids.unique().to_pylist()), missing)
+    return rank_columns(judged_queries, judged_docs, rels, run.query_ids, run.doc_ids,
+                        run.scores, queries, run_labels=run.lines, labels_are_lines=True,
+                        source=run.source)
 
 
 _SUMMED_FAMILIES = ("NumQ", "NumRet", "NumRel", "NumRelRet")

@@ -246,9 +246,7 @@ def test_string_hashes_tell_a_million_ids_apart():
        st.lists(st.tuples(st.sampled_from(["q1", "q2", "q4"]), st.sampled_from("abcdefgh"),
                           st.integers(-1, 3)),
                 min_size=1, max_size=15, unique_by=lambda row: row[:2]))
-def test_small_files_and_tables_evaluate_alike(tmp_path_factory, run_rows, qrels_rows):
-    evaluate_module = importlib.import_module("reteval.evaluate")  # the module, not the function
-
+def test_files_and_tables_evaluate_alike(tmp_path_factory, run_rows, qrels_rows):
     folder = tmp_path_factory.mktemp("alike")
     run_path, qrels_path = folder / "run.txt", folder / "qrels.txt"
     run_path.write_text("".join(f"{q} Q0 {d} 0 {s!r} t\n" for q, d, s in run_rows))
@@ -256,11 +254,9 @@ def test_small_files_and_tables_evaluate_alike(tmp_path_factory, run_rows, qrels
     measures = ["AP", "nDCG@3", "P@2", "RR", "NumRelRet", "bpref", "Rprec", "ERR@3"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        small = evaluate(qrels_path, run_path, measures)  # read line by line, no pandas
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(evaluate_module, "_SMALL_FILE_BYTES", 0)  # read into tables
-            tables = evaluate(qrels_path, run_path, measures)
-    pd.testing.assert_frame_equal(small, tables, check_exact=True)
+        files = evaluate(qrels_path, run_path, measures)  # read into columns, no pandas
+        tables = evaluate(read_qrels(qrels_path), read_run(run_path), measures)
+    pd.testing.assert_frame_equal(files, tables, check_exact=True)
 
 
 def test_large_files_with_blank_lines_or_gzip_keep_line_numbers(tmp_path):
@@ -512,28 +508,27 @@ def test_integer_ids_in_dicts_become_strings():
     assert as_run({1: {2: 1.0}})[["query_id", "doc_id"]].values.tolist() == [["1", "2"]]
 
 
-@pytest.mark.parametrize("source", ["dict", "small file", "table file"])
-def test_missing_queries_warning_points_at_the_callers_line(tmp_path, monkeypatch, source):
+@pytest.mark.parametrize("source", ["dict", "files", "tables"])
+def test_missing_queries_warning_points_at_the_callers_line(tmp_path, source):
     evaluate_module = importlib.import_module("reteval.evaluate")
     qrels, run = {"q1": {"d1": 1}, "q2": {"d2": 1}}, {"q1": {"d1": 1.0}}
     if source != "dict":
         qrels, run = write(tmp_path, "q.txt", "q1 0 d1 1\nq2 0 d2 1\n"), \
             write(tmp_path, "r.txt", "q1 Q0 d1 1 1.0 t\n")
-    if source == "table file":
-        monkeypatch.setattr(evaluate_module, "_SMALL_FILE_BYTES", 0)
+    if source == "tables":
+        qrels, run = read_qrels(qrels), read_run(run)
     for function in (evaluate, evaluate_module.evaluate, evaluate_module.evaluate_columns):
         with pytest.warns(evaluate_module.MissingQueriesWarning) as caught:
             function(qrels, run, ["AP"])
         assert [w.filename for w in caught] == [__file__]
 
 
-@pytest.mark.parametrize("small", [True, False])
-def test_when_both_files_are_bad_the_run_is_named(tmp_path, monkeypatch, small):
-    if not small:
-        monkeypatch.setattr(importlib.import_module("reteval.evaluate"), "_SMALL_FILE_BYTES", 0)
+@pytest.mark.parametrize("lines", [1, 60_000])
+def test_when_both_files_are_bad_the_run_is_named(tmp_path, lines):
     qrels = write(tmp_path, "q.txt", "q1 0 d1 1\nq1 0 d2 x\n")
-    run = write(tmp_path, "r.txt", "q1 Q0 d1 1 1.0 t\nq1 Q0 d2 2 abc t\n")
-    with pytest.raises(InputError, match=r"r\.txt:2: score"):
+    good = "".join(f"q1 Q0 d{i} 1 1.0 t\n" for i in range(3, lines + 3))  # 1 MiB+: Arrow first
+    run = write(tmp_path, "r.txt", good + "q1 Q0 d2 2 abc t\n")
+    with pytest.raises(InputError, match=rf"r\.txt:{lines + 1}: score"):
         evaluate(qrels, run, ["AP"])
 
 

@@ -1,26 +1,23 @@
-"""Reading TREC and BEIR qrels and TREC runs: a fast Arrow path and a careful line reader.
+"""Reading TREC and BEIR qrels and TREC runs into tables.
 
-Large plain runs of a simple shape are parsed by Arrow on several threads; anything else
-(small, compressed or irregular files, and every error) goes through the line-by-line
-reader, which names the line of each problem.
+Runs are read into columns by :mod:`reteval.io.runfile` (Arrow's CSV reader for large plain
+files, the careful line reader otherwise), qrels by the careful line reader
+(:mod:`reteval.io.lines`); this module makes pandas tables of them.
 """
 
 from __future__ import annotations
 
-import mmap
 import os
-import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from reteval.errors import InputError
 from reteval.io.duplicates import check_unique
-from reteval.io.lines import parse_qrels_lines, parse_run_lines
+from reteval.io.lines import parse_qrels_lines
+from reteval.io.runfile import read_run_columns
 from reteval.io.tables import id_array
 from reteval.textfile import (
-    GZIP_MAGIC,
     as_path,
     decode,
     read_bytes,
@@ -28,12 +25,10 @@ from reteval.textfile import (
 
 __all__ = ["DUPLICATE_POLICIES", "read_qrels", "read_run"]
 
-_COMMENT_LINE = re.compile(rb"(?:\A|[\r\n])[ \t\r\f\v]*#")  # after LF, CR LF or a lone CR
-_FAST_MIN_BYTES = 1 << 20  # smaller runs are read line by line: start-up would cost more
 
 
 def _run_table(query_ids, doc_ids, scores, lines) -> pd.DataFrame:
-    """A run table indexed by line number; ``lines=None`` means lines 1..n."""
+    """A run table indexed by line number."""
     frame = pd.DataFrame(
         {
             "query_id": id_array(query_ids),
@@ -42,94 +37,11 @@ def _run_table(query_ids, doc_ids, scores, lines) -> pd.DataFrame:
         },
         copy=False,
     )
-    if lines is None:
-        frame.index = pd.RangeIndex(1, len(frame) + 1, name="line")
+    if isinstance(lines, range):
+        frame.index = pd.RangeIndex(lines.start, lines.stop, name="line")
     else:
         frame.index = pd.Index(np.asarray(lines, dtype=np.int64), name="line")
     return frame
-
-
-def _parse_run_text(data: bytes, path: Path) -> pd.DataFrame:
-    """Careful line-by-line reader: exact line numbers for every error."""
-    return _run_table(*parse_run_lines(decode(data, path), path))
-
-
-def _parse_run_fast(data, source=None) -> pd.DataFrame | None:
-    """Multi-threaded reader for the common case: one space or one tab between fields.
-
-    ``data`` is bytes or a read-only :class:`mmap.mmap` of the file, used here
-    only to check the shape. Arrow parses ``source`` when given (the path of
-    the same file), else ``data``, which must then be bytes.
-    Arrow's reader threads may hold their input after the call returns, so a
-    Python ``mmap`` is never handed to Arrow: closing it while a buffer is
-    exported raises ``BufferError``. Returns None when the file is not of that
-    simple shape, or holds anything the careful reader must explain
-    (comments, blank lines, bad fields, non-finite scores).
-    """
-    try:
-        import pyarrow as pa
-        import pyarrow.csv as pacsv
-    except ImportError:  # pragma: no cover - pyarrow is a dependency
-        return None
-    if len(data) < _FAST_MIN_BYTES or (data.find(b"#") >= 0 and _COMMENT_LINE.search(data)):
-        return None
-    head = data[: data.find(b"\n")]
-    delimiter = "\t" if b"\t" in head else " "
-    # Any other white space inside the lines (a tab in a space-separated file, vertical tabs,
-    # form feeds) is a shape for the careful reader, which splits on all white space.
-    other = (b" " if delimiter == "\t" else b"\t", b"\x0b", b"\x0c")
-    if any(data.find(ch) >= 0 for ch in other):
-        return None
-    names = ["qid", "iter", "docno", "rank", "score", "tag"]
-    if isinstance(data, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
-        # The checks above paged the whole file into this process; Arrow reads it again in
-        # blocks: drop these pages so they do not count twice in its memory.
-        data.madvise(mmap.MADV_DONTNEED)
-    try:
-        table = pacsv.read_csv(
-            source if source is not None else pa.BufferReader(pa.py_buffer(data)),
-            read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 24),
-            # A blank line is an error here (so row i is line i + 1): the careful reader skips it.
-            parse_options=pacsv.ParseOptions(
-                delimiter=delimiter, quote_char=False, escape_char=False,
-                newlines_in_values=False, ignore_empty_lines=False,
-            ),
-            convert_options=pacsv.ConvertOptions(
-                include_columns=["qid", "docno", "score"],
-                column_types={"qid": pa.large_string(), "docno": pa.large_string(),
-                              "score": pa.float64()},
-                null_values=[],
-                strings_can_be_null=False,
-                quoted_strings_can_be_null=False,
-            ),
-        )
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return None
-    scores = table.column("score").to_numpy()
-    if table.num_rows == 0 or not np.isfinite(scores).all():
-        return None
-    qids = table.column("qid").combine_chunks()
-    docs = table.column("docno").combine_chunks()
-    return _run_table(qids, docs, scores, None)
-
-
-def _read_run_mapped(path: Path) -> pd.DataFrame | None:
-    """Parse a large plain run file, without a copy of it in Python.
-
-    The shape checks read a Python ``mmap`` that never leaves this function;
-    Arrow then reads the file itself, in blocks.
-    Returns None for anything the other readers handle: missing, unreadable,
-    empty, compressed or irregular files.
-    """
-    try:
-        with open(path, "rb") as handle, mmap.mmap(
-            handle.fileno(), 0, access=mmap.ACCESS_READ
-        ) as mapped:
-            if mapped[:2] == GZIP_MAGIC or len(mapped) < _FAST_MIN_BYTES:
-                return None
-            return _parse_run_fast(mapped, str(path))
-    except (OSError, ValueError):  # missing, unreadable or empty: the careful path says which
-        return None
 
 
 def read_run(path: str | os.PathLike, *, check_duplicates: bool = True) -> pd.DataFrame:
@@ -167,14 +79,9 @@ def read_run(path: str | os.PathLike, *, check_duplicates: bool = True) -> pd.Da
     1          q1     d1    2.5
     2          q1     d2    1.0
     """
-    path = as_path(path, "run path")
-    frame = _read_run_mapped(path)
-    if frame is None:
-        data = read_bytes(path)
-        frame = _parse_run_fast(data)
-        if frame is None:
-            frame = _parse_run_text(data, path)
-    frame.attrs["source"] = str(path)
+    run = read_run_columns(path)
+    frame = _run_table(run.query_ids, run.doc_ids, run.scores, run.lines)
+    frame.attrs["source"] = run.source
     if check_duplicates:
         check_unique(frame, "run")
     return frame

@@ -1,0 +1,154 @@
+"""A TREC run file read into columns: Arrow strings for ids, numpy scores, line numbers.
+
+Large plain runs of a simple shape (one space or one tab between fields, no comments or
+blank lines) are parsed by Arrow's CSV reader on several threads; anything else (small,
+compressed or irregular files, and every error) goes through the careful line reader
+(:mod:`reteval.io.lines`), which names the line of each problem. No pandas is loaded:
+:func:`reteval.io.read_run` makes a table of the columns, and ``reteval evaluate`` ranks
+them as they are.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from reteval.arrow import strings
+from reteval.io.lines import parse_run_lines
+from reteval.textfile import GZIP_MAGIC, as_path, decode, read_bytes
+
+__all__ = ["RunColumns", "read_run_columns"]
+
+_COMMENT_LINE = re.compile(rb"(?:\A|[\r\n])[ \t\r\f\v]*#")  # after LF, CR LF or a lone CR
+_FAST_MIN_BYTES = 1 << 20  # smaller runs are read line by line: start-up would cost more
+
+
+@dataclass(frozen=True)
+class RunColumns:
+    """A run file's rows as columns.
+
+    Attributes
+    ----------
+    query_ids, doc_ids : pyarrow.LargeStringArray
+        One id per row, in file order.
+    scores : numpy.ndarray
+        float64, finite.
+    lines : sequence of int
+        The line each row came from (a ``range`` when every line is a row).
+    source : str
+        The file's path, for messages.
+    """
+
+    query_ids: object
+    doc_ids: object
+    scores: np.ndarray
+    lines: object
+    source: str
+
+
+def read_run_columns(path: str | os.PathLike) -> RunColumns:
+    """Read a TREC run file (``qid Q0 docno rank score tag``) into :class:`RunColumns`.
+
+    Errors are those of :func:`reteval.io.read_run`, except that documents
+    listed twice are not looked for here.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.txt"
+    >>> _ = p.write_text("q1 Q0 d1 1 2.5 sys\\n# a comment\\nq1 Q0 d2 2 1 sys\\n")
+    >>> run = read_run_columns(p)
+    >>> run.doc_ids.to_pylist(), run.scores.tolist(), list(run.lines)
+    (['d1', 'd2'], [2.5, 1.0], [1, 3])
+    """
+    path = as_path(path, "run path")
+    columns = _read_mapped(path)
+    if columns is None:
+        data = read_bytes(path)
+        columns = _parse_fast(data)
+        if columns is None:
+            query_ids, doc_ids, scores, lines = parse_run_lines(decode(data, path), path)
+            columns = (strings(query_ids), strings(doc_ids),
+                       np.asarray(scores, dtype=np.float64), lines)
+    return RunColumns(*columns, source=str(path))
+
+
+def _parse_fast(data, source=None) -> tuple | None:
+    """Multi-threaded reader for the common case: one space or one tab between fields.
+
+    ``data`` is bytes or a read-only :class:`mmap.mmap` of the file, used here
+    only to check the shape. Arrow parses ``source`` when given (the path of
+    the same file), else ``data``, which must then be bytes.
+    Arrow's reader threads may hold their input after the call returns, so a
+    Python ``mmap`` is never handed to Arrow: closing it while a buffer is
+    exported raises ``BufferError``. Returns None when the file is not of that
+    simple shape, or holds anything the careful reader must explain
+    (comments, blank lines, bad fields, non-finite scores).
+    """
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    if len(data) < _FAST_MIN_BYTES or (data.find(b"#") >= 0 and _COMMENT_LINE.search(data)):
+        return None
+    head = data[: data.find(b"\n")]
+    delimiter = "\t" if b"\t" in head else " "
+    # Any other white space inside the lines (a tab in a space-separated file, vertical tabs,
+    # form feeds) is a shape for the careful reader, which splits on all white space.
+    other = (b" " if delimiter == "\t" else b"\t", b"\x0b", b"\x0c")
+    if any(data.find(ch) >= 0 for ch in other):
+        return None
+    names = ["qid", "iter", "docno", "rank", "score", "tag"]
+    if isinstance(data, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
+        # The checks above paged the whole file into this process; Arrow reads it again in
+        # blocks: drop these pages so they do not count twice in its memory.
+        data.madvise(mmap.MADV_DONTNEED)
+    try:
+        table = pacsv.read_csv(
+            source if source is not None else pa.BufferReader(pa.py_buffer(data)),
+            read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 24),
+            # A blank line is an error here (so row i is line i + 1): the careful reader skips it.
+            parse_options=pacsv.ParseOptions(
+                delimiter=delimiter, quote_char=False, escape_char=False,
+                newlines_in_values=False, ignore_empty_lines=False,
+            ),
+            convert_options=pacsv.ConvertOptions(
+                include_columns=["qid", "docno", "score"],
+                column_types={"qid": pa.large_string(), "docno": pa.large_string(),
+                              "score": pa.float64()},
+                null_values=[],
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+            ),
+        )
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    scores = table.column("score").to_numpy()
+    if table.num_rows == 0 or not np.isfinite(scores).all():
+        return None
+    qids = table.column("qid").combine_chunks()
+    docs = table.column("docno").combine_chunks()
+    return qids, docs, scores, range(1, table.num_rows + 1)
+
+
+def _read_mapped(path: Path) -> tuple | None:
+    """Parse a large plain run file, without a copy of it in Python.
+
+    The shape checks read a Python ``mmap`` that never leaves this function;
+    Arrow then reads the file itself, in blocks.
+    Returns None for anything the other readers handle: missing, unreadable,
+    empty, compressed or irregular files.
+    """
+    try:
+        with open(path, "rb") as handle, mmap.mmap(
+            handle.fileno(), 0, access=mmap.ACCESS_READ
+        ) as mapped:
+            if mapped[:2] == GZIP_MAGIC or len(mapped) < _FAST_MIN_BYTES:
+                return None
+            return _parse_fast(mapped, str(path))
+    except (OSError, ValueError):  # missing, unreadable or empty: the careful path says which
+        return None
