@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import copy
 import html
-import logging
 import os
 import re
 import shutil
@@ -280,12 +279,11 @@ def _notebook_html(nb, lang: str, relink=None) -> str:
 
     exporter = HTMLExporter(template_name="basic", exclude_input_prompt=True,
                             exclude_output_prompt=True)
-    quiet = _DropAltWarning()
-    exporter.log.addFilter(quiet)
+    exporter.log.addFilter(_drop_alt_warning)
     try:
         body, _ = exporter.from_notebook_node(_static_notebook(nb, lang, relink))
     finally:
-        exporter.log.removeFilter(quiet)
+        exporter.log.removeFilter(_drop_alt_warning)
     # nbconvert gives output images without alternative text an English placeholder.
     return body.replace(f'alt="{_NBCONVERT_ALT}"', f'alt="{html.escape(UI[lang]["figure"])}"')
 
@@ -293,14 +291,10 @@ def _notebook_html(nb, lang: str, relink=None) -> str:
 _NBCONVERT_ALT = "No description has been provided for this image"
 
 
-class _DropAltWarning(logging.Filter):
-    """nbconvert warns once per page about the figures' missing alternative text.
-
-    The book sets that text itself.
-    """
-
-    def filter(self, record):
-        return "Alternative text is missing" not in record.getMessage()
+def _drop_alt_warning(record) -> bool:
+    """A logging filter: nbconvert warns once per page about the figures' missing alternative
+    text, which the book sets itself."""
+    return "Alternative text is missing" not in record.getMessage()
 
 
 def _markdown_html(text: str) -> str:

@@ -24,7 +24,6 @@ evaluation would cost more than the evaluation.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -63,6 +62,8 @@ class DatasetFingerprint:
             f"{_VERSION}\nqrels {self.qrels_sha256}\n"
             f"queries {self.queries_sha256 or '-'}\n"
         )
+        import hashlib  # loaded when used: ``reteval --help`` imports this module
+
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     def differences(self, other: DatasetFingerprint) -> tuple[str, ...]:
@@ -115,6 +116,8 @@ def fingerprint(qrels, queries: Mapping[str, str] | None = None) -> DatasetFinge
     >>> len(fp.digest)
     64
     """
+    import hashlib
+
     from reteval.io import as_qrels  # pandas: loaded when needed, not by ``reteval --help``
 
     table = as_qrels(qrels)
