@@ -204,7 +204,10 @@ def test_first_duplicate_agrees_with_pandas(rows, collide):
             patch.setattr(duplicates, "string_hashes", lambda ids: np.zeros(len(ids), np.uint64))
             pair = duplicates.first_duplicate(query, doc)
     else:
-        pair = duplicates.first_duplicate(query, doc)
+        with pytest.MonkeyPatch.context() as patch:  # keys made in blocks of 3 rows
+            patch.setattr(duplicates, "_BLOCK_ROWS", 3)
+            pair = duplicates.first_duplicate(query, doc)
+        assert pair == duplicates.first_duplicate(query, doc)
     frame = pd.DataFrame(rows, columns=["q", "d"])
     repeats = frame.duplicated()
     assert (pair is not None) == repeats.any()
@@ -219,6 +222,7 @@ def test_first_duplicate_agrees_with_pandas(rows, collide):
 def test_string_hashes_depend_on_the_id_only(ids, cut):
     import pyarrow as pa
 
+    from reteval.io import duplicates
     from reteval.io.duplicates import string_hashes
 
     whole = string_hashes(pa.array(ids + ids[::-1], type=pa.string()))
@@ -228,6 +232,9 @@ def test_string_hashes_depend_on_the_id_only(ids, cut):
     by_id = {}
     for i, h in zip(ids, whole[: len(ids)].tolist(), strict=True):
         assert by_id.setdefault(i, h) == h
+    with pytest.MonkeyPatch.context() as patch:  # blocks of 2 rows: some of one length, some not
+        patch.setattr(duplicates, "_BLOCK_ROWS", 2)
+        assert string_hashes(pa.array(ids + ids[::-1])).tolist() == whole.tolist()
 
 
 def test_string_hashes_tell_a_million_ids_apart():

@@ -55,6 +55,7 @@ def duplicate_error(what, query_id, doc_id, where, source) -> InputError:
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # 2**64 / golden ratio: spreads bits when multiplied
 _MIX_QUERY = np.uint64(0xD6E8FEB86659FD93)
+_BLOCK_ROWS = 1 << 20  # rows hashed at a time: temporary arrays of a few MB
 _BYTE_MASKS = np.array([(1 << 8 * k) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 
 
@@ -71,8 +72,9 @@ def string_hashes(strings) -> np.ndarray:
     Each id's bytes are read straight from Arrow's buffer as little-endian 64-bit
     words (the last one masked to the id's length) and mixed word by word, for
     all ids at once: no Python object per id and no hash table, so the time does
-    not depend on the order of the rows. Ids of one length (the usual case) are
-    a table of bytes, read eight columns at a time without gathering.
+    not depend on the order of the rows. Ids are hashed a block of rows at a time
+    (the temporary arrays stay small); a block of ids of one length (the usual
+    case) is a table of bytes, read eight columns at a time without gathering.
 
     Examples
     --------
@@ -90,32 +92,54 @@ def string_hashes(strings) -> np.ndarray:
     offsets = np.frombuffer(offset_buffer, dtype=np.int64)[strings.offset:strings.offset + n + 1]
     data = (np.frombuffer(data_buffer, dtype=np.uint8) if data_buffer is not None
             else np.zeros(0, dtype=np.uint8))
-    lengths = np.diff(offsets)
-    hashes = lengths.astype(np.uint64) * _MIX
-    if n == 0:
-        return hashes
-    longest = int(lengths.max())
+    hashes = np.empty(n, dtype=np.uint64)
+    word_at = None
+    for lo in range(0, n, _BLOCK_ROWS):
+        hi = min(lo + _BLOCK_ROWS, n)
+        bounds = offsets[lo:hi + 1]
+        lengths = np.diff(bounds)
+        longest = int(lengths.max())
+        if longest != int(lengths.min()) and word_at is None:
+            # The 8 bytes starting at each byte, as one unaligned word each; 8 spare bytes.
+            padded = np.zeros(len(data) + 8, dtype=np.uint8)
+            padded[:len(data)] = data
+            word_at = np.ndarray((len(data) + 1,), dtype="<u8", buffer=padded, strides=(1,))
+        hashes[lo:hi] = _hash_block(data, bounds, lengths, longest, word_at)
+    return hashes
+
+
+def _hash_block(data, bounds, lengths, longest, word_at) -> np.ndarray:
+    """:func:`string_hashes` of the ids whose offsets are ``bounds``."""
+    hashes = lengths.astype(np.uint64)
+    hashes *= _MIX
     fixed = longest == int(lengths.min())
-    if fixed:  # one length (the usual case): the bytes are n rows
-        rows = data[offsets[0]:offsets[-1]].reshape(n, longest)
-    else:  # the 8 bytes starting at each byte, as one unaligned word each; 8 spare bytes
-        padded = np.zeros(len(data) + 8, dtype=np.uint8)
-        padded[:len(data)] = data
-        word_at = np.ndarray((len(data) + 1,), dtype="<u8", buffer=padded, strides=(1,))
+    if fixed:
+        rows = data[bounds[0]:bounds[-1]].reshape(len(lengths), longest)
+        word = np.empty((len(lengths), 8), dtype=np.uint8)
     for k in range(-(-longest // 8)):
         # An id mixes as many words as it has bytes for, whatever the other ids' lengths;
         # round k reads only the ids longer than 8k bytes, so one long id costs its own words.
         if fixed:
             columns = rows[:, 8 * k:8 * k + 8]
-            word = np.zeros((n, 8), dtype=np.uint8)
+            word[:, columns.shape[1]:] = 0
             word[:, :columns.shape[1]] = columns
             hashes = _mix(hashes, word.view("<u8").ravel())
             continue
         active = np.flatnonzero(lengths > 8 * k)
-        word = word_at[offsets[active] + 8 * k]
-        word &= _BYTE_MASKS[np.minimum(lengths[active] - 8 * k, 8)]
-        hashes[active] = _mix(hashes[active], word)
+        words = word_at[bounds[:-1][active] + 8 * k]
+        words &= _BYTE_MASKS[np.minimum(lengths[active] - 8 * k, 8)]
+        hashes[active] = _mix(hashes[active], words)
     return hashes
+
+
+def _row_keys(query: np.ndarray, doc) -> np.ndarray:
+    """One 64-bit key per row, mixed from its query code and its doc id's hash."""
+    keys = string_hashes(doc)
+    for lo in range(0, len(keys), _BLOCK_ROWS):
+        block = keys[lo:lo + _BLOCK_ROWS]
+        block ^= query[lo:lo + _BLOCK_ROWS].astype(np.uint64) * _MIX_QUERY
+        block *= _MIX
+    return keys
 
 
 def first_duplicate(query: np.ndarray, doc) -> tuple[int, int] | None:
@@ -154,14 +178,13 @@ def first_duplicate(query: np.ndarray, doc) -> tuple[int, int] | None:
     n = len(query)
     if n < 2:
         return None
-    keys = string_hashes(doc)
-    keys ^= query.astype(np.uint64) * _MIX_QUERY
-    keys *= _MIX
-    ordered = np.sort(keys)
+    ordered = _row_keys(query, doc)
+    ordered.sort()  # in place: the keys are made again below only if two are equal
     repeated = ordered[1:][ordered[1:] == ordered[:-1]]
     del ordered
     if len(repeated) == 0:
         return None
+    keys = _row_keys(query, doc)
     # Only rows whose key another row shares can repeat: the duplicates themselves, and hash
     # collisions. Candidates are grouped by key (rows ascending within a group); each later
     # member of a group, in row order, is compared exactly with the earlier ones.
