@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 __all__ = ["rank_columns", "rank_judgments"]
 
+_BLOCK_ROWS = 1 << 20  # rows keyed at a time: temporary arrays of a few MB
+
 
 def _arrow_ids(column: pd.Series):
     """A string column as one contiguous Arrow array (large_string)."""
@@ -97,16 +99,21 @@ def _ranks_by_counting(query: np.ndarray, score: np.ndarray, doc, wanted: np.nda
         k |= high
         return k
 
+    def keys_of(rows):
+        """The keys of ``rows`` (None: every row), made a block at a time (small temporaries)."""
+        n = len(query) if rows is None else len(rows)
+        keys = np.empty(n, dtype=np.uint64)
+        for lo in range(0, n, _BLOCK_ROWS):
+            block = slice(lo, lo + _BLOCK_ROWS) if rows is None else rows[lo:lo + _BLOCK_ROWS]
+            keys[lo:lo + _BLOCK_ROWS] = key_of(query[block], score[block])
+        return keys
+
     # The lowest wanted score of each query: rows below it never precede a wanted row.
     lowest = np.full(n_queries, np.inf)
     np.minimum.at(lowest, query[wanted], score[wanted])
     candidates = score >= lowest[query]
-    if candidates.all():
-        keys = key_of(query, score)
-        candidates = None
-    else:
-        candidates = np.flatnonzero(candidates)
-        keys = key_of(query[candidates], score[candidates])
+    candidates = None if candidates.all() else np.flatnonzero(candidates)
+    keys = keys_of(candidates)
     sorted_keys = np.sort(keys)
 
     wanted_keys = key_of(query[wanted], score[wanted])
