@@ -130,9 +130,13 @@ def _parse_fast(data, source=None) -> tuple | None:
     scores = table.column("score").to_numpy()
     if table.num_rows == 0 or not np.isfinite(scores).all():
         return None
+    rows = table.num_rows
     qids = table.column("qid").combine_chunks()
     docs = table.column("docno").combine_chunks()
-    return qids, docs, scores, range(1, table.num_rows + 1)
+    del table
+    # The parser's blocks are freed now; give their memory back rather than keep it pooled.
+    pa.default_memory_pool().release_unused()
+    return qids, docs, scores, range(1, rows + 1)
 
 
 def _read_mapped(path: Path) -> tuple | None:
