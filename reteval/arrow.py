@@ -3,7 +3,7 @@
 ``pyarrow.array`` and ``Array.to_numpy`` import pandas whenever it is installed (to
 recognise pandas objects), which costs more than the whole evaluation of a small run.
 These helpers build arrays from their buffers instead, so that the command line
-evaluates small files without loading pandas. They handle only what reteval's ranking
+evaluates files without loading pandas. They handle only what reteval's ranking
 uses: strings, and primitive numbers and booleans without nulls.
 """
 

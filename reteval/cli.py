@@ -93,7 +93,7 @@ def _cmd_evaluate(args) -> int:
         elif args.scheduler:
             raise RetevalError("--scheduler needs --engine dask")
         else:
-            # Columns, not a DataFrame: small files are evaluated without loading pandas.
+            # Columns, not a DataFrame: files are evaluated without loading pandas.
             query_ids, values = evaluate_columns(args.qrels, args.run, measures,
                                                  relevance_level=args.relevance_level,
                                                  missing=args.missing)
