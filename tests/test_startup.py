@@ -89,12 +89,15 @@ def test_evaluate_on_a_small_run_loads_no_statistics_or_plotting(tmp_path):
                                            "numba", "sklearn", "papermill"})
 
 
-@pytest.mark.parametrize("options", [[], ["--per-query", "--format", "json"]])
-def test_evaluate_on_small_files_does_not_load_pandas(tmp_path, options):
+@pytest.mark.parametrize(("options", "lines"), [([], 3), (["--per-query", "--format", "json"], 3),
+                                               ([], 40_000)])
+def test_evaluate_on_files_does_not_load_pandas(tmp_path, options, lines):
     qrels = tmp_path / "qrels.txt"
     qrels.write_text("q1 0 d1 1\nq1 0 d3 2\nq2 0 d9 1\n")
-    run = tmp_path / "run.txt"
-    run.write_text("q1 Q0 d2 1 2.0 s\nq1 Q0 d1 2 2.0 s\nq1 Q0 d3 3 1 s\n")
+    run = tmp_path / "run.txt"  # 40,000 lines: over 1 MiB, read by Arrow's CSV reader
+    more = "".join(f"q3 Q0 doc{i:08d} {i} {1 / (i + 1)!r} sys\n" for i in range(lines - 3))
+    run.write_text("q1 Q0 d2 1 2.0 s\nq1 Q0 d1 2 2.0 s\nq1 Q0 d3 3 1 s\n" + more)
+    assert (run.stat().st_size > 1 << 20) == (lines > 3)
     seen = _probe(CLI_BODY.format(argv=["evaluate", str(qrels), str(run), "-m", "nDCG@10",
                                         "-m", "AP", *options]))
     assert "pandas" not in seen["loaded"] and "numpy" in seen["loaded"]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reteval.arrow import strings
+from reteval.arrow import strings, to_numpy
 from reteval.io.lines import parse_run_lines
 from reteval.textfile import GZIP_MAGIC, as_path, decode, read_bytes
 
@@ -74,7 +74,7 @@ def read_run_columns(path: str | os.PathLike) -> RunColumns:
         if columns is None:
             query_ids, doc_ids, scores, lines = parse_run_lines(decode(data, path), path)
             columns = (strings(query_ids), strings(doc_ids),
-                       np.asarray(scores, dtype=np.float64), lines)
+                       np.asarray(scores, dtype=np.float64), np.asarray(lines, dtype=np.int64))
     return RunColumns(*columns, source=str(path))
 
 
@@ -127,7 +127,7 @@ def _parse_fast(data, source=None) -> tuple | None:
         )
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
-    scores = table.column("score").to_numpy()
+    scores = to_numpy(table.column("score").combine_chunks())
     if table.num_rows == 0 or not np.isfinite(scores).all():
         return None
     rows = table.num_rows
