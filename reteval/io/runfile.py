@@ -63,7 +63,7 @@ def read_run_columns(path: str | os.PathLike) -> RunColumns:
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.txt"
     >>> _ = p.write_text("q1 Q0 d1 1 2.5 sys\\n# a comment\\nq1 Q0 d2 2 1 sys\\n")
     >>> run = read_run_columns(p)
-    >>> run.doc_ids.to_pylist(), run.scores.tolist(), list(run.lines)
+    >>> run.doc_ids.to_pylist(), run.scores.tolist(), list(map(int, run.lines))
     (['d1', 'd2'], [2.5, 1.0], [1, 3])
     """
     path = as_path(path, "run path")
