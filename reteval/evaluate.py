@@ -178,7 +178,8 @@ _SMALL_FILE_BYTES = 1 << 18
 def _is_small_file(source) -> bool:
     """A plain file under 256 KiB (compressed files may hold much more: they are not small)."""
     try:
-        if os.path.getsize(source) >= _SMALL_FILE_BYTES:
+        # A pipe (``<(...)``) is not peeked at: the bytes read here would be gone for the reader.
+        if not os.path.isfile(source) or os.path.getsize(source) >= _SMALL_FILE_BYTES:
             return False
         with open(source, "rb") as handle:
             return handle.read(2) != GZIP_MAGIC
