@@ -3,7 +3,9 @@
 import contextlib
 import gzip
 import importlib
+import os
 import re
+import threading
 import warnings
 
 import numpy as np
@@ -281,6 +283,26 @@ def test_large_files_with_blank_lines_or_gzip_keep_line_numbers(tmp_path):
     good = [f"q{i // 100} Q0 d{i} {i % 100 + 1} {i * 0.5} t" for i in range(60000)]
     (tmp_path / "good.txt.gz").write_bytes(gzip.compress(("\n".join(good) + "\n").encode()))
     assert len(read_run(tmp_path / "good.txt.gz")) == 60000
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes need POSIX")
+@pytest.mark.parametrize("compress", [False, True])
+def test_named_pipes_are_read_once_from_the_start(tmp_path, compress):
+    # As with `reteval evaluate qrels <(zcat run.gz)`: a pipe's first bytes cannot be peeked at.
+    run_text = "".join(f"q{i % 3} Q0 d{i} 1 {i / 7!r} t\n" for i in range(3000)).encode()
+    qrels_text = "".join(f"q{i % 3} 0 d{i} {i % 2}\n" for i in range(0, 3000, 11)).encode()
+    write(tmp_path, "run.txt", run_text.decode())
+    write(tmp_path, "qrels.txt", qrels_text.decode())
+    pipes = {}
+    for name, data in [("run", run_text), ("qrels", qrels_text)]:
+        pipes[name] = tmp_path / f"{name}.pipe"
+        os.mkfifo(pipes[name])
+        data = gzip.compress(data) if compress else data
+        threading.Thread(target=pipes[name].write_bytes, args=(data,), daemon=True).start()
+    measures = ["AP", "nDCG@10", "P@5"]
+    from_pipes = evaluate(pipes["qrels"], pipes["run"], measures)
+    from_files = evaluate(tmp_path / "qrels.txt", tmp_path / "run.txt", measures)
+    pd.testing.assert_frame_equal(from_pipes, from_files, check_exact=True)
 
 
 def test_only_ascii_white_space_separates_fields(tmp_path):
