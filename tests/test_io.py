@@ -289,7 +289,7 @@ def test_large_files_with_blank_lines_or_gzip_keep_line_numbers(tmp_path):
 @pytest.mark.parametrize("compress", [False, True])
 def test_named_pipes_are_read_once_from_the_start(tmp_path, compress):
     # As with `reteval evaluate qrels <(zcat run.gz)`: a pipe's first bytes cannot be peeked at.
-    run_text = "".join(f"q{i % 3} Q0 d{i} 1 {i / 7!r} t\n" for i in range(3000)).encode()
+    run_text = "".join(f"q{i % 3} Q0 d{i} 1 {i / 7!r} t\n" for i in range(60000)).encode()
     qrels_text = "".join(f"q{i % 3} 0 d{i} {i % 2}\n" for i in range(0, 3000, 11)).encode()
     write(tmp_path, "run.txt", run_text.decode())
     write(tmp_path, "qrels.txt", qrels_text.decode())
@@ -300,7 +300,13 @@ def test_named_pipes_are_read_once_from_the_start(tmp_path, compress):
         data = gzip.compress(data) if compress else data
         threading.Thread(target=pipes[name].write_bytes, args=(data,), daemon=True).start()
     measures = ["AP", "nDCG@10", "P@5"]
-    from_pipes = evaluate(pipes["qrels"], pipes["run"], measures)
+    result = {}
+    reader = threading.Thread(daemon=True, target=lambda: result.setdefault(
+        "frame", evaluate(pipes["qrels"], pipes["run"], measures)))
+    reader.start()
+    reader.join(timeout=60)  # a pipe opened twice waits for a writer that is gone
+    assert "frame" in result, "reading the named pipes did not finish"
+    from_pipes = result["frame"]
     from_files = evaluate(tmp_path / "qrels.txt", tmp_path / "run.txt", measures)
     pd.testing.assert_frame_equal(from_pipes, from_files, check_exact=True)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import mmap
 import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -148,6 +149,9 @@ def _read_mapped(path: Path) -> tuple | None:
     empty, compressed or irregular files.
     """
     try:
+        # Only a regular file is opened here: a named pipe opened twice would lose its writer.
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
         with open(path, "rb") as handle, mmap.mmap(
             handle.fileno(), 0, access=mmap.ACCESS_READ
         ) as mapped:
