@@ -9,10 +9,12 @@ uses: strings, and primitive numbers and booleans without nulls.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pyarrow as pa
 
-__all__ = ["from_numpy", "strings", "to_numpy"]
+__all__ = ["from_numpy", "strings", "take", "to_numpy"]
 
 _TYPES = {np.dtype(np.int32): pa.int32(), np.dtype(np.int64): pa.int64(),
           np.dtype(np.uint64): pa.uint64(), np.dtype(np.float64): pa.float64()}
@@ -38,8 +40,10 @@ def from_numpy(values) -> pa.Array:
                                  [None, pa.py_buffer(values)])
 
 
-def to_numpy(array: pa.Array, null_value=None) -> np.ndarray:
+def to_numpy(array: pa.Array | pa.ChunkedArray, null_value=None) -> np.ndarray:
     """An Arrow array of numbers or booleans as a numpy array (a view when it can be one).
+
+    A chunked array is one numpy array of all its chunks (a copy, unless it has one).
 
     Nulls become ``null_value``; without one, an array with nulls is refused.
 
@@ -53,6 +57,8 @@ def to_numpy(array: pa.Array, null_value=None) -> np.ndarray:
     >>> to_numpy(pa.array([4, None, 6]), null_value=-1).tolist()
     [4, -1, 6]
     """
+    if isinstance(array, pa.ChunkedArray):
+        array = array.chunk(0) if array.num_chunks == 1 else array.combine_chunks()
     n, start = len(array), array.offset
     validity, data = array.buffers()[:2]
     if pa.types.is_boolean(array.type):
@@ -84,3 +90,35 @@ def strings(values) -> pa.LargeStringArray:
     np.cumsum([len(e) for e in encoded], out=offsets[1:])
     return pa.Array.from_buffers(pa.large_string(), len(encoded),
                                  [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))])
+
+
+def take(array: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> pa.Array | pa.ChunkedArray:
+    """``array[rows]``: the values at the row positions ``rows``, in that order.
+
+    A chunked array is taken chunk by chunk (Arrow's own take on a chunked
+    string array first joins all its chunks into one, a copy of the column).
+
+    Examples
+    --------
+    >>> import numpy as np, pyarrow as pa
+    >>> chunked = pa.chunked_array([["a", "b"], ["c"], ["d", "e"]])
+    >>> take(chunked, np.array([4, 0, 2, 1])).to_pylist()
+    ['e', 'a', 'c', 'b']
+    >>> take(chunked, np.array([1, 3])).to_pylist()
+    ['b', 'd']
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    if not isinstance(array, pa.ChunkedArray):
+        return array.take(from_numpy(rows))
+    starts = np.cumsum([0] + [len(chunk) for chunk in array.chunks])
+    chunk_of = np.searchsorted(starts, rows, side="right") - 1
+    order = np.argsort(chunk_of, kind="stable")  # rows grouped by chunk, in order within
+    bounds = np.searchsorted(chunk_of[order], np.arange(array.num_chunks + 1))
+    parts = [array.chunk(k).take(from_numpy(rows[order[lo:hi]] - starts[k]))
+             for k, (lo, hi) in enumerate(itertools.pairwise(bounds)) if hi > lo]
+    taken = pa.chunked_array(parts, type=array.type)
+    if np.array_equal(order, np.arange(len(rows))):
+        return taken
+    inverse = np.empty(len(rows), dtype=np.int64)
+    inverse[order] = np.arange(len(rows))
+    return taken.combine_chunks().take(from_numpy(inverse))

@@ -245,7 +245,7 @@ def _rank_files(qrels_path, run_path, missing):
         run = read_run_columns(run_path)
         judged_queries, judged_docs, rels = qrels.result()
     queries = _evaluated_queries(set(judged_queries.unique().to_pylist()),
-                                 set(run.query_ids.unique().to_pylist()), missing)
+                                 set(run.query_ids.dictionary.to_pylist()), missing)
     return rank_columns(judged_queries, judged_docs, rels, run.query_ids, run.doc_ids,
                         run.scores, queries, run_labels=run.lines, labels_are_lines=True,
                         source=run.source)

@@ -9,15 +9,14 @@ Ids stay Arrow strings; only tied rows read their doc ids.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from reteval.arrow import from_numpy, strings, to_numpy
-from reteval.io import duplicate_error, first_duplicate
+from reteval.arrow import from_numpy, strings, take, to_numpy
+from reteval.io.duplicates import duplicate_error, first_duplicate, row_keys
 from reteval.metrics import POOL_UNJUDGED, JudgedRanking
 
 if TYPE_CHECKING:
@@ -41,7 +40,7 @@ def _block_offsets(block: np.ndarray, score: np.ndarray, rows: np.ndarray, doc) 
     array, read only here); ``score`` is their score. Returns, per row, how many
     rows of its block come before it.
     """
-    docs = np.array(doc.take(from_numpy(rows)).to_pylist(), dtype=str)
+    docs = np.array(take(doc, rows).to_pylist(), dtype=str)
     # lexsort gives doc ids ascending within a (block, score) run: each run is read backwards.
     order = np.lexsort((docs, -score, block))
     b, s = block[order], score[order]
@@ -117,15 +116,19 @@ def _ranks_by_counting(query: np.ndarray, score: np.ndarray, doc, wanted: np.nda
     sorted_keys = np.sort(keys)
 
     wanted_keys = key_of(query[wanted], score[wanted])
-    before = np.searchsorted(sorted_keys, wanted_keys, side="left")
-    block_end = np.searchsorted(sorted_keys, wanted_keys, side="right")
+    # Searched in ascending order, each search starts where the last ended (numpy's hint).
+    by_key = np.argsort(wanted_keys)
+    ascending = wanted_keys[by_key]
+    before, block_end, query_first = (np.empty(len(wanted), dtype=np.int64) for _ in range(3))
+    before[by_key] = np.searchsorted(sorted_keys, ascending, side="left")
+    block_end[by_key] = np.searchsorted(sorted_keys, ascending, side="right")
     if query_shift is None:
-        query_first = np.zeros(len(wanted), dtype=np.int64)
+        query_first[:] = 0
     else:
-        query_first = np.searchsorted(
-            sorted_keys, query[wanted].astype(np.uint64) << query_shift, side="left")
+        query_first[by_key] = np.searchsorted(
+            sorted_keys, query[wanted][by_key].astype(np.uint64) << query_shift, side="left")
     rank = before - query_first + 1
-    del sorted_keys
+    del sorted_keys, ascending
 
     shared = np.flatnonzero(block_end - before > 1)  # wanted rows whose key others share
     if len(shared):
@@ -136,6 +139,27 @@ def _ranks_by_counting(query: np.ndarray, score: np.ndarray, doc, wanted: np.nda
         offset = _block_offsets(key_of(query[rows], score[rows]), score[rows], rows, doc)
         rank[shared] += offset[np.searchsorted(rows, wanted[shared])]
     return rank
+
+
+def _maybe_judged(keys: np.ndarray, judged_keys: np.ndarray) -> np.ndarray:
+    """Rows whose key may be a judgment's: every judged row, and a few others.
+
+    The judgments' keys (:func:`reteval.io.duplicates.row_keys`) mark a table by
+    their high bits, up to 64 slots per judgment; a row is a candidate when its
+    key's slot is marked. No judged row is missed; the false candidates, which
+    the exact lookup drops, are about one row in 64 for up to 16,000 judgments,
+    one in 10 for 100,000 (the table stays at most 1 MB, so that looking rows
+    up in it stays in the processor's cache).
+    """
+    if len(judged_keys) == 0 or len(keys) == 0:
+        return np.zeros(0, dtype=np.int64)
+    bits = min(max(len(judged_keys).bit_length() + 6, 10), 20)
+    shift = np.uint64(64 - bits)
+    marked = np.zeros(1 << bits, dtype=bool)
+    marked[(judged_keys >> shift).view(np.int64)] = True
+    return np.concatenate([
+        np.flatnonzero(marked[(keys[lo:lo + _BLOCK_ROWS] >> shift).view(np.int64)]) + lo
+        for lo in range(0, len(keys), _BLOCK_ROWS)])
 
 
 def _ranks(query: np.ndarray, score: np.ndarray, doc, wanted: np.ndarray,
@@ -159,11 +183,16 @@ def _ranks(query: np.ndarray, score: np.ndarray, doc, wanted: np.ndarray,
         return _ranks_by_counting(query, score, doc, wanted, n_queries)
     # Rows in rank order: a rank is the distance from the start of the query, except inside
     # a run of tied scores, which only the runs holding a wanted row are put in order.
-    tied = same_query & (score[1:] == score[:-1])
-    run_starts = np.flatnonzero(np.concatenate(([True], ~tied)))
-    at = np.searchsorted(run_starts, wanted, side="right") - 1
-    lo = run_starts[at]
-    hi = np.append(run_starts, len(query))[at + 1]
+    # Row i + 1 ties row i; consecutive entries a, a + 1, ..., b make the tied rows a..b + 1.
+    tied = np.flatnonzero(same_query & (score[1:] == score[:-1]))
+    lo, hi = wanted, wanted + 1  # the rows of the wanted row's run of ties
+    if len(tied):
+        breaks = np.flatnonzero(np.diff(tied) != 1)
+        first = tied[np.concatenate(([0], breaks + 1))]
+        end = tied[np.append(breaks, len(tied) - 1)] + 2
+        at = (np.searchsorted(first, wanted, side="right") - 1).clip(min=0)
+        inside = (first[at] <= wanted) & (wanted < end[at])
+        lo, hi = np.where(inside, first[at], wanted), np.where(inside, end[at], wanted + 1)
     start = group_starts[np.searchsorted(group_starts, wanted, side="right") - 1]
     rank = lo - start + 1
     shared = np.flatnonzero(hi - lo > 1)
@@ -216,6 +245,9 @@ def rank_columns(judged_queries, judged_docs, judged_rels: np.ndarray, run_queri
                  labels_are_lines: bool = False, source=None) -> JudgedRanking:
     """:func:`rank_judgments` on columns: Arrow string arrays of ids, numpy values.
 
+    Query ids may be dictionary-encoded and the run's doc ids chunked, as
+    :func:`reteval.io.runfile.read_run_columns` gives them.
+
     ``run_labels`` name the run's rows in a duplicate error (default: row
     positions); ``labels_are_lines`` says they are line numbers of ``source``.
     """
@@ -223,6 +255,8 @@ def rank_columns(judged_queries, judged_docs, judged_rels: np.ndarray, run_queri
     query_set = strings(list(query_ids))
 
     def query_index(ids):
+        if pa.types.is_dictionary(ids.type):  # look up each distinct id once
+            return query_index(ids.dictionary)[to_numpy(ids.indices)]
         return to_numpy(pc.index_in(ids, value_set=query_set), null_value=-1)  # int32
 
     judged_query = query_index(judged_queries)
@@ -237,15 +271,14 @@ def rank_columns(judged_queries, judged_docs, judged_rels: np.ndarray, run_queri
     rows = None  # all rows, unless some belong to queries that are not evaluated
     if not (query >= 0).all():
         rows = np.flatnonzero(query >= 0)
-        query, score, doc = query[rows], score[rows], doc.take(from_numpy(rows))
+        query, score, doc = query[rows], score[rows], take(doc, rows)
 
-    # Looking doc ids up among the judged ones runs while the duplicate check hashes them:
-    # both spend their time in Arrow and numpy, outside the GIL.
-    judged_ids = judged_doc.unique()
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        lookup = pool.submit(pc.index_in, doc, value_set=judged_ids)
-        duplicate = first_duplicate(query, doc)
-        run_code = to_numpy(lookup.result(), null_value=-1)
+    # One hashed key per row serves both the lookup among the judgments and the
+    # duplicate check (which sorts the keys: the lookup comes first).
+    keys = row_keys(query, doc)
+    candidates = _maybe_judged(keys, row_keys(judged_query, judged_doc))
+    duplicate = first_duplicate(query, doc, keys=keys)
+    del keys
     if duplicate is not None:
         at = list(duplicate) if rows is None else rows[list(duplicate)]
         labels = at if run_labels is None else [run_labels[i] for i in at]
@@ -254,17 +287,19 @@ def rank_columns(judged_queries, judged_docs, judged_rels: np.ndarray, run_queri
                               str(doc[duplicate[0]]), f"{where} {labels[0]} and {labels[1]}",
                               source)
 
-    # The judged retrieved documents. Judged doc ids get codes 0..m-1; a retrieved doc id
-    # is looked up among them, and its (query, code) key among the judgments.
+    # The judged retrieved documents, exactly: judged doc ids get codes 0..m-1; a candidate's
+    # doc id is looked up among them, and its (query, code) key among the judgments.
+    judged_ids = judged_doc.unique()
     m = max(len(judged_ids), 1)
-    candidates = np.flatnonzero(run_code >= 0)
+    run_code = to_numpy(pc.index_in(take(doc, candidates), value_set=judged_ids), null_value=-1)
+    candidates, run_code = candidates[run_code >= 0], run_code[run_code >= 0]
     rows = candidates[:0]
     rel = judged_rel[:0]
     if len(candidates):
         judged_key = judged_query * m + to_numpy(pc.index_in(judged_doc, value_set=judged_ids))
         by_key = np.argsort(judged_key)
         sorted_keys = judged_key[by_key]
-        wanted = query[candidates].astype(np.int64) * m + run_code[candidates]
+        wanted = query[candidates].astype(np.int64) * m + run_code
         found = np.searchsorted(sorted_keys, wanted).clip(max=len(sorted_keys) - 1)
         hit = sorted_keys[found] == wanted
         rows = candidates[hit]

@@ -573,3 +573,63 @@ def test_aggregate_keeps_columns_that_share_a_name():
     per_query = pd.concat([pd.DataFrame({"AP": [0.1, 0.2]}), pd.DataFrame({"AP": [0.9, 1.0]})],
                           axis=1)
     assert aggregate(per_query).tolist() == per_query.mean().tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.text(max_size=3), max_size=5), min_size=1, max_size=5),
+       st.data())
+def test_take_from_chunked_ids_keeps_the_order_asked(chunks, data):
+    import pyarrow as pa
+
+    from reteval.arrow import take
+
+    values = [v for chunk in chunks for v in chunk]
+    chunked = pa.chunked_array(chunks, type=pa.large_string())
+    rows = data.draw(st.lists(st.integers(0, max(len(values) - 1, 0)),
+                              max_size=8 if values else 0))
+    expected = [values[i] for i in rows]
+    assert take(chunked, np.array(rows, dtype=np.int64)).to_pylist() == expected
+    assert take(chunked.combine_chunks(), np.array(rows, dtype=np.int64)).to_pylist() == expected
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_run_parsed_in_many_blocks_matches_pytrec_eval(tmp_path, monkeypatch, seed):
+    # Arrow parses a large run in blocks (one chunk of ids each), and the ids are hashed and
+    # looked up in blocks of rows: make both small so that a 2 MB run has dozens of them.
+    # Ties, queries without judgments (whose rows are dropped), judged documents not
+    # retrieved and negative judgments; scores are multiples of 1/8 (pytrec_eval compares
+    # them in float32).
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    from reteval import ranking
+    from reteval.io import duplicates, runfile
+
+    monkeypatch.setattr(runfile, "_BLOCK_BYTES", 1 << 16)
+    monkeypatch.setattr(ranking, "_BLOCK_ROWS", 5000)
+    monkeypatch.setattr(duplicates, "_BLOCK_ROWS", 7000)
+    rng = np.random.default_rng(seed)
+    n = 80_000
+    rows = zip([f"q{i}" for i in rng.integers(0, 300, n)], [f"d{i}" for i in rng.permutation(n)],
+               rng.integers(-40, 40, n) / 8, strict=True)
+    run = {}
+    for q, d, score in rows:
+        run.setdefault(q, {})[d] = float(score)
+    qrels = {q: {"not-retrieved": 1} for q in run if q != "q7"}  # q7: not judged
+    for q, docs in run.items():
+        if q in qrels:
+            for d in rng.choice(list(docs), size=min(len(docs), 12), replace=False):
+                qrels[q][str(d)] = int(rng.integers(-1, 3))
+    run_path, qrels_path = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    run_path.write_text("".join(f"{q} Q0 {d} 0 {s!r} t\n"
+                                for q, docs in run.items() for d, s in docs.items()))
+    qrels_path.write_text("".join(f"{q} 0 {d} {r}\n"
+                                  for q, docs in qrels.items() for d, r in docs.items()))
+    assert runfile.read_run_columns(run_path).doc_ids.num_chunks > 20
+    names = {"map": "AP", "ndcg_cut_10": "nDCG@10", "P_5": "P@5", "recip_rank": "RR",
+             "Rprec": "Rprec", "bpref": "Bpref", "num_rel_ret": "NumRelRet",
+             "recall_100": "R@100"}
+    got = evaluate(qrels_path, run_path, list(names.values()), missing="skip")
+    expected = pytrec_eval.RelevanceEvaluator(qrels, set(names)).evaluate(run)
+    assert sorted(got.index) == sorted(expected)
+    for q, values in expected.items():
+        for name, measure in names.items():
+            assert got.loc[q, measure] == pytest.approx(values[name], abs=1e-12), (q, measure)

@@ -224,10 +224,20 @@ def test_ranks_in_any_row_order_match_the_definition(seed, monkeypatch):
     wanted = np.sort(rng.choice(len(query), size=max(1, len(query) // 3), replace=False))
     expected = _reference_ranks(query, score, docs, wanted)
     shuffle = rng.permutation(len(query))
-    for order in (np.arange(len(query)), shuffle):
+    # Rank order (query, score descending; ties in any order), which needs no counting
+    rank_order = np.lexsort((rng.random(len(query)), -score, query))
+
+    def ids(order):  # chunked as a parsed file is, for odd seeds
+        values = [docs[i] for i in order]
+        if seed % 2 == 0:
+            return pa.array(values)
+        cut = sorted(rng.integers(0, len(values) + 1, size=2))
+        return pa.chunked_array([values[:cut[0]], values[cut[0]:cut[1]], values[cut[1]:]],
+                                type=pa.string())
+
+    for order in (np.arange(len(query)), shuffle, rank_order):
         back = np.argsort(order)  # where each original row went
-        got = _ranks(query[order], score[order], pa.array([docs[i] for i in order]),
-                     np.sort(back[wanted]), n_queries)
+        got = _ranks(query[order], score[order], ids(order), np.sort(back[wanted]), n_queries)
         # got follows the new row positions; map them back to the original rows
         by_row = dict(zip(np.sort(back[wanted]).tolist(), got.tolist(), strict=True))
         assert [by_row[back[w]] for w in wanted] == expected

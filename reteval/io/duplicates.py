@@ -12,7 +12,8 @@ from reteval.errors import InputError
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["check_unique", "check_unique_ids", "duplicate_error", "first_duplicate"]
+__all__ = ["check_unique", "check_unique_ids", "duplicate_error", "first_duplicate", "row_keys",
+           "string_hashes"]
 
 
 def check_unique(frame: pd.DataFrame, what: str) -> None:
@@ -56,6 +57,7 @@ def duplicate_error(what, query_id, doc_id, where, source) -> InputError:
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # 2**64 / golden ratio: spreads bits when multiplied
 _MIX_QUERY = np.uint64(0xD6E8FEB86659FD93)
 _BLOCK_ROWS = 1 << 20  # rows hashed at a time: temporary arrays of a few MB
+_THREADS = 2
 _BYTE_MASKS = np.array([(1 << 8 * k) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 
 
@@ -73,8 +75,9 @@ def string_hashes(strings) -> np.ndarray:
     words (the last one masked to the id's length) and mixed word by word, for
     all ids at once: no Python object per id and no hash table, so the time does
     not depend on the order of the rows. Ids are hashed a block of rows at a time
-    (the temporary arrays stay small); a block of ids of one length (the usual
-    case) is a table of bytes, read eight columns at a time without gathering.
+    (the temporary arrays stay small), blocks on two threads (numpy works outside
+    the GIL); a block of ids of one length (the usual case) is a table of bytes,
+    read eight columns at a time without gathering. ``strings`` may be chunked.
 
     Examples
     --------
@@ -85,31 +88,49 @@ def string_hashes(strings) -> np.ndarray:
     """
     import pyarrow as pa
 
-    if not pa.types.is_large_string(strings.type):
-        strings = strings.cast(pa.large_string())
-    n = len(strings)
-    _, offset_buffer, data_buffer = strings.buffers()
-    offsets = np.frombuffer(offset_buffer, dtype=np.int64)[strings.offset:strings.offset + n + 1]
-    data = (np.frombuffer(data_buffer, dtype=np.uint8) if data_buffer is not None
-            else np.zeros(0, dtype=np.uint8))
-    hashes = np.empty(n, dtype=np.uint64)
-    word_at = None
-    for lo in range(0, n, _BLOCK_ROWS):
-        hi = min(lo + _BLOCK_ROWS, n)
-        bounds = offsets[lo:hi + 1]
-        lengths = np.diff(bounds)
-        longest = int(lengths.max())
-        if longest != int(lengths.min()) and word_at is None:
+    chunks = strings.chunks if isinstance(strings, pa.ChunkedArray) else [strings]
+    hashes = np.empty(len(strings), dtype=np.uint64)
+    blocks = []  # (offsets of the block's ids, their chunk's bytes, words, first row)
+    first_row = 0
+    for chunk in chunks:
+        if not pa.types.is_large_string(chunk.type):
+            chunk = chunk.cast(pa.large_string())
+        n = len(chunk)
+        _, offset_buffer, data_buffer = chunk.buffers()
+        offsets = np.frombuffer(offset_buffer, dtype=np.int64)[chunk.offset:chunk.offset + n + 1]
+        data = (np.frombuffer(data_buffer, dtype=np.uint8) if data_buffer is not None
+                else np.zeros(0, dtype=np.uint8))
+        word_at = None
+        lengths = np.diff(offsets)
+        if n and int(lengths.max()) != int(lengths.min()):
             # The 8 bytes starting at each byte, as one unaligned word each; 8 spare bytes.
             padded = np.zeros(len(data) + 8, dtype=np.uint8)
             padded[:len(data)] = data
             word_at = np.ndarray((len(data) + 1,), dtype="<u8", buffer=padded, strides=(1,))
-        hashes[lo:hi] = _hash_block(data, bounds, lengths, longest, word_at)
+        del lengths
+        blocks += [(offsets[lo:lo + _BLOCK_ROWS + 1], data, word_at, first_row + lo)
+                   for lo in range(0, n, _BLOCK_ROWS)]
+        first_row += n
+
+    def hash_block(block):
+        bounds, data, word_at, row = block
+        hashes[row:row + len(bounds) - 1] = _hash_block(data, bounds, word_at)
+
+    if len(blocks) > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=_THREADS) as pool:
+            list(pool.map(hash_block, blocks))
+    else:
+        for block in blocks:
+            hash_block(block)
     return hashes
 
 
-def _hash_block(data, bounds, lengths, longest, word_at) -> np.ndarray:
+def _hash_block(data, bounds, word_at) -> np.ndarray:
     """:func:`string_hashes` of the ids whose offsets are ``bounds``."""
+    lengths = np.diff(bounds)
+    longest = int(lengths.max())
     hashes = lengths.astype(np.uint64)
     hashes *= _MIX
     fixed = longest == int(lengths.min())
@@ -132,25 +153,40 @@ def _hash_block(data, bounds, lengths, longest, word_at) -> np.ndarray:
     return hashes
 
 
-def _row_keys(query: np.ndarray, doc) -> np.ndarray:
-    """One 64-bit key per row, mixed from its query code and its doc id's hash."""
+def row_keys(query: np.ndarray, doc) -> np.ndarray:
+    """One 64-bit key per row, mixed from its query code and its doc id's hash.
+
+    Equal (query, doc id) pairs have equal keys; distinct pairs almost never do
+    (callers check equal keys exactly). The high bits are the best mixed.
+
+    Examples
+    --------
+    >>> import numpy as np, pyarrow as pa
+    >>> keys = row_keys(np.array([0, 1, 0]), pa.array(["d1", "d1", "d1"]))
+    >>> bool(keys[0] == keys[2]), bool(keys[0] == keys[1])
+    (True, False)
+    """
     keys = string_hashes(doc)
     for lo in range(0, len(keys), _BLOCK_ROWS):
         block = keys[lo:lo + _BLOCK_ROWS]
-        block ^= query[lo:lo + _BLOCK_ROWS].astype(np.uint64) * _MIX_QUERY
+        block ^= np.asarray(query[lo:lo + _BLOCK_ROWS]).astype(np.uint64) * _MIX_QUERY
         block *= _MIX
     return keys
 
 
-def first_duplicate(query: np.ndarray, doc) -> tuple[int, int] | None:
+def first_duplicate(query: np.ndarray, doc, *, keys: np.ndarray | None = None
+                    ) -> tuple[int, int] | None:
     """Row positions of a document listed twice for one query, or None.
 
     Parameters
     ----------
     query : numpy.ndarray
         An integer code per row (equal codes, same query).
-    doc : pyarrow.Array
+    doc : pyarrow.Array or pyarrow.ChunkedArray
         The doc id of each row.
+    keys : numpy.ndarray, optional
+        ``row_keys(query, doc)`` when the caller has made them; they are
+        sorted in place (their order is lost).
 
     Returns
     -------
@@ -178,13 +214,13 @@ def first_duplicate(query: np.ndarray, doc) -> tuple[int, int] | None:
     n = len(query)
     if n < 2:
         return None
-    ordered = _row_keys(query, doc)
+    ordered = row_keys(query, doc) if keys is None else keys
     ordered.sort()  # in place: the keys are made again below only if two are equal
     repeated = ordered[1:][ordered[1:] == ordered[:-1]]
     del ordered
     if len(repeated) == 0:
         return None
-    keys = _row_keys(query, doc)
+    keys = row_keys(query, doc)
     # Only rows whose key another row shares can repeat: the duplicates themselves, and hash
     # collisions. Candidates are grouped by key (rows ascending within a group); each later
     # member of a group, in row order, is compared exactly with the earlier ones.

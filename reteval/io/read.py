@@ -80,7 +80,8 @@ def read_run(path: str | os.PathLike, *, check_duplicates: bool = True) -> pd.Da
     2          q1     d2    1.0
     """
     run = read_run_columns(path)
-    frame = _run_table(run.query_ids, run.doc_ids, run.scores, run.lines)
+    query_ids = run.query_ids.dictionary.take(run.query_ids.indices)
+    frame = _run_table(query_ids, run.doc_ids, run.scores, run.lines)
     frame.attrs["source"] = run.source
     if check_duplicates:
         check_unique(frame, "run")

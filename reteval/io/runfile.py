@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reteval.arrow import strings, to_numpy
+from reteval.arrow import from_numpy, strings, to_numpy
 from reteval.io.lines import parse_run_lines
 from reteval.textfile import GZIP_MAGIC, as_path, decode, read_bytes
 
@@ -27,6 +27,7 @@ __all__ = ["RunColumns", "read_run_columns"]
 
 _COMMENT_LINE = re.compile(rb"(?:\A|[\r\n])[ \t\r\f\v]*#")  # after LF, CR LF or a lone CR
 _FAST_MIN_BYTES = 1 << 20  # smaller runs are read line by line: start-up would cost more
+_BLOCK_BYTES = 1 << 24  # Arrow parses blocks of this size on its threads, one chunk each
 
 
 @dataclass(frozen=True)
@@ -35,8 +36,11 @@ class RunColumns:
 
     Attributes
     ----------
-    query_ids, doc_ids : pyarrow.LargeStringArray
-        One id per row, in file order.
+    query_ids : pyarrow.DictionaryArray
+        The query id of each row, in file order, as int32 codes into the
+        distinct ids (``query_ids.dictionary``: each id once, every one used).
+    doc_ids : pyarrow.LargeStringArray or pyarrow.ChunkedArray
+        The doc id of each row, in file order (chunked as Arrow parsed them).
     scores : numpy.ndarray
         float64, finite.
     lines : sequence of int
@@ -74,7 +78,7 @@ def read_run_columns(path: str | os.PathLike) -> RunColumns:
         columns = _parse_fast(data)
         if columns is None:
             query_ids, doc_ids, scores, lines = parse_run_lines(decode(data, path), path)
-            columns = (strings(query_ids), strings(doc_ids),
+            columns = (strings(query_ids).dictionary_encode(), strings(doc_ids),
                        np.asarray(scores, dtype=np.float64), np.asarray(lines, dtype=np.int64))
     return RunColumns(*columns, source=str(path))
 
@@ -111,7 +115,7 @@ def _parse_fast(data, source=None) -> tuple | None:
     try:
         table = pacsv.read_csv(
             source if source is not None else pa.BufferReader(pa.py_buffer(data)),
-            read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 24),
+            read_options=pacsv.ReadOptions(column_names=names, block_size=_BLOCK_BYTES),
             # A blank line is an error here (so row i is line i + 1): the careful reader skips it.
             parse_options=pacsv.ParseOptions(
                 delimiter=delimiter, quote_char=False, escape_char=False,
@@ -119,8 +123,9 @@ def _parse_fast(data, source=None) -> tuple | None:
             ),
             convert_options=pacsv.ConvertOptions(
                 include_columns=["qid", "docno", "score"],
-                column_types={"qid": pa.large_string(), "docno": pa.large_string(),
-                              "score": pa.float64()},
+                # Query ids are coded by the parser threads: a run has few distinct ones.
+                column_types={"qid": pa.dictionary(pa.int32(), pa.large_string()),
+                              "docno": pa.large_string(), "score": pa.float64()},
                 null_values=[],
                 strings_can_be_null=False,
                 quoted_strings_can_be_null=False,
@@ -132,9 +137,15 @@ def _parse_fast(data, source=None) -> tuple | None:
     if table.num_rows == 0 or not np.isfinite(scores).all():
         return None
     rows = table.num_rows
-    qids = table.column("qid").combine_chunks()
-    docs = table.column("docno").combine_chunks()
-    del table
+    table = table.unify_dictionaries()  # one dictionary for all blocks
+    chunks = table.column("qid").chunks
+    qids = pa.DictionaryArray.from_arrays(
+        from_numpy(np.concatenate([to_numpy(chunk.indices) for chunk in chunks])),
+        chunks[0].dictionary)
+    docs = table.column("docno")
+    if docs.num_chunks == 1:
+        docs = docs.chunk(0)
+    del table, chunks
     # The parser's blocks are freed now; give their memory back rather than keep it pooled.
     pa.default_memory_pool().release_unused()
     return qids, docs, scores, range(1, rows + 1)
