@@ -30,8 +30,8 @@ import html
 import os
 import re
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from reteval.errors import InputError
 
@@ -131,8 +131,7 @@ h1:hover .anchor-link, h2:hover .anchor-link, h3:hover .anchor-link { visibility
 """
 
 
-@dataclass(frozen=True)
-class _Page:
+class _Page(NamedTuple):
     lang: str
     key: str  # "index", "glossary" or the notebook name
     path: Path

@@ -67,7 +67,6 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from dataclasses import dataclass
 
 from reteval.errors import UnknownMeasureError
 
@@ -166,7 +165,6 @@ _INT_RE = re.compile(r"\+?[0-9]+")  # ASCII digits only, as trec_eval reads them
 _LEVEL_RE = re.compile(r"\+?([0-9]+(\.[0-9]*)?|\.[0-9]+)")
 
 
-@dataclass(frozen=True)
 class Measure:
     """One evaluation measure: a family, an optional rank cutoff and parameters.
 
@@ -200,13 +198,38 @@ class Measure:
     True
     """
 
-    family: str
-    cutoff: int | float | None = None
-    rel: int | None = None
-    p: float | None = None
-    beta: float | None = None
+    # A plain class, not a dataclass: ``dataclasses`` loads ``inspect``, a fifth of what
+    # ``reteval --help`` imports.
+    _FIELDS = ("family", "cutoff", "rel", "p", "beta")
+    __slots__ = _FIELDS
 
-    def __post_init__(self):
+    def __init__(self, family: str, cutoff: float | None = None, rel: int | None = None,
+                 p: float | None = None, beta: float | None = None):
+        for key, value in zip(self._FIELDS, (family, cutoff, rel, p, beta), strict=True):
+            object.__setattr__(self, key, value)
+        self._check()
+
+    def __setattr__(self, key, value):
+        raise AttributeError(f"a Measure cannot be changed; cannot assign to {key!r}")
+
+    def __delattr__(self, key):
+        raise AttributeError(f"a Measure cannot be changed; cannot delete {key!r}")
+
+    def _fields(self) -> tuple:
+        return tuple(getattr(self, key) for key in self._FIELDS)
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self):
+        return hash(self._fields())
+
+    def __reduce__(self):
+        return Measure, self._fields()
+
+    def _check(self):
         if self.family not in MEASURE_FAMILIES:
             raise _unknown(self.family)
         for key, value in _DEFAULT_PARAMS.get(self.family, {}).items():

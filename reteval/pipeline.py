@@ -55,13 +55,13 @@ and an HTML page per executed edition.
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import os
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
+from typing import NamedTuple
 
 from reteval.errors import InputError, RetevalError
 
@@ -75,8 +75,7 @@ class NotebookFailed(RetevalError):
     """A notebook raised an error while the pipeline ran it."""
 
 
-@dataclass(frozen=True)
-class NotebookResult:
+class NotebookResult(NamedTuple):
     """One executed edition of a notebook: where its output went and how long it took.
 
     ``overrides`` maps each parameter whose notebook default a ``common`` value
@@ -88,7 +87,7 @@ class NotebookResult:
     notebook: Path
     seconds: float
     lang: str = DEFAULT_LANG
-    overrides: dict = field(default_factory=dict)
+    overrides: dict = MappingProxyType({})  # read-only when empty by default
 
 
 def load_params(path: str | os.PathLike | None) -> dict:
@@ -253,6 +252,8 @@ def _default_value(source: str | None):
     """A notebook default (its source text) as a value, or the text itself when not a literal."""
     if source is None:
         return None
+    import ast
+
     try:
         return ast.literal_eval(source)
     except (ValueError, SyntaxError):

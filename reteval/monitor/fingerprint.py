@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from reteval.errors import InputError
 
@@ -39,8 +39,7 @@ def _line(values) -> str:
     return json.dumps(values, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-@dataclass(frozen=True)
-class DatasetFingerprint:
+class DatasetFingerprint(NamedTuple):
     """Digests of the judgments and queries an evaluation ran on.
 
     Attributes
