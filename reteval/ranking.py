@@ -9,6 +9,7 @@ Ids stay Arrow strings; only tied rows read their doc ids.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -162,6 +163,29 @@ def _maybe_judged(keys: np.ndarray, judged_keys: np.ndarray) -> np.ndarray:
         for lo in range(0, len(keys), _BLOCK_ROWS)])
 
 
+def _judged_rows(query, doc, candidates, judged_query, judged_doc, judged_rel):
+    """The rows of ``candidates`` that are judged, and their relevance, exactly.
+
+    Judged doc ids get codes 0..m-1; a candidate's doc id is looked up among them,
+    and its (query, code) key among the judgments. Negative judgments become
+    :data:`reteval.metrics.POOL_UNJUDGED`.
+    """
+    judged_ids = judged_doc.unique()
+    m = max(len(judged_ids), 1)
+    run_code = to_numpy(pc.index_in(take(doc, candidates), value_set=judged_ids), null_value=-1)
+    candidates, run_code = candidates[run_code >= 0], run_code[run_code >= 0]
+    if len(candidates) == 0:
+        return candidates, judged_rel[:0]
+    judged_key = judged_query * m + to_numpy(pc.index_in(judged_doc, value_set=judged_ids))
+    by_key = np.argsort(judged_key)
+    sorted_keys = judged_key[by_key]
+    wanted = query[candidates].astype(np.int64) * m + run_code
+    found = np.searchsorted(sorted_keys, wanted).clip(max=len(sorted_keys) - 1)
+    hit = sorted_keys[found] == wanted
+    matched = judged_rel[by_key[found[hit]]]
+    return candidates[hit], np.where(matched < 0, POOL_UNJUDGED, matched)
+
+
 def _ranks(query: np.ndarray, score: np.ndarray, doc, wanted: np.ndarray,
            n_queries: int | None = None) -> np.ndarray:
     """The trec_eval rank of the rows ``wanted`` (sorted row positions) within their query.
@@ -177,10 +201,11 @@ def _ranks(query: np.ndarray, score: np.ndarray, doc, wanted: np.ndarray,
     if n_queries is None:
         n_queries = int(query.max()) + 1
     same_query = query[1:] == query[:-1]
-    group_starts = np.flatnonzero(np.concatenate(([True], ~same_query)))
-    contiguous = len(group_starts) == np.count_nonzero(np.bincount(query))
+    n_groups = len(query) - np.count_nonzero(same_query)  # runs of rows of one query
+    contiguous = n_groups == np.count_nonzero(np.bincount(query))
     if not (contiguous and np.all((score[1:] <= score[:-1]) | ~same_query)):
         return _ranks_by_counting(query, score, doc, wanted, n_queries)
+    group_starts = np.flatnonzero(np.concatenate(([True], ~same_query)))
     # Rows in rank order: a rank is the distance from the start of the query, except inside
     # a run of tied scores, which only the runs holding a wanted row are put in order.
     # Row i + 1 ties row i; consecutive entries a, a + 1, ..., b make the tied rows a..b + 1.
@@ -268,46 +293,30 @@ def rank_columns(judged_queries, judged_docs, judged_rels: np.ndarray, run_queri
     query = query_index(run_queries)
     doc = run_docs
     score = np.asarray(run_scores, dtype=np.float64)
-    rows = None  # all rows, unless some belong to queries that are not evaluated
+    kept = None  # all rows, unless some belong to queries that are not evaluated
     if not (query >= 0).all():
-        rows = np.flatnonzero(query >= 0)
-        query, score, doc = query[rows], score[rows], take(doc, rows)
+        kept = np.flatnonzero(query >= 0)
+        query, score, doc = query[kept], score[kept], take(doc, kept)
 
-    # One hashed key per row serves both the lookup among the judgments and the
-    # duplicate check (which sorts the keys: the lookup comes first).
+    # One hashed key per row serves both the lookup among the judgments and the duplicate
+    # check. The check sorts the keys, on a thread of its own, while the judged rows are
+    # looked up and ranked (numpy and Arrow do the work outside the GIL).
     keys = row_keys(query, doc)
     candidates = _maybe_judged(keys, row_keys(judged_query, judged_doc))
-    duplicate = first_duplicate(query, doc, keys=keys)
-    del keys
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        check = pool.submit(first_duplicate, query, doc, keys=keys)
+        del keys
+        rows, rel = _judged_rows(query, doc, candidates, judged_query, judged_doc, judged_rel)
+        rank = _ranks(query, score, doc, rows, len(query_ids))
+        duplicate = check.result()
     if duplicate is not None:
-        at = list(duplicate) if rows is None else rows[list(duplicate)]
+        at = list(duplicate) if kept is None else kept[list(duplicate)]
         labels = at if run_labels is None else [run_labels[i] for i in at]
         where = "lines" if labels_are_lines else "rows"
         raise duplicate_error("run", str(query_ids[query[duplicate[0]]]),
                               str(doc[duplicate[0]]), f"{where} {labels[0]} and {labels[1]}",
                               source)
 
-    # The judged retrieved documents, exactly: judged doc ids get codes 0..m-1; a candidate's
-    # doc id is looked up among them, and its (query, code) key among the judgments.
-    judged_ids = judged_doc.unique()
-    m = max(len(judged_ids), 1)
-    run_code = to_numpy(pc.index_in(take(doc, candidates), value_set=judged_ids), null_value=-1)
-    candidates, run_code = candidates[run_code >= 0], run_code[run_code >= 0]
-    rows = candidates[:0]
-    rel = judged_rel[:0]
-    if len(candidates):
-        judged_key = judged_query * m + to_numpy(pc.index_in(judged_doc, value_set=judged_ids))
-        by_key = np.argsort(judged_key)
-        sorted_keys = judged_key[by_key]
-        wanted = query[candidates].astype(np.int64) * m + run_code
-        found = np.searchsorted(sorted_keys, wanted).clip(max=len(sorted_keys) - 1)
-        hit = sorted_keys[found] == wanted
-        rows = candidates[hit]
-        matched = judged_rel[by_key[found[hit]]]
-        rel = np.where(matched < 0, POOL_UNJUDGED, matched)
-    del run_code
-
-    rank = _ranks(query, score, doc, rows, len(query_ids))
     query_of_row = query[rows]
     ranked = np.lexsort((rank, query_of_row))
 
