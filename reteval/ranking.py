@@ -163,13 +163,33 @@ def _maybe_judged(keys: np.ndarray, judged_keys: np.ndarray) -> np.ndarray:
         for lo in range(0, len(keys), _BLOCK_ROWS)])
 
 
-def _judged_rows(query, doc, candidates, judged_query, judged_doc, judged_rel):
+def _judged_rows(query, doc, candidates, candidate_keys, judged_query, judged_doc,
+                 judged_rel, judged_keys):
     """The rows of ``candidates`` that are judged, and their relevance, exactly.
 
-    Judged doc ids get codes 0..m-1; a candidate's doc id is looked up among them,
-    and its (query, code) key among the judgments. Negative judgments become
-    :data:`reteval.metrics.POOL_UNJUDGED`.
+    A candidate is matched to the judgment with the same key (``row_keys``),
+    then its query and doc id are compared with that judgment's: equal keys of
+    different pairs are dropped. Should two judgments share a key (a 64-bit
+    hash collision), doc ids are looked up exactly instead. Negative judgments
+    become :data:`reteval.metrics.POOL_UNJUDGED`.
     """
+    by_key = np.argsort(judged_keys)
+    sorted_keys = judged_keys[by_key]
+    if len(candidates) == 0:
+        return candidates, judged_rel[:0]
+    if np.any(sorted_keys[1:] == sorted_keys[:-1]):
+        return _judged_rows_by_id(query, doc, candidates, judged_query, judged_doc, judged_rel)
+    found = np.searchsorted(sorted_keys, candidate_keys).clip(max=len(sorted_keys) - 1)
+    hit = sorted_keys[found] == candidate_keys
+    rows, judgment = candidates[hit], by_key[found[hit]]
+    same_doc = pc.equal(take(doc, rows), take(judged_doc, judgment))
+    same = (query[rows] == judged_query[judgment]) & to_numpy(same_doc)
+    matched = judged_rel[judgment[same]]
+    return rows[same], np.where(matched < 0, POOL_UNJUDGED, matched)
+
+
+def _judged_rows_by_id(query, doc, candidates, judged_query, judged_doc, judged_rel):
+    """:func:`_judged_rows` by looking doc ids up: judged ids get codes 0..m-1."""
     judged_ids = judged_doc.unique()
     m = max(len(judged_ids), 1)
     run_code = to_numpy(pc.index_in(take(doc, candidates), value_set=judged_ids), null_value=-1)
@@ -302,11 +322,14 @@ def rank_columns(judged_queries, judged_docs, judged_rels: np.ndarray, run_queri
     # check. The check sorts the keys, on a thread of its own, while the judged rows are
     # looked up and ranked (numpy and Arrow do the work outside the GIL).
     keys = row_keys(query, doc)
-    candidates = _maybe_judged(keys, row_keys(judged_query, judged_doc))
+    judged_keys = row_keys(judged_query, judged_doc)
+    candidates = _maybe_judged(keys, judged_keys)
+    candidate_keys = keys[candidates]
     with ThreadPoolExecutor(max_workers=1) as pool:
         check = pool.submit(first_duplicate, query, doc, keys=keys)
         del keys
-        rows, rel = _judged_rows(query, doc, candidates, judged_query, judged_doc, judged_rel)
+        rows, rel = _judged_rows(query, doc, candidates, candidate_keys,
+                                 judged_query, judged_doc, judged_rel, judged_keys)
         rank = _ranks(query, score, doc, rows, len(query_ids))
         duplicate = check.result()
     if duplicate is not None:

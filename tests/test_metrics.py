@@ -285,3 +285,32 @@ def test_shuffled_run_file_evaluates_as_the_ranked_one(tmp_path):
         c = evaluate(qrels, run, measures)
     pd.testing.assert_frame_equal(a, b, check_exact=True)
     pd.testing.assert_frame_equal(a, c, check_exact=True)
+
+
+@pytest.mark.parametrize("collision", ["every key", "unjudged ids share a judged id's hash"])
+def test_hash_collisions_never_change_which_rows_are_judged(monkeypatch, collision):
+    # Rows are matched to judgments by 64-bit hashed keys, then checked exactly; colliding
+    # hashes (which real ids almost never have) must give the same values.
+    import pyarrow as pa
+
+    from reteval.io import duplicates
+
+    rng = np.random.default_rng(3)
+    qrels = {f"q{q}": {f"d{d}": int(rng.integers(-1, 3)) for d in rng.choice(40, 8, False)}
+             for q in range(6)}
+    run = {f"q{q}": {f"d{d}": float(rng.integers(0, 5)) for d in rng.choice(40, 25, False)}
+           for q in range(7)}
+    measures = ["AP", "nDCG@10", "P@5", "RR", "NumRelRet", "bpref"]
+    expected = evaluate(qrels, run, measures)
+    judged = sorted({d for docs in qrels.values() for d in docs})
+    real = duplicates.string_hashes
+
+    def colliding(ids):
+        ids = ids.combine_chunks() if isinstance(ids, pa.ChunkedArray) else ids
+        if collision == "every key":
+            return np.zeros(len(ids), dtype=np.uint64)
+        values = [v if v in judged else judged[0] for v in ids.to_pylist()]
+        return real(pa.array(values, type=pa.large_string()))
+
+    monkeypatch.setattr(duplicates, "string_hashes", colliding)
+    pd.testing.assert_frame_equal(evaluate(qrels, run, measures), expected, check_exact=True)
