@@ -100,13 +100,30 @@ def _ranks_by_counting(query: np.ndarray, score: np.ndarray, doc, wanted: np.nda
         return k
 
     def keys_of(rows):
-        """The keys of ``rows`` (None: every row), made a block at a time (small temporaries)."""
+        """The keys of ``rows`` (None: every row), made a block at a time (small temporaries)
+        on two threads."""
         n = len(query) if rows is None else len(rows)
         keys = np.empty(n, dtype=np.uint64)
-        for lo in range(0, n, _BLOCK_ROWS):
+
+        def fill(lo):
             block = slice(lo, lo + _BLOCK_ROWS) if rows is None else rows[lo:lo + _BLOCK_ROWS]
             keys[lo:lo + _BLOCK_ROWS] = key_of(query[block], score[block])
+
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            list(pool.map(fill, range(0, n, _BLOCK_ROWS)))
         return keys
+
+    def sort_in_two(keys):
+        """``np.sort(keys)``, the two halves of the queries sorted on two threads: with the
+        query in the high bits, the sorted halves side by side are all the keys sorted."""
+        if query_shift is None or len(keys) <= _BLOCK_ROWS:
+            return np.sort(keys)
+        below = keys < (np.uint64(n_queries // 2) << query_shift)
+        halves = [keys[below], keys[~below]]
+        del below
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            list(pool.map(np.ndarray.sort, halves))
+        return np.concatenate(halves)
 
     # The lowest wanted score of each query: rows below it never precede a wanted row.
     lowest = np.full(n_queries, np.inf)
@@ -114,7 +131,7 @@ def _ranks_by_counting(query: np.ndarray, score: np.ndarray, doc, wanted: np.nda
     candidates = score >= lowest[query]
     candidates = None if candidates.all() else np.flatnonzero(candidates)
     keys = keys_of(candidates)
-    sorted_keys = np.sort(keys)
+    sorted_keys = sort_in_two(keys)
 
     wanted_keys = key_of(query[wanted], score[wanted])
     # Searched in ascending order, each search starts where the last ended (numpy's hint).
