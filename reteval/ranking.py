@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["rank_columns", "rank_judgments"]
 
 _BLOCK_ROWS = 1 << 20  # rows keyed at a time: temporary arrays of a few MB
+_SPREAD = np.uint64(0x9E3779B97F4A7C15)  # 2**64 / golden ratio: mixes a key into its high bits
 
 
 def _arrow_ids(column: pd.Series):
@@ -113,17 +114,16 @@ def _ranks_by_counting(query: np.ndarray, score: np.ndarray, doc, wanted: np.nda
             list(pool.map(fill, range(0, n, _BLOCK_ROWS)))
         return keys
 
-    def sort_in_two(keys):
-        """``np.sort(keys)``, the two halves of the queries sorted on two threads: with the
-        query in the high bits, the sorted halves side by side are all the keys sorted."""
-        if query_shift is None or len(keys) <= _BLOCK_ROWS:
-            return np.sort(keys)
-        below = keys < (np.uint64(n_queries // 2) << query_shift)
-        halves = [keys[below], keys[~below]]
-        del below
+    def sorted_halves(keys):
+        """The two halves of ``keys`` each sorted, on two threads. A count of keys below
+        a value is the sum of the counts in both halves (no merge is needed)."""
+        halves = [keys[:len(keys) // 2], keys[len(keys) // 2:]]
         with ThreadPoolExecutor(max_workers=2) as pool:
-            list(pool.map(np.ndarray.sort, halves))
-        return np.concatenate(halves)
+            return list(pool.map(np.sort, halves))
+
+    def count_below(halves, values, side):
+        """For each of ``values`` (ascending), how many keys are below it (or at most it)."""
+        return sum(np.searchsorted(half, values, side=side) for half in halves)
 
     # The lowest wanted score of each query: rows below it never precede a wanted row.
     lowest = np.full(n_queries, np.inf)
@@ -131,27 +131,28 @@ def _ranks_by_counting(query: np.ndarray, score: np.ndarray, doc, wanted: np.nda
     candidates = score >= lowest[query]
     candidates = None if candidates.all() else np.flatnonzero(candidates)
     keys = keys_of(candidates)
-    sorted_keys = sort_in_two(keys)
+    halves = sorted_halves(keys)
 
     wanted_keys = key_of(query[wanted], score[wanted])
     # Searched in ascending order, each search starts where the last ended (numpy's hint).
     by_key = np.argsort(wanted_keys)
     ascending = wanted_keys[by_key]
     before, block_end, query_first = (np.empty(len(wanted), dtype=np.int64) for _ in range(3))
-    before[by_key] = np.searchsorted(sorted_keys, ascending, side="left")
-    block_end[by_key] = np.searchsorted(sorted_keys, ascending, side="right")
+    before[by_key] = count_below(halves, ascending, "left")
+    block_end[by_key] = count_below(halves, ascending, "right")
     if query_shift is None:
         query_first[:] = 0
     else:
-        query_first[by_key] = np.searchsorted(
-            sorted_keys, query[wanted][by_key].astype(np.uint64) << query_shift, side="left")
+        query_first[by_key] = count_below(
+            halves, query[wanted][by_key].astype(np.uint64) << query_shift, "left")
     rank = before - query_first + 1
-    del sorted_keys, ascending
+    del halves, ascending
 
     shared = np.flatnonzero(block_end - before > 1)  # wanted rows whose key others share
     if len(shared):
-        block_keys = from_numpy(np.unique(wanted_keys[shared]))
-        members = np.flatnonzero(to_numpy(pc.is_in(from_numpy(keys), value_set=block_keys)))
+        block_keys = np.unique(wanted_keys[shared])
+        members = _key_filter(keys, block_keys)
+        members = members[np.isin(keys[members], block_keys)]
         del keys
         rows = members if candidates is None else candidates[members]
         offset = _block_offsets(key_of(query[rows], score[rows]), score[rows], rows, doc)
@@ -159,25 +160,27 @@ def _ranks_by_counting(query: np.ndarray, score: np.ndarray, doc, wanted: np.nda
     return rank
 
 
-def _maybe_judged(keys: np.ndarray, judged_keys: np.ndarray) -> np.ndarray:
-    """Rows whose key may be a judgment's: every judged row, and a few others.
+def _key_filter(keys: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Positions of the ``keys`` that may be among ``values``: all that are, and a few others.
 
-    The judgments' keys (:func:`reteval.io.duplicates.row_keys`) mark a table by
-    their high bits, up to 64 slots per judgment; a row is a candidate when its
-    key's slot is marked. No judged row is missed; the false candidates, which
-    the exact lookup drops, are about one row in 64 for up to 16,000 judgments,
-    one in 10 for 100,000 (the table stays at most 1 MB, so that looking rows
-    up in it stays in the processor's cache).
+    ``values`` mark a table of 16 to 32 slots each (up to 16 MB), by a multiplicative
+    hash of the key; a key is let through when its slot is marked. About one key in 20
+    that is not among ``values`` is let through too (more beyond 500,000 values):
+    callers check the keys let through exactly.
     """
-    if len(judged_keys) == 0 or len(keys) == 0:
+    if len(values) == 0 or len(keys) == 0:
         return np.zeros(0, dtype=np.int64)
-    bits = min(max(len(judged_keys).bit_length() + 6, 10), 20)
-    shift = np.uint64(64 - bits)
-    marked = np.zeros(1 << bits, dtype=bool)
-    marked[(judged_keys >> shift).view(np.int64)] = True
-    return np.concatenate([
-        np.flatnonzero(marked[(keys[lo:lo + _BLOCK_ROWS] >> shift).view(np.int64)]) + lo
-        for lo in range(0, len(keys), _BLOCK_ROWS)])
+    shift = np.uint64(64 - min(max(len(values).bit_length() + 4, 10), 24))
+    marked = np.zeros(1 << (64 - int(shift)), dtype=bool)
+    marked[_slots(values, shift)] = True
+    return np.concatenate([np.flatnonzero(marked[_slots(keys[lo:lo + _BLOCK_ROWS], shift)]) + lo
+                           for lo in range(0, len(keys), _BLOCK_ROWS)])
+
+
+def _slots(keys: np.ndarray, shift: np.uint64) -> np.ndarray:
+    slots = keys * _SPREAD  # every bit of the key reaches the high bits
+    slots >>= shift
+    return slots.view(np.int64)
 
 
 def _judged_rows(query, doc, candidates, candidate_keys, judged_query, judged_doc,
@@ -196,7 +199,11 @@ def _judged_rows(query, doc, candidates, candidate_keys, judged_query, judged_do
         return candidates, judged_rel[:0]
     if np.any(sorted_keys[1:] == sorted_keys[:-1]):
         return _judged_rows_by_id(query, doc, candidates, judged_query, judged_doc, judged_rel)
-    found = np.searchsorted(sorted_keys, candidate_keys).clip(max=len(sorted_keys) - 1)
+    # Searched in ascending order, each search starts where the last ended (numpy's hint).
+    ascending = np.argsort(candidate_keys)
+    found = np.empty(len(candidate_keys), dtype=np.int64)
+    found[ascending] = np.searchsorted(sorted_keys, candidate_keys[ascending])
+    found = found.clip(max=len(sorted_keys) - 1)
     hit = sorted_keys[found] == candidate_keys
     rows, judgment = candidates[hit], by_key[found[hit]]
     same_doc = pc.equal(take(doc, rows), take(judged_doc, judgment))
@@ -307,8 +314,8 @@ def rank_columns(judged_queries, judged_docs, judged_rels: np.ndarray, run_queri
                  labels_are_lines: bool = False, source=None) -> JudgedRanking:
     """:func:`rank_judgments` on columns: Arrow string arrays of ids, numpy values.
 
-    Query ids may be dictionary-encoded and the run's doc ids chunked, as
-    :func:`reteval.io.runfile.read_run_columns` gives them.
+    The run's query ids may be one dictionary array (without nulls) and its doc ids
+    chunked, as :func:`reteval.io.runfile.read_run_columns` gives them.
 
     ``run_labels`` name the run's rows in a duplicate error (default: row
     positions); ``labels_are_lines`` says they are line numbers of ``source``.
@@ -340,7 +347,7 @@ def rank_columns(judged_queries, judged_docs, judged_rels: np.ndarray, run_queri
     # looked up and ranked (numpy and Arrow do the work outside the GIL).
     keys = row_keys(query, doc)
     judged_keys = row_keys(judged_query, judged_doc)
-    candidates = _maybe_judged(keys, judged_keys)
+    candidates = _key_filter(keys, judged_keys)  # every judged row, and a few others
     candidate_keys = keys[candidates]
     with ThreadPoolExecutor(max_workers=1) as pool:
         check = pool.submit(first_duplicate, query, doc, keys=keys)
