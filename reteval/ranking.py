@@ -80,8 +80,9 @@ def _ranks_by_counting(query: np.ndarray, score: np.ndarray, doc, wanted: np.nda
     a higher score, or the same score and a greater doc id. Each row gets one 64-bit key,
     its query in the high bits and its score (descending, order-preserving) in the rest,
     truncated to fit; then ``rank = (keys below the row's key) - (keys below its query's
-    first key) + 1``, counted in one value sort of the keys (no argsort: numpy sorts plain
-    integers with SIMD instructions). Rows whose key equals a wanted row's key (tied
+    first key) + 1``, counted in the two halves of the keys, each sorted as plain integers
+    on its own thread (no argsort: numpy sorts plain integers with SIMD instructions; no
+    merge: the counts of both halves add up). Rows whose key equals a wanted row's key (tied
     scores, or distinct scores that agree in the kept bits) are ordered exactly, by score
     then doc id. Rows scoring below every wanted row of their query can never come first
     and are left out.
