@@ -28,7 +28,7 @@ Conventions (all as trec_eval 10):
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -41,7 +41,8 @@ NOT_JUDGED = -1  # retrieved, absent from the qrels
 POOL_UNJUDGED = -2  # retrieved, present in the qrels with a negative value
 
 
-class JudgedRanking(NamedTuple):
+@dataclass(frozen=True)
+class JudgedRanking:
     """The retrieved documents that have a judgment, with their rank, per query.
 
     A retrieved document without a judgment only counts as retrieved (it is

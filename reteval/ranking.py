@@ -194,18 +194,13 @@ def _judged_rows(query, doc, candidates, candidate_keys, judged_query, judged_do
     hash collision), doc ids are looked up exactly instead. Negative judgments
     become :data:`reteval.metrics.POOL_UNJUDGED`.
     """
-    by_key = np.argsort(judged_keys)
-    sorted_keys = judged_keys[by_key]
     if len(candidates) == 0:
         return candidates, judged_rel[:0]
+    by_key = np.argsort(judged_keys)
+    sorted_keys = judged_keys[by_key]
     if np.any(sorted_keys[1:] == sorted_keys[:-1]):
         return _judged_rows_by_id(query, doc, candidates, judged_query, judged_doc, judged_rel)
-    # Searched in ascending order, each search starts where the last ended (numpy's hint).
-    ascending = np.argsort(candidate_keys)
-    found = np.empty(len(candidate_keys), dtype=np.int64)
-    found[ascending] = np.searchsorted(sorted_keys, candidate_keys[ascending])
-    found = found.clip(max=len(sorted_keys) - 1)
-    hit = sorted_keys[found] == candidate_keys
+    found, hit = _match(sorted_keys, candidate_keys)
     rows, judgment = candidates[hit], by_key[found[hit]]
     same_doc = pc.equal(take(doc, rows), take(judged_doc, judgment))
     same = (query[rows] == judged_query[judgment]) & to_numpy(same_doc)
@@ -224,11 +219,22 @@ def _judged_rows_by_id(query, doc, candidates, judged_query, judged_doc, judged_
     judged_key = judged_query * m + to_numpy(pc.index_in(judged_doc, value_set=judged_ids))
     by_key = np.argsort(judged_key)
     sorted_keys = judged_key[by_key]
-    wanted = query[candidates].astype(np.int64) * m + run_code
-    found = np.searchsorted(sorted_keys, wanted).clip(max=len(sorted_keys) - 1)
-    hit = sorted_keys[found] == wanted
+    found, hit = _match(sorted_keys, query[candidates].astype(np.int64) * m + run_code)
     matched = judged_rel[by_key[found[hit]]]
     return candidates[hit], np.where(matched < 0, POOL_UNJUDGED, matched)
+
+
+def _match(sorted_keys: np.ndarray, needles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each needle is in ``sorted_keys`` (non-empty), and whether it is there.
+
+    The needles are searched in ascending order: numpy starts each search where the
+    last one ended.
+    """
+    ascending = np.argsort(needles)
+    found = np.empty(len(needles), dtype=np.int64)
+    found[ascending] = np.searchsorted(sorted_keys, needles[ascending])
+    found = found.clip(max=len(sorted_keys) - 1)
+    return found, sorted_keys[found] == needles
 
 
 def _ranks(query: np.ndarray, score: np.ndarray, doc, wanted: np.ndarray,
