@@ -6,21 +6,23 @@ cannot drift apart. Worked solutions: ``notebooks/solutions/01_solutions.ipynb``
 
 * ``01.1`` (computed): trec_eval's AP of :data:`RANKING` against
   :data:`RELEVANT`, a number.
-* ``01.2`` (the chapter's AP flaw): a ranked list of doc ids for which the
-  chapter's ``average_precision`` gives 1.0 while trec_eval's AP is at most
-  0.25, with the relevant documents :data:`FLAW_RELEVANT`.
+* ``01.2`` (the chapter's AP flaw): a ranked list of doc ids (any iterable)
+  for which the chapter's ``average_precision`` gives 1.0 while trec_eval's
+  AP is at most 0.25, with the relevant documents :data:`FLAW_RELEVANT`.
 * ``01.3`` (unjudged documents): ``(Judged@5, highest possible P@5)`` of
   :data:`JUDGED_RANKING` against :data:`JUDGMENTS`, a pair of numbers.
 * ``01.4`` (RAG): the coverage of the reference statement by the context
   under ``OverlapJudge(cjk="bigram")`` for the chapter's second sample, a
   number.
+* ``01.5`` (code): a corrected ``average_precision(retrieved_docs,
+  relevant_docs)``, run on hidden cases against trec_eval's AP.
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
-from reteval.teaching.exercises import Exercise, number
+from reteval.teaching.exercises import Exercise, WrongAnswer, close_to, number
 
 __all__ = [
     "EXERCISES",
@@ -48,33 +50,51 @@ JUDGMENTS = {"d1": 1, "d2": 0, "d4": 2, "d6": 3}
 RAG_CONTEXT = "机器学习是AI的分支"
 RAG_STATEMENT = "机器学习是人工智能的分支"
 
-_TOLERANCE = 1e-3
-
-
-def _close(answer, expected: float) -> bool:
-    if isinstance(answer, (str, bytes)):
-        raise TypeError("a number is expected, not text")
-    return abs(number(answer) - expected) <= _TOLERANCE
+# 01.5: the hidden cases (ranked list, relevant documents, what the case is about).
+_AP_CASES = [
+    (["d2", "d9", "d4", "d7"], ["d2", "d4", "d6"],
+     "一个相关文档始终没有被检索到", "a relevant document that is never retrieved"),
+    (["d1", "d2", "d3"], ["d7", "d8"],
+     "没有检索到任何相关文档", "no relevant document retrieved"),
+    (["d1", "d2"], [],
+     "查询没有相关文档（应得 0）", "a query with no relevant document (it scores 0)"),
+    (["d5", "d1", "d2", "d3"], ["d1", "d2", "d3"],
+     "相关文档全部找到，但不在最前面", "every relevant document found, not at the top"),
+    (["d3"], ["d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12"],
+     "只返回一个文档的短列表", "a short list of one document"),
+    ([f"d{i}" for i in range(40)], [f"d{i}" for i in range(0, 60, 7)],
+     "一个较长的列表", "a longer list"),
+]
 
 
 def _trec_ap(ranking, relevant) -> float:
     import reteval
 
-    run = pd.DataFrame({"query_id": "q", "doc_id": list(ranking),
+    ranking = list(ranking)
+    if not relevant:
+        return 0.0
+    run = pd.DataFrame({"query_id": "q", "doc_id": ranking,
                         "score": [float(len(ranking) - i) for i in range(len(ranking))]})
     return float(reteval.evaluate({"q": {d: 1 for d in relevant}}, run, ["AP"])["AP"].iloc[0])
 
 
 def _check_01_1(answer) -> bool:
-    return _close(answer, _trec_ap(RANKING, RELEVANT))
+    return close_to(answer, _trec_ap(RANKING, RELEVANT), decimals=2)
+
+
+def _doc_ids(answer) -> list[str]:
+    if isinstance(answer, (str, bytes)):
+        raise TypeError("a list of doc ids is expected")
+    ranking = list(answer)
+    if not all(isinstance(d, str) for d in ranking):
+        raise TypeError("a list of doc ids is expected")
+    return ranking
 
 
 def _check_01_2(answer) -> bool:
     from reteval.teaching.chapter_metrics import average_precision
 
-    if isinstance(answer, (str, bytes)) or not all(isinstance(d, str) for d in answer):
-        raise TypeError("a list of doc ids is expected")
-    ranking = list(answer)
+    ranking = _doc_ids(answer)
     if not ranking or len(set(ranking)) != len(ranking):
         return False  # an empty list, or one with a document twice, is not a ranking
     return (abs(float(average_precision(ranking, FLAW_RELEVANT)) - 1.0) < 1e-12
@@ -86,60 +106,131 @@ def _check_01_3(answer) -> bool:
 
     if isinstance(answer, (str, bytes)):
         raise TypeError("a pair of numbers is expected")
-    judged_at_5, max_p_at_5 = answer
+    judged_at_5, max_p_at_5 = list(answer)
     run = pd.DataFrame({"query_id": "q", "doc_id": JUDGED_RANKING,
                         "score": [5.0, 4.0, 3.0, 2.0, 1.0]})
     scores = reteval.evaluate({"q": JUDGMENTS}, run, ["Judged@5", "P@5"]).iloc[0]
     unjudged = (1 - scores["Judged@5"]) * len(JUDGED_RANKING)
     best = scores["P@5"] + unjudged / 5
-    return _close(judged_at_5, scores["Judged@5"]) and _close(max_p_at_5, best)
+    return (close_to(judged_at_5, scores["Judged@5"], decimals=1)
+            and close_to(max_p_at_5, best, decimals=1))
 
 
 def _check_01_4(answer) -> bool:
     from reteval.rag import OverlapJudge
 
-    return _close(answer, OverlapJudge(cjk="bigram").coverage(RAG_CONTEXT, RAG_STATEMENT))
+    expected = OverlapJudge(cjk="bigram").coverage(RAG_CONTEXT, RAG_STATEMENT)
+    return close_to(answer, expected, decimals=2)
+
+
+def _check_01_5(answer) -> bool:
+    if not callable(answer):
+        raise TypeError("a function is expected")
+    for ranking, relevant, zh, en in _AP_CASES:
+        try:
+            got = number(answer(list(ranking), list(relevant)))
+        except Exception as error:  # the student's code may fail in any way
+            raise WrongAnswer(f"在一个隐藏的测试用例上（{zh}），你的函数出错："
+                              f"{type(error).__name__}。",
+                              f"On a hidden case ({en}) your function raised "
+                              f"{type(error).__name__}.") from error
+        if abs(got - _trec_ap(ranking, relevant)) > 1e-9:
+            raise WrongAnswer(f"在一个隐藏的测试用例上（{zh}），结果与 trec_eval 的 AP 不同。",
+                              f"On a hidden case ({en}) the result differs from trec_eval's AP.")
+    return True
 
 
 EXERCISES = {
     "01.1": Exercise(
         _check_01_1,
-        hint_zh="平均精度（trec_eval 的 AP）在每个相关文档所在的位置取精确率，求和后除以"
-                "全部相关文档的数量（这里是 4，包括从未被检索到的 d8），而不是除以检索到的"
-                "相关文档数。答案是一个数。",
-        hint_en="Average precision (trec_eval's AP) takes the precision at the rank of each "
-                "relevant document, sums them and divides by the number of ALL relevant "
-                "documents (4 here, d8 included, though it is never retrieved), not by the "
-                "relevant documents retrieved. The answer is a number.",
+        hints_zh=(
+            "AP 在每个相关文档所在的名次上取一次精确率，再求平均。先找出相关文档在哪几个名次。",
+            ("相关文档 d3、d1、d4 在第 1、3、5 位；在每个位置上，"
+             "精确率 = 到该位置为止的相关文档数 ÷ 名次。"),
+            ("trec_eval 把这些精确率的和除以全部相关文档的数量（包括从未被检索到的 d8），"
+            "而不是除以检索到的相关文档数。"),
+        ),
+        hints_en=(
+            ("AP takes the precision at the rank of each relevant document, then averages. "
+            "First find the ranks of the relevant documents."),
+            ("The relevant d3, d1 and d4 are at ranks 1, 3 and 5; at each, precision = relevant "
+            "documents so far ÷ rank."),
+            ("trec_eval divides the sum of those precisions by the number of ALL relevant "
+            "documents (d8, never retrieved, included), not by the relevant documents retrieved."),
+        ),
     ),
     "01.2": Exercise(
         _check_01_2,
-        hint_zh="本章的 average_precision 只对检索到的相关文档取平均：让列表只含相关文档、"
-                "且从第 1 位开始连续排列，它就给出 1.0；而 trec_eval 的 AP 还要除以全部 4 个"
-                "相关文档。答案是一个文档 id 的列表，例如 [\"d1\", \"d9\"]，不能重复。",
-        hint_en="The chapter's average_precision averages over the relevant documents "
-                "retrieved only: a list whose relevant documents all come first, from rank 1, "
-                "gets 1.0, while trec_eval's AP still divides by all 4 relevant documents. The "
-                "answer is a list of doc ids, e.g. [\"d1\", \"d9\"], without repeats.",
+        hints_zh=(
+            "答案是一个文档 id 的列表（不重复），例如 [\"d1\", \"d9\"]。比较两种 AP 的分母。",
+            ("本章的 average_precision 只对检索到的相关文档取平均：检索到的每个相关文档前面"
+            "都没有不相关文档时，它给出 1.0。"),
+            ("trec_eval 的 AP 除以全部 4 个相关文档：检索到的相关文档越少，它越低。"
+            "最少要检索到几个相关文档，才能让本章的函数不返回 0？"),
+        ),
+        hints_en=(
+            ("The answer is a list of doc ids without repeats, e.g. [\"d1\", \"d9\"]. Compare the "
+            "denominators of the two APs."),
+            ("The chapter's average_precision averages over the relevant documents retrieved "
+            "only: when no irrelevant document comes before any retrieved relevant one, it "
+            "gives 1.0."),
+            ("trec_eval's AP divides by all 4 relevant documents: the fewer relevant documents "
+            "retrieved, the lower it is. How few can be retrieved so that the chapter's "
+            "function does not return 0?"),
+        ),
     ),
     "01.3": Exercise(
         _check_01_3,
-        hint_zh="Judged@5 是前 5 个文档中出现在相关性判断（qrels）里的比例，判为 0 分的文档"
-                "也算“已判断”；未判断的文档按不相关计分。P@5 的上限假设每个未判断的文档其实都"
-                "相关。答案是一对数：(Judged@5, P@5 的上限)。",
-        hint_en="Judged@5 is the share of the top 5 that appears in the qrels; a document "
-                "judged 0 counts as judged. Unjudged documents are scored as not relevant. "
-                "The highest possible P@5 assumes every unjudged document is in fact relevant. "
-                "The answer is a pair: (Judged@5, highest possible P@5).",
+        hints_zh=(
+            "答案是一对数：(Judged@5, P@5 的上限)。先数前 5 个文档中有几个出现在相关性判断里。",
+            "判为 0 分的文档也算“已判断”；d3 和 d5 没有判断。",
+            ("未判断的文档按不相关计分；P@5 的上限假设每个未判断的文档其实都相关："
+            "在已判断为相关的文档之外，再加上未判断的文档。"),
+        ),
+        hints_en=(
+            ("The answer is a pair: (Judged@5, highest possible P@5). First count how many of "
+            "the top 5 appear in the judgments."),
+            "A document judged 0 counts as judged; d3 and d5 are unjudged.",
+            ("Unjudged documents are scored as not relevant; the highest possible P@5 assumes "
+            "each unjudged document is in fact relevant: add them to the documents judged "
+            "relevant."),
+        ),
     ),
     "01.4": Exercise(
         _check_01_4,
-        hint_zh="覆盖率 = 参考陈述中不同的词元有多少比例出现在上下文里。cjk=\"bigram\" 时，"
-                "中文按相邻两个字切分：先列出“机器学习是人工智能的分支”的全部双字词元，再数其中"
-                "有几个出现在“机器学习是AI的分支”的双字词元里。答案是一个数（0 到 1 之间）。",
-        hint_en="Coverage = the share of the statement's distinct tokens that occur in the "
-                "context. With cjk=\"bigram\" Chinese is cut into overlapping character pairs: "
-                "list the pairs of 机器学习是人工智能的分支, then count how many occur among the "
-                "pairs of 机器学习是AI的分支. The answer is a number between 0 and 1.",
+        hints_zh=(
+            "覆盖率 = 参考陈述中不同的词元有多少比例出现在上下文里。答案是 0 到 1 之间的一个数。",
+            ("cjk=\"bigram\" 时，中文按相邻两个字切分：先列出“机器学习是人工智能的分支”的"
+            "全部双字词元（不同的有几个？）。"),
+            "再数其中有几个出现在“机器学习是AI的分支”的双字词元里：“AI”前后的字对变了。",
+        ),
+        hints_en=(
+            ("Coverage = the share of the statement's distinct tokens that occur in the "
+            "context. The answer is a number between 0 and 1."),
+            ("With cjk=\"bigram\" Chinese is cut into overlapping character pairs: list the "
+            "distinct pairs of 机器学习是人工智能的分支 (how many are there?)."),
+            ("Then count how many occur among the pairs of 机器学习是AI的分支: the pairs around "
+            "\"AI\" have changed."),
+        ),
+    ),
+    "01.5": Exercise(
+        _check_01_5,
+        hints_zh=(
+            ("写一个函数 average_precision(retrieved_docs, relevant_docs)，返回 trec_eval 的 AP；"
+            "可以从本章的代码改起（teaching.show_source(teaching.average_precision)）。"),
+            "本章的代码只有一处要改：最后求平均时的分母。没有相关文档的查询应得 0。",
+            ("精确率仍在每个检索到的相关文档的名次上计算；求和以后，除以 len(relevant_docs)，"
+            "而不是除以 precisions 的个数。"),
+        ),
+        hints_en=(
+            ("Write a function average_precision(retrieved_docs, relevant_docs) that returns "
+            "trec_eval's AP; you may start from the chapter's code "
+            "(teaching.show_source(teaching.average_precision))."),
+            ("Only one thing in the chapter's code must change: the denominator of the final "
+            "average. A query with no relevant document scores 0."),
+            ("Precision is still taken at the rank of each relevant document retrieved; sum "
+            "them and divide by len(relevant_docs), not by the number of precisions."),
+        ),
+        code=True,
     ),
 }

@@ -5,11 +5,12 @@ the library on the bundled teaching collection (depth 100, reteval's default
 retrievers), so the exercise and its check cannot drift apart. Worked
 solutions: ``notebooks/solutions/02_solutions.ipynb``.
 
-* ``02.1`` (computed): the mean number of documents bm25 returns per query
-  (``NumRet``) on the teaching collection, asked for 100: a number.
+* ``02.1`` (computed): on how many queries bm25, asked for 100 documents,
+  returns fewer than 10 (``NumRet < 10``): a whole number.
 * ``02.2`` (computed): the p-value of the paired t-test of vector against
   bm25 on ``AP@20`` (uncorrected): a number.
-* ``02.3`` (why two systems are identical): a letter of :data:`WHY_IDENTICAL`.
+* ``02.3`` (code): ``top_k(run, k)``, a run cut to its top ``k`` documents
+  per query in trec_eval's order, run on hidden runs.
 * ``02.4`` (the chapter's nDCG): the reteval measure that gives exactly the
   chapter's ``ndcg@10``: a measure name.
 """
@@ -18,35 +19,17 @@ from __future__ import annotations
 
 import functools
 
-from reteval.teaching.exercises import Exercise, number
+import pandas as pd
 
-__all__ = ["DEPTH", "EXERCISES", "WHY_IDENTICAL"]
+from reteval.teaching.exercises import Exercise, WrongAnswer, close_to, whole_number
+
+__all__ = ["DEPTH", "EXERCISES", "SHORT"]
 
 #: Documents asked of every retriever in the computed exercises.
 DEPTH = 100
 
-#: 02.3: why are vector and reranked identical at every cutoff of the chapter's table?
-WHY_IDENTICAL = {
-    "zh": {
-        "A": "巧合：两个模型碰巧给出了相同的排序。",
-        "B": "reranked 用与 vector 完全相同的 LSA 模型给 BM25 的候选文档重新打分；"
-             "与查询没有共同词项的文档在 LSA 中得分接近 0，"
-             "所以 vector 排在最前面的正是这些候选文档，顺序相同。",
-        "C": "reranked 的第二阶段是交叉编码器，它学会了模仿 vector。",
-        "D": "两者都只返回 BM25 的结果，没有做任何重排。",
-    },
-    "en": {
-        "A": "A coincidence: the two models happen to rank alike.",
-        "B": "reranked re-scores BM25's candidates with exactly the LSA model vector uses; "
-             "documents sharing no term with the query score near 0 in LSA, so vector's top "
-             "ranks are those same candidates, in the same order.",
-        "C": "reranked's second stage is a cross-encoder that learnt to imitate vector.",
-        "D": "Both return BM25's results without re-ranking anything.",
-    },
-}
-
-_TOLERANCE = 5e-3
-
+#: 02.1: a list shorter than this is "short" (P@10 counts its missing ranks as not relevant).
+SHORT = 10
 
 
 @functools.lru_cache(maxsize=1)
@@ -61,11 +44,12 @@ def _teaching_runs():
                         "vector": vector.run(collection.queries, k=DEPTH)}
 
 
-def _mean_numret() -> float:
+def _short_queries() -> int:
     from reteval.evaluate import evaluate
 
     collection, runs = _teaching_runs()
-    return float(evaluate(collection.qrels, runs["bm25"], ["NumRet"])["NumRet"].mean())
+    numret = evaluate(collection.qrels, runs["bm25"], ["NumRet"])["NumRet"]
+    return int((numret < SHORT).sum())
 
 
 def _ap20_pvalue() -> float:
@@ -78,18 +62,12 @@ def _ap20_pvalue() -> float:
     return float(paired_t_test(scores["vector"], scores["bm25"]).pvalue)
 
 
-def _check_numret(answer) -> bool:
-    return abs(number(answer) - _mean_numret()) <= 0.01
+def _check_short(answer) -> bool:
+    return whole_number(answer, _short_queries())
 
 
 def _check_pvalue(answer) -> bool:
-    return abs(number(answer) - _ap20_pvalue()) <= _TOLERANCE
-
-
-def _check_letter(answer) -> bool:
-    if not isinstance(answer, str):
-        raise TypeError("a letter is expected")
-    return answer.strip().upper() == "B"
+    return close_to(answer, _ap20_pvalue(), decimals=2, significant=2)
 
 
 def _check_measure(answer) -> bool:
@@ -98,35 +76,121 @@ def _check_measure(answer) -> bool:
     return answer.strip().replace(" ", "").lower() == "ndcg_exp@10"
 
 
+def _run(rows) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=["query_id", "doc_id", "score"])
+
+
+# 02.3: hidden runs, each with what it is about.
+_TOP_K_CASES = [
+    (_run([("q1", "d1", 0.2), ("q1", "d2", 0.9), ("q1", "d3", 0.5), ("q1", "d4", 0.7)]), 2,
+     "行没有按分数排序", "rows not sorted by score"),
+    (_run([("q1", "d1", 0.5), ("q1", "d7", 0.5), ("q1", "d3", 0.5), ("q1", "d9", 0.1)]), 2,
+     "第 k 名处有同分的文档", "tied scores at rank k"),
+    (_run([("q2", "d1", 3.0), ("q1", "d2", 2.0), ("q2", "d3", 1.0), ("q1", "d4", 4.0),
+           ("q2", "d5", 2.5)]), 1,
+     "多个查询交错出现", "several queries, interleaved"),
+    (_run([("q1", "d1", 1.0), ("q2", "d2", 1.0), ("q2", "d3", 0.5)]), 5,
+     "查询的文档少于 k 篇", "queries with fewer than k documents"),
+    (_run([("q1", "doc10", 1.0), ("q1", "doc9", 1.0), ("q1", "doc2", 1.0)]), 1,
+     "文档 id 按字符串比较", "doc ids compared as strings"),
+]
+
+
+def _check_top_k(answer) -> bool:
+    from reteval.io import sort_run
+
+    if not callable(answer):
+        raise TypeError("a function is expected")
+    for run, k, zh, en in _TOP_K_CASES:
+        try:
+            got = pd.DataFrame(answer(run.copy(), k))
+            pairs = set(zip(got["query_id"], got["doc_id"], strict=True))
+        except Exception as error:  # the student's code may fail in any way
+            raise WrongAnswer(f"在一个隐藏的 run 上（{zh}），你的函数出错："
+                              f"{type(error).__name__}。",
+                              f"On a hidden run ({en}) your function raised "
+                              f"{type(error).__name__}.") from error
+        expected = sort_run(run).groupby("query_id", sort=False).head(k)
+        if len(got) != len(expected) or pairs != set(zip(expected["query_id"],
+                                                         expected["doc_id"], strict=True)):
+            raise WrongAnswer(f"在一个隐藏的 run 上（{zh}），保留的文档不对。",
+                              f"On a hidden run ({en}) the documents kept are not the right "
+                              f"ones.")
+    return True
+
+
 EXERCISES = {
     "02.1": Exercise(
-        _check_numret,
-        "对 bm25 在教学集上的 run（k=100）计算 NumRet，再对所有查询取平均；"
-        "不是 100：BM25 只返回与查询共享词项的文档。",
-        "Evaluate NumRet on bm25's run over the teaching collection (k=100) and average over "
-        "the queries. It is not 100: BM25 returns only documents sharing a term with the query.",
+        _check_short,
+        hints_zh=(
+            "答案是一个整数（查询的个数）。NumRet 是一个查询实际返回的文档数。",
+            ("对 bm25 在教学集上的 run（k=100）计算逐查询的 NumRet："
+            "reteval.evaluate(qrels, run, [\"NumRet\"])，再数其中小于 10 的有几个。"),
+            ("BM25 只返回与查询至少共享一个词项的文档，所以 NumRet 可以远小于 100；"
+            "不要数等于 10 的查询。"),
+        ),
+        hints_en=(
+            ("The answer is a whole number (of queries). NumRet is the number of documents a "
+            "query actually gets."),
+            ("Evaluate per-query NumRet on bm25's run over the teaching collection (k=100): "
+            "reteval.evaluate(qrels, run, [\"NumRet\"]), then count the values below 10."),
+            ("BM25 returns only documents sharing at least one term with the query, so NumRet "
+            "can be far below 100; do not count queries with exactly 10."),
+        ),
     ),
     "02.2": Exercise(
         _check_pvalue,
-        "分别计算 vector 和 bm25 的逐查询 AP@20，"
-        "再用 reteval.stats.paired_t_test(vector, bm25) 取 pvalue（未校正）；"
-        "不是 AP（全深度）的 p 值。",
-        "Compute the per-query AP@20 of vector and of bm25, then "
-        "reteval.stats.paired_t_test(vector, bm25).pvalue (uncorrected); not the p-value of "
-        "full-depth AP.",
+        hints_zh=(
+            "答案是一个 p 值（0 到 1 之间，至少两位有效数字）。先得到两个检索器的逐查询 AP@20。",
+            ("reteval.evaluate(qrels, run, [\"AP@20\"])[\"AP@20\"] 给出逐查询的值；"
+            "两个检索器要用同一组查询。"),
+            ("用 reteval.stats.paired_t_test(vector 的值, bm25 的值).pvalue（未校正）；"
+            "不是全深度 AP 的 p 值。"),
+        ),
+        hints_en=(
+            ("The answer is a p-value (between 0 and 1, with at least two significant "
+            "digits). First get both retrievers' per-query AP@20."),
+            ("reteval.evaluate(qrels, run, [\"AP@20\"])[\"AP@20\"] gives the per-query values; "
+            "both retrievers must be on the same queries."),
+            ("Use reteval.stats.paired_t_test(vector's values, bm25's values).pvalue "
+            "(uncorrected); not the p-value of full-depth AP."),
+        ),
     ),
     "02.3": Exercise(
-        _check_letter,
-        "看 RerankedRetriever 的第二阶段是什么模型，"
-        "以及 vector 在 BM25 候选文档之后给出的得分有多大。",
-        "Look at which model RerankedRetriever's second stage is, and at the scores vector gives "
-        "after BM25's candidates run out.",
+        _check_top_k,
+        hints_zh=(
+            ("写一个函数 top_k(run, k)：run 是有 query_id、doc_id、score 三列的 DataFrame，"
+            "返回每个查询排在前 k 名的行。"),
+            ("排序要和 trec_eval 一样：分数降序；分数相同时，doc_id 按字符串降序。"
+            "输入的行不一定已经排好。"),
+            ("可以先用 sort_values 按 [\"query_id\", \"score\", \"doc_id\"] 排序"
+            "（升序、降序、降序），再按 query_id 分组取前 k 行；文档不足 k 篇的查询保留全部。"),
+        ),
+        hints_en=(
+            ("Write a function top_k(run, k): run is a DataFrame with the columns query_id, "
+            "doc_id and score; return each query's rows at ranks 1 to k."),
+            ("Rank as trec_eval does: score descending; equal scores by doc_id descending, as "
+            "strings. The rows given may be in any order."),
+            ("Sort with sort_values on [\"query_id\", \"score\", \"doc_id\"] (ascending, "
+            "descending, descending), then group by query_id and take the first k rows; a "
+            "query with fewer than k documents keeps them all."),
+        ),
+        code=True,
     ),
     "02.4": Exercise(
         _check_measure,
-        "章节的 dcg_at_k 用指数增益 2**rel - 1；"
-        "reteval 中用指数增益的 nDCG 叫什么？写成 \"名称@10\"。",
-        "The chapter's dcg_at_k uses the exponential gain 2**rel - 1; what is reteval's nDCG "
-        "with that gain called? Write it as \"name@10\".",
+        hints_zh=(
+            "答案是一个 reteval 指标名，写成 \"名称@10\" 的形式。",
+            "章节的 dcg_at_k 用什么增益？看它的源代码中对 rel 做了什么。",
+            ("章节用指数增益 2**rel - 1，而 reteval 的 nDCG@10 用线性增益（与 trec_eval 相同）；"
+            "reteval 中另有一个用指数增益的 nDCG。"),
+        ),
+        hints_en=(
+            "The answer is a reteval measure name, written as \"name@10\".",
+            "Which gain does the chapter's dcg_at_k use? Look at what its source does to rel.",
+            ("The chapter uses the exponential gain 2**rel - 1, while reteval's nDCG@10 uses "
+            "the linear gain (as trec_eval does); reteval has another nDCG with the "
+            "exponential gain."),
+        ),
     ),
 }

@@ -1,5 +1,11 @@
 """Exercises of notebook 04 (the evaluation report).
 
+* ``04.1`` (computed): the chapter's "best overall" once ``recall@100`` is in
+  the table: a system name.
+* ``04.2`` (computed): the columns whose highest mean is shared: column names.
+* ``04.3`` (choice): what would show that two systems are equally good: a letter.
+* ``04.4`` (choices): why the highest mean of means is no conclusion: letters.
+
 The two computed exercises are about the chapter's table of notebook 02: the
 teaching collection, the retrievers bm25, vector, hybrid and reranked, 100
 documents per query, cutoffs 1, 3, 5 and 10. Their checks compute the right
@@ -12,7 +18,7 @@ from __future__ import annotations
 import functools
 import re
 
-from reteval.teaching.exercises import Exercise
+from reteval.teaching.exercises import Exercise, letters, word
 
 __all__ = ["EXERCISES"]
 
@@ -46,10 +52,8 @@ def _chapter_table(extra_recall: tuple[int, ...] = ()):
 
 
 def _overall_best_with_recall_100(answer) -> bool:
-    if not isinstance(answer, str):
-        raise TypeError("a system name")
     table = _chapter_table(extra_recall=(100,))
-    return answer.strip() == table.mean(axis=1).idxmax()
+    return word(answer, {table.mean(axis=1).idxmax()})
 
 
 _OURS = {"r": "recall", "p": "precision", "ndcg": "ndcg"}
@@ -77,48 +81,80 @@ def _tied_columns(answer) -> bool:
 
 def _choice(right: str):
     def is_correct(answer) -> bool:
-        if not isinstance(answer, str):
-            raise TypeError("a letter")
-        return answer.strip().upper() == right
+        return letters(answer) == {right}
     return is_correct
 
 
 def _choices(right: set[str]):
     def is_correct(answer) -> bool:
-        if isinstance(answer, str):
-            answer = re.findall(r"[A-Za-z]", answer)
-        return {str(a).strip().upper() for a in answer} == right
+        return letters(answer) == right
     return is_correct
 
 
 EXERCISES = {
     "04.1": Exercise(
         _overall_best_with_recall_100,
-        "把 recall@100（召回率 R@100）加入笔记本 02 的表，再交给本章的函数："
-        "各列的均值谁最高？bm25 每个查询平均只返回约 19 篇文档，它的 R@100 会怎样？",
-        "Add recall@100 (R@100) to notebook 02's table and run the chapter's function again: "
-        "whose mean of means is highest? bm25 returns about 19 documents per query; what "
-        "does that do to its R@100?",
+        hints_zh=(
+            "答案是一个检索器名（字符串）。先用 chapter_results 算出加了 recall@100 的表。",
+            "本章的“综合最佳”是各列均值的平均（df.mean(axis=1)）最高的那一行。",
+            ("bm25 每个查询平均只返回约 19 篇文档：它的 R@100 与返回 100 篇的检索器相比会怎样？"
+            "这一列对均值的均值有多大影响？"),
+        ),
+        hints_en=(
+            ("The answer is a retriever's name (a string). First compute the table with "
+            "recall@100 added, with chapter_results."),
+            ("The chapter's \"best overall\" is the row with the highest mean of the columns "
+            "(df.mean(axis=1))."),
+            ("bm25 returns about 19 documents per query: how does its R@100 compare with that "
+            "of the retrievers that return 100? How much does that one column move the mean "
+            "of means?"),
+        ),
     ),
     "04.2": Exercise(
         _tied_columns,
-        "逐列比较：哪些列的最高均值由不止一个检索器共享？不要只看 4 位小数，用 == 比较"
-        "完整的数值；前 10 位相同的两个检索器在截断位置 10 以内的每一列都并列。",
-        "Compare column by column: in which columns is the highest mean shared by more than "
-        "one system? Compare the full values with ==, not the four printed decimals; two "
-        "systems with the same top 10 tie in every column with a cutoff of 10 or less.",
+        hints_zh=(
+            "答案是列名的集合，如 {\"recall@1\"}。逐列找出最高均值，再数有几个检索器达到它。",
+            "不要只看打印的 4 位小数：用 == 比较完整的数值。",
+            ("前 K 名完全相同的两个检索器，在截断位置不超过 K 的每一列都并列；"
+            "每一列都要检查，包括 mrr。"),
+        ),
+        hints_en=(
+            ("The answer is a set of column names, such as {\"recall@1\"}. Find each column's "
+            "highest mean, then count the retrievers that reach it."),
+            "Do not go by the four printed decimals: compare the full values with ==.",
+            ("Two retrievers with the same top K tie in every column with a cutoff of K or "
+            "less; check every column, mrr included."),
+        ),
     ),
     "04.3": Exercise(
-        _choice("C"),
-        "“不显著”不等于“相等”，也不等于“更好”：它说的是这些查询能证明什么。",
-        "'Not significant' means neither 'equal' nor 'better': it is about what these "
-        "queries can show.",
+        _choice("B"),
+        hints_zh=(
+            "答案是一个字母。“一样好”需要什么样的证据？",
+            ("大于 0.05 的 p 值只说明这些查询没有显示出差异，它不是“相等”的证据；"
+            "四位小数相同或报告里的名次也不是。"),
+            "要说明差异在 ±0.01 之内，就要说明差异的合理范围整个落在这个区间里。",
+        ),
+        hints_en=(
+            "The answer is one letter. What kind of evidence does \"equally good\" need?",
+            ("A p-value above 0.05 only says that these queries show no difference; it is no "
+            "evidence of equality, and neither are equal printed decimals or a report's ranking."),
+            ("To show that the difference is within ±0.01, show that the whole range of "
+            "plausible differences lies inside that interval."),
+        ),
     ),
     "04.4": Exercise(
         _choices({"A", "B", "C"}),
-        "想想加一列 recall@100 时发生了什么，0.002 的差距意味着什么，以及 idxmax 的速度"
-        "与结论无关。",
-        "Think of what adding recall@100 did, of what a lead of 0.002 means, and that the "
-        "speed of idxmax has nothing to do with the conclusion.",
+        hints_zh=(
+            "答案是字母的集合，如 {\"A\"}。可能不止一个理由是对的。",
+            "想想练习 04.1 中加一列 recall@100 时发生了什么，以及 0.002 的领先意味着什么。",
+            "均值的均值与查询数无关；idxmax 的速度与结论无关。",
+        ),
+        hints_en=(
+            "The answer is a set of letters, such as {\"A\"}. More than one reason may be right.",
+            ("Think of what adding recall@100 did in exercise 04.1, and of what a lead of 0.002 "
+            "means."),
+            ("The mean of means does not depend on the number of queries; the speed of idxmax "
+            "has nothing to do with the conclusion."),
+        ),
     ),
 }
