@@ -1,0 +1,337 @@
+"""The exercise checker: how it talks to a student, the forms it accepts, the code it runs.
+
+Right answers are hand-computed here (or counted independently), never taken
+from the checker.
+"""
+
+import hashlib
+import importlib
+import json
+import math
+import random
+from decimal import Decimal
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from reteval.teaching.exercises import check, reset
+
+NOTEBOOKS = ("01", "02", "03", "04", "05", "06")
+
+
+def all_exercises():
+    for nb in NOTEBOOKS:
+        module = importlib.import_module(f"reteval.teaching.exercises.nb{nb}")
+        yield from module.EXERCISES.items()
+
+
+EXERCISE_IDS = [eid for eid, _ in all_exercises()]
+
+
+@pytest.fixture(autouse=True)
+def fresh_hints():
+    reset()
+    yield
+    reset()
+
+
+# --------------------------------------------------------------------------- None: ask, no hint
+
+
+@pytest.mark.parametrize("exercise_id", EXERCISE_IDS)
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_none_asks_for_an_answer_and_shows_no_hint(exercise_id, lang):
+    from reteval.teaching.exercises import _exercise
+
+    exercise = _exercise(exercise_id)
+    verdict = check(exercise_id, None, lang=lang)
+    assert not verdict and not verdict.answered and verdict.hint == 0
+    assert ("还没有作答" if lang == "zh" else "Not answered yet") in verdict.message
+    assert "answer = None" in verdict.message or "answer =" in verdict.message
+    for hint in exercise.hints(lang):
+        assert hint not in verdict.message
+    assert "提示" not in verdict.message and "Hint" not in verdict.message
+    assert repr(verdict).startswith("…")
+    # asking again does not count as a wrong try: the first wrong answer still gets hint 1
+    check(exercise_id, None, lang=lang)
+    assert check(exercise_id, object(), lang=lang).hint == 1
+
+
+# --------------------------------------------------------------------------- escalation
+
+
+@pytest.mark.parametrize("exercise_id", EXERCISE_IDS)
+def test_hints_escalate_with_each_wrong_answer_then_stay_on_the_last(exercise_id):
+    from reteval.teaching.exercises import _exercise
+
+    hints = _exercise(exercise_id).hints("en")
+    assert len(hints) >= 2, "an exercise escalates through at least two hints"
+    assert len(set(hints)) == len(hints)
+    wrong = object()  # no checker accepts this
+    for i, hint in enumerate(hints, 1):
+        verdict = check(exercise_id, wrong, lang="en")
+        assert verdict.answered and not verdict
+        assert verdict.hint == i and verdict.message.endswith(hint)
+        assert f"Hint {i}/{len(hints)}" in verdict.message
+    assert check(exercise_id, wrong, lang="en").message.endswith(hints[-1])
+    reset(exercise_id)
+    assert check(exercise_id, wrong, lang="zh").hint == 1  # reset starts over
+
+
+def test_each_exercise_counts_its_own_wrong_answers():
+    assert check("01.1", 0.9).hint == 1
+    assert check("01.1", 0.9).hint == 2
+    assert check("01.4", 0.9).hint == 1
+
+
+class Fresh:
+    """An answer made anew for each check (an iterator is used up by the first)."""
+
+    def __init__(self, make):
+        self.make = make
+
+
+def given(answer):
+    return answer.make() if isinstance(answer, Fresh) else answer
+
+
+# The right answers, hand-computed, in the forms a student might give them. No hint may
+# contain any of these texts.
+RIGHT = {
+    "01.1": [(1 + 2 / 3 + 3 / 5) / 4, "0.5667", "0.567", 0.57, Fraction(17, 30), "17/30",
+             Decimal("0.5667"), np.float64(0.56666)],
+    "01.2": [["d1"], ("d1",), Fresh(lambda: iter(["d1"])), ["d1", "d9"], ["d2", "d7"]],
+    "01.3": [(0.6, 0.8), ["0.6", "0.8"], (Fraction(3, 5), 4 / 5),
+             Fresh(lambda: iter([0.6, 0.8])), ("60%", "80%")],
+    "01.4": [6 / 11, "6/11", 0.5455, "0.55", 0.545],
+    "02.1": [],  # counted from the teaching collection below
+    "03.1": [],  # drawn independently below
+    "03.2": [6036, 6036.0, "6036", "6,036", np.int64(6036)],
+    "03.3": ["B", "b", " (b) ", "B.", {"B"}],
+    "03.4": [507, 507.0, "507"],
+    "04.3": ["B", "b", "(B)"],
+    "04.4": [{"A", "B", "C"}, "A, B, C", "abc".upper().replace("", " ").strip(), ["a", "b", "c"]],
+    "05.1": [(1 / 2 + 2 / 4 + 3 / 7) / 5, "0.2857", 0.286, "0.29", "2/7"],
+    "05.2": [57756, 57756.0, "57756", "57,756", np.int64(57756)],
+    "05.3": [{"A", "B", "C", "D"}, "A, B, C, D", "abcd".upper().replace("", " ").strip()],
+    "06.1": [2, 2.0, "2"],
+    "06.2": [9, 9.0, "9"],
+    "06.3": ["first", "First", " 'first' ", "the first entry", "第一条", "第一条记录", "首条记录"],
+}
+
+WRONG = {
+    "01.1": [(1 + 2 / 3 + 3 / 5) / 3, (1 + 2 / 3 + 3 / 5) / 5, 0.6, 0.5, "0.6", 1.0, True,
+             "0.5667x", 10**400, -(10**400), float("inf"), float("nan"), Fraction(10**400, 3),
+             Decimal("Infinity"), "inf", "1e400", [0.5667]],
+    "01.2": [["d1", "d2", "d3", "d4"], ["d9", "d1"], ["d1", "d2"], ["d1", "d1"], [], "d1", [1],
+             Fresh(lambda: iter([]))],
+    "01.3": [(0.6, 0.4), (0.4, 0.8), (0.8, 0.8), 0.6, (0.6,), "0.6, 0.8", (0.6, 10**400)],
+    "01.4": [8 / 12, 7 / 11, 6 / 12, 0.5, "0.5", False, 0.6],
+    "02.4": ["nDCG@10", "ndcg_cut_10", "nDCG_exp@5", 10],
+    "03.2": [2 * 6036, 6036.5, 3018, True, 10**400],
+    "03.3": ["a", "c", "d", "A, B", 2, "bc"],
+    "03.4": [254, 1000, 507.5, True],
+    "04.3": ["A", "C", "D", {"B", "C"}],
+    "04.4": [{"A"}, {"A", "B"}, {"A", "B", "C", "D"}, "ABCE"],
+    "05.1": [(1 / 2 + 2 / 4 + 3 / 7) / 3, 0.3, "0.3", 0.2],
+    "05.2": [14745, 2 * 57756, 57756.5, 57757, True, float("inf")],
+    "05.3": [{"A", "B", "C", "D", "E"}, {"E"}, {"A", "B", "C"}, "A"],
+    "06.1": [3, 2.5, 0, "two"],
+    "06.2": [8, 10, 7, 5 / 8, 0.7],
+    "06.3": ["latest", "last", "previous", "最新", 1, "firstly wrong"],
+}
+
+
+@pytest.mark.parametrize("exercise_id", sorted(RIGHT))
+def test_right_answers_are_accepted_in_any_reasonable_form(exercise_id):
+    for answer in RIGHT[exercise_id]:
+        for lang in ("zh", "en"):
+            verdict = check(exercise_id, given(answer), lang=lang)
+            assert verdict.correct, (exercise_id, answer, verdict)
+            assert verdict.message == ("正确！" if lang == "zh" else "Correct!")
+
+
+@pytest.mark.parametrize("exercise_id", sorted(WRONG))
+def test_wrong_answers_are_rejected_with_a_hint_not_an_error(exercise_id):
+    for answer in WRONG[exercise_id]:
+        verdict = check(exercise_id, given(answer), lang="en")
+        assert not verdict.correct and verdict.answered, (exercise_id, answer)
+        assert "Hint" in verdict.message
+        assert "提示" in check(exercise_id, given(answer), lang="zh").message
+
+
+def test_a_draw_is_accepted_as_printed():
+    generator = random.Random("user42")
+    used, next_draw = generator.random(), generator.random()
+    cut = str(math.floor(next_draw * 1e4) / 1e4)
+    for answer in (next_draw, round(next_draw, 4), f"{next_draw:.4f}", cut):
+        assert check("03.1", answer), answer
+    assert not check("03.1", used)
+    assert not check("03.1", round(next_draw, 2))  # fewer decimals than asked for
+
+
+def test_hints_never_state_the_answer():
+    for exercise_id, exercise in all_exercises():
+        hints = " ".join(exercise.hints("zh") + exercise.hints("en"))
+        for answer in RIGHT.get(exercise_id, []):
+            if isinstance(answer, str) and len(answer.strip(" '()")) > 1:
+                assert answer.strip(" '()") not in hints, (exercise_id, answer)
+            elif isinstance(answer, (int, float)) and not isinstance(answer, bool):
+                for text in {str(answer), f"{answer:.4f}", f"{answer:.3f}", f"{answer:,}"}:
+                    if text not in ("2", "9"):  # digits that occur in any text
+                        assert text not in hints, (exercise_id, text)
+    # the short answers: not written out next to the word "answer"
+    for exercise_id, answer in (("06.1", "2"), ("06.2", "9"), ("03.3", "B"), ("04.3", "B")):
+        hints = " ".join(check.__globals__["_exercise"](exercise_id).hints("en"))
+        assert f"answer is {answer}" not in hints.lower().replace("the answer is one", "")
+
+
+# --------------------------------------------------------------------------- computed on data
+
+
+@pytest.mark.slow
+def test_02_1_counts_short_bm25_lists_on_the_teaching_collection():
+    import reteval
+    from reteval.datasets import load
+    from reteval.retrievers import make_retriever
+
+    collection = load("teaching")
+    run = make_retriever("bm25", collection.corpus).run(collection.queries, k=100)
+    per_query = run.groupby("query_id").size().reindex(list(collection.queries), fill_value=0)
+    short = int((per_query < 10).sum())
+    for answer in (short, float(short), str(short)):
+        assert check("02.1", answer)
+    assert not check("02.1", short + 1) and not check("02.1", 100)
+    assert not check("02.1", reteval.evaluate(collection.qrels, run, ["NumRet"])["NumRet"].mean())
+
+
+# --------------------------------------------------------------------------- code exercises
+
+
+def trec_ap(retrieved_docs, relevant_docs):
+    hits, total = 0, 0.0
+    for rank, doc in enumerate(retrieved_docs, 1):
+        if doc in relevant_docs:
+            hits += 1
+            total += hits / rank
+    return total / len(relevant_docs) if relevant_docs else 0.0
+
+
+def test_01_5_runs_the_students_average_precision_on_hidden_cases():
+    from reteval.teaching.chapter_metrics import average_precision
+
+    assert check("01.5", trec_ap)
+    verdict = check("01.5", average_precision, lang="en")  # the chapter's own, uncorrected
+    assert not verdict and "hidden case" in verdict.message and "Hint 1/3" in verdict.message
+
+    def crashes_without_relevant(retrieved, relevant):
+        share = len(relevant) / len(relevant)  # ZeroDivisionError on a query with none
+        return share * trec_ap(retrieved, relevant)
+
+    verdict = check("01.5", crashes_without_relevant, lang="en")
+    assert not verdict and "ZeroDivisionError" in verdict.message
+    assert not check("01.5", lambda r, rel: 0.5)
+    assert not check("01.5", 0.5)
+    assert "写出题目要求的函数" in check("01.5", None).message
+
+
+def top_k(run, k):
+    ordered = run.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, False])
+    return ordered.groupby("query_id").head(k)
+
+
+def test_02_3_runs_the_students_top_k_on_hidden_runs():
+    assert check("02.3", top_k)
+
+    def ties_the_wrong_way(run, k):
+        ordered = run.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, True])
+        return ordered.groupby("query_id").head(k)
+
+    def file_order(run, k):
+        return run.groupby("query_id").head(k)
+
+    for wrong in (ties_the_wrong_way, file_order, lambda run, k: run.head(k), lambda run, k: None):
+        verdict = check("02.3", wrong, lang="en")
+        assert not verdict and "hidden run" in verdict.message
+    assert not check("02.3", pd.DataFrame())
+
+
+def hashed_assignment(user_id, experiment):
+    digest = hashlib.sha256(f"{experiment}:{user_id}".encode()).digest()
+    return "A" if int.from_bytes(digest[:8], "big") / 2**64 < 0.5 else "B"
+
+
+def test_03_5_runs_the_students_assignment_on_hidden_users():
+    assert check("03.5", hashed_assignment)
+
+    def user_only(user_id, experiment):
+        return hashed_assignment(user_id, "one experiment")
+
+    def reseeds(user_id, experiment):
+        random.seed(f"{experiment}:{user_id}")
+        return "A" if random.random() < 0.5 else "B"
+
+    def process_hash(user_id, experiment):
+        return "A" if hash((experiment, user_id, "salt")) % 2 else "B"
+
+    def lopsided(user_id, experiment):
+        return "B" if hashed_assignment(user_id, experiment) == "B" or user_id[-1] in "37" else "A"
+
+    def coin(user_id, experiment):
+        return "A" if np.random.default_rng().random() < 0.5 else "B"
+
+    expected = {
+        user_only: "experiment is not part of the hash",
+        reseeds: "global state of the random module",
+        process_hash: "hash()",
+        lopsided: "too far from one half",
+        coin: "two different groups",
+    }
+    state = random.getstate()
+    for function, message in expected.items():
+        verdict = check("03.5", function, lang="en")
+        assert not verdict and message in verdict.message, (function.__name__, verdict)
+    assert random.getstate() == state  # the check leaves the student's random state alone
+
+
+def run_once(evaluation, history_file):
+    results = evaluation.run_evaluation()
+    with open(history_file, "a", encoding="utf-8") as stream:
+        stream.write(json.dumps({"timestamp": evaluation.clock().isoformat(),
+                                 "recall@5": results["recall@5"]}) + "\n")
+    return results
+
+
+def test_06_4_runs_the_students_one_shot_evaluation_on_hidden_days():
+    assert check("06.4", run_once)
+
+    def loops(evaluation, history_file):
+        evaluation.start_scheduled_evaluation(interval_hours=24)
+
+    def swallows(evaluation, history_file):
+        try:
+            return run_once(evaluation, history_file)
+        except RuntimeError:
+            return None
+
+    def forgets(evaluation, history_file):
+        return evaluation.run_evaluation()
+
+    def overwrites(evaluation, history_file):
+        results = evaluation.run_evaluation()
+        with open(history_file, "w", encoding="utf-8") as stream:
+            stream.write(json.dumps({"timestamp": "t", "recall@5": results["recall@5"]}) + "\n")
+        return results
+
+    def writes_first(evaluation, history_file):
+        with open(history_file, "a", encoding="utf-8") as stream:
+            stream.write(json.dumps({"timestamp": "t", "recall@5": None}) + "\n")
+        return run_once(evaluation, history_file)
+
+    expected = {loops: "waits", swallows: "does not raise", forgets: "history file",
+                overwrites: "history file", writes_first: "history file"}
+    for function, message in expected.items():
+        verdict = check("06.4", function, lang="en")
+        assert not verdict and message in verdict.message, (function.__name__, verdict)
