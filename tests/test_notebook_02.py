@@ -245,22 +245,24 @@ def test_validation_cell_stops_with_a_clear_message(tmp_path, parameters, messag
 @pytest.mark.parametrize(
     "exercise, wrong",
     [
-        ("02.1", [None, 100, 19, 10, "19.39x"]),
-        ("02.2", [0.0009, 1.0, 0.05, None]),
-        ("02.3", ["A", "C", "D", 2, None]),
-        ("02.4", ["nDCG@10", "ndcg_cut_10", "nDCG_exp@5", None]),
+        ("02.1", [100, 19.4, 36, 10, "11x", True]),
+        ("02.2", [0.0009, 1.0, 0.05, "0.00", True]),
+        ("02.3", ["B", 2, lambda run, k: run.head(k)]),
+        ("02.4", ["nDCG@10", "ndcg_cut_10", "nDCG_exp@5", 10]),
     ],
 )
 def test_checks_reject_plausible_wrong_answers(exercise, wrong):
     for answer in wrong:
         verdict = check(exercise, answer, lang="en")
         assert not verdict, (exercise, answer)
-        assert verdict.message.startswith("Not yet. Hint:")
+        assert verdict.message.startswith("Not yet.") and "Hint " in verdict.message
+    none = check(exercise, None, lang="en")
+    assert not none and not none.answered and "Hint" not in none.message
 
 
 def test_checks_accept_the_right_answers_in_either_form():
-    assert check("02.1", 19.3889)
-    assert check("02.3", " b ")
+    assert check("02.1", 11) and check("02.1", 11.0) and check("02.1", "11")  # counted in the
+    # solutions notebook: bm25 returns fewer than 10 documents on 11 of the 36 queries
     assert check("02.4", "ndcg_exp@10", lang="zh").message == "正确！"
 
 

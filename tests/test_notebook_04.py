@@ -112,9 +112,9 @@ def test_bilingual_source(path):
 
 
 def test_checks_reject_plausible_wrong_answers():
-    for wrong in ("A", "B", "D", "c.", None, 3):
+    for wrong in ("A", "C", "D", "c.", None, 3, {"B", "C"}):
         assert not check("04.3", wrong)
-    assert check("04.3", " c ")
+    assert check("04.3", " b ") and check("04.3", "(B)")
     for wrong in ({"A", "B"}, {"A", "B", "C", "D"}, {"C"}, "ABCE", None):
         assert not check("04.4", wrong)
     assert check("04.4", ["c", "b", "a"]) and check("04.4", "A, B, C")

@@ -69,7 +69,7 @@ NB01_ANSWERS = {
     "01.1": ((1 + 2 / 3 + 3 / 5) / 4,
              [(1 + 2 / 3 + 3 / 5) / 3,  # the chapter's denominator: relevant retrieved
               (1 + 2 / 3 + 3 / 5) / 5,  # divided by the list length
-              0.6, 1.0, None, "0.5667", True]),
+              0.6, 1.0, "0.6", True, 10**400, float("inf")]),
     "01.2": (["d1"],
              [["d1", "d2", "d3", "d4"],  # trec_eval AP is 1.0 too
               ["d9", "d1"],  # the chapter's AP is 0.5
@@ -81,7 +81,7 @@ NB01_ANSWERS = {
               (0.8, 0.8), 0.6, (0.6,), "0.6, 0.8"]),
     "01.4": (6 / 11,
              [8 / 12,  # character coverage
-              7 / 11, 6 / 12, 0.5, False, None]),
+              7 / 11, 6 / 12, 0.5, False, "0.5"]),
 }
 
 
@@ -94,8 +94,9 @@ def test_nb01_checks_accept_the_answer_and_reject_plausible_mistakes(exercise):
     for answer in wrong:
         verdict = check(exercise, answer, lang="en")
         assert not verdict.correct, (exercise, answer)
-        assert "Hint:" in verdict.message
+        assert "Hint " in verdict.message
         assert "提示" in check(exercise, answer, lang="zh").message
+    assert not check(exercise, None) and "Hint" not in check(exercise, None, lang="en").message
 
 
 def test_nb01_hints_exist_in_both_languages():
@@ -103,5 +104,5 @@ def test_nb01_hints_exist_in_both_languages():
 
     assert len(EXERCISES) >= 3
     for exercise in EXERCISES.values():
-        assert any("\u4e00" <= ch <= "\u9fff" for ch in exercise.hint_zh)
-        assert "Hint" not in exercise.hint_en and exercise.hint_en.strip()
+        assert all(any("\u4e00" <= ch <= "\u9fff" for ch in hint) for hint in exercise.hints_zh)
+        assert all("Hint" not in hint and hint.strip() for hint in exercise.hints_en)
