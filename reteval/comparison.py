@@ -103,6 +103,37 @@ class Comparison:
     alpha: float
     confidence_level: float
     n_resamples: int
+    retrieved: pd.DataFrame | None = field(default=None, repr=False)
+
+    def depth_sensitive(self, measure: str) -> bool:
+        """Whether ``measure`` compares the systems at unequal depths on some query.
+
+        True when on some query a system returned fewer documents than the
+        measure's cutoff (all of them, without a cutoff) while another system
+        returned more: the shorter list counts its missing ranks as not
+        relevant, so a difference there may come from how many documents a
+        system returned, not from how it ranked them. False when every system
+        returned the same number of documents on every query, or when this is
+        unknown (``retrieved`` is None).
+
+        Examples
+        --------
+        >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
+        >>> runs = {"short": {"q1": ["d1"], "q2": ["d2"]},
+        ...         "long": {"q1": ["d9", "d8", "d1"], "q2": ["d2", "d7", "d6"]}}
+        >>> c = compare(qrels, runs, ["P@1", "P@3", "AP"], rng=0)
+        >>> [c.depth_sensitive(m) for m in c.measures]
+        [False, True, True]
+        """
+        if self.retrieved is None:
+            return False
+        from reteval.measures import parse_measure
+
+        cutoff = parse_measure(measure).cutoff
+        counts = self.retrieved.to_numpy(dtype=float)
+        if cutoff is not None:
+            counts = np.minimum(counts, float(cutoff))
+        return bool((counts.min(axis=1) < counts.max(axis=1)).any())
 
     @property
     def means(self) -> pd.DataFrame:
@@ -332,8 +363,17 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
     if len(set(measure_names)) != len(measure_names):
         raise InputError(f"measures must be distinct; got {measure_names!r}")
 
-    # evaluate every system ------------------------------------------------------------------
-    frames = {name: _evaluate_system(qrels, name, runs[name], measure_names, queries,
+    # evaluate every system (and count the documents each returned) -----------------------------
+    from reteval.measures import parse_measure
+
+    def canonical(name):
+        try:
+            return str(parse_measure(name))
+        except InputError:  # a name that expands (trec_eval's "P"), checked by evaluate below
+            return name
+
+    extra = [] if "NumRet" in {canonical(m) for m in measure_names} else ["NumRet"]
+    frames = {name: _evaluate_system(qrels, name, runs[name], measure_names + extra, queries,
                                      relevance_level, missing)
               for name in progress(systems, desc="evaluating", unit="system")}
     common = frames[systems[0]].index
@@ -342,7 +382,11 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
     if len(common) == 0:
         raise InputError("no query was evaluated for every system; nothing to compare")
     common = common.sort_values()
-    measures_t = tuple(frames[systems[0]].columns)
+    measures_t = tuple(c for c in frames[systems[0]].columns if c not in extra)
+    numret = next(c for c in frames[systems[0]].columns if canonical(c) == "NumRet")
+    retrieved = pd.DataFrame({s: frames[s].loc[common, numret].to_numpy() for s in systems},
+                             index=pd.Index(common, name="query_id"))
+    retrieved.columns.name = "system"
     per_query = {}
     for m in measures_t:
         frame = pd.DataFrame({s: frames[s].loc[common, m].to_numpy() for s in systems},
@@ -426,6 +470,7 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
         alpha=float(alpha),
         confidence_level=float(confidence_level),
         n_resamples=int(n_resamples),
+        retrieved=retrieved,
     )
 
 

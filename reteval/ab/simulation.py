@@ -422,7 +422,7 @@ def expected_outcomes(qrels, run_a, run_b, *, click_model="cascade", depth: int 
 def simulate_log(experiment: Experiment, qrels, run_a, run_b, *, n_users: int = 2000,
                  queries_per_user: float = 3.0, click_model="cascade", depth: int = 10,
                  start="2024-05-01T00:00:00Z", days: float = 14.0,
-                 feedback_rate: float = 0.5, rng=None) -> pd.DataFrame:
+                 feedback_rate: float = 0.5, user_sd: float = 0.0, rng=None) -> pd.DataFrame:
     """Simulate the interaction log of an A/B experiment between two rankers.
 
     Users ``u000000``, ``u000001``, ... are assigned by ``experiment`` (the
@@ -432,6 +432,13 @@ def simulate_log(experiment: Experiment, qrels, run_a, run_b, *, n_users: int = 
     drawn query of the runs. The click model produces the clicks; with
     probability ``feedback_rate`` the user leaves explicit feedback, 1
     (satisfied) when they clicked a relevant document, else 0.
+
+    Users differ: with ``user_sd > 0`` each user's attractiveness of every
+    document is multiplied by a factor ``exp(user_sd * z - user_sd**2 / 2)``
+    (``z`` standard normal; mean 1), clipped to 1, so some users click much
+    more than others, as real users do. A user's queries are then correlated,
+    and an analysis that treats them as independent understates the variance;
+    with ``user_sd = 0`` (the default) every user is the same.
 
     Returns
     -------
@@ -454,6 +461,7 @@ def simulate_log(experiment: Experiment, qrels, run_a, run_b, *, n_users: int = 
     if not queries_per_user >= 1:
         raise InputError(f"queries_per_user must be at least 1; got {queries_per_user!r}")
     check_probability(feedback_rate, "feedback_rate", closed=True)
+    user_sd = _check_user_sd(user_sd)
     if not days > 0:
         raise InputError(f"days must be positive; got {days!r}")
     model = _model(click_model)
@@ -471,6 +479,8 @@ def simulate_log(experiment: Experiment, qrels, run_a, run_b, *, n_users: int = 
     qidx = gen.integers(len(pair.query_ids), size=len(user_idx))
     side = np.where(variants[user_idx] == experiment.control, "A", "B")
     attract = np.where((side == "A")[:, None], pair.attract["A"][qidx], pair.attract["B"][qidx])
+    factors = _user_factors(gen, n_users, user_sd)
+    attract = _heterogeneous(attract, None if factors is None else factors[user_idx])
     docs = np.where((side == "A")[:, None], pair.docs["A"][qidx], pair.docs["B"][qidx])
     labels = np.where((side == "A")[:, None], pair.labels["A"][qidx], pair.labels["B"][qidx])
     clicks = model.simulate(attract, gen)
@@ -492,6 +502,59 @@ def simulate_log(experiment: Experiment, qrels, run_a, run_b, *, n_users: int = 
                              dtype="Int64"),
     })
     return log.sort_values("timestamp", kind="stable").reset_index(drop=True)
+
+
+def _check_user_sd(user_sd) -> float:
+    if isinstance(user_sd, bool) or not isinstance(user_sd, (int, float)) or not 0 <= user_sd <= 3:
+        raise InputError(f"user_sd must be a number from 0 to 3; got {user_sd!r}")
+    return float(user_sd)
+
+
+def _user_factors(gen, n: int, user_sd: float):
+    """Each user's multiplier of attractiveness (mean 1); None (no draw) if users are alike."""
+    if user_sd == 0:
+        return None
+    return np.exp(user_sd * gen.standard_normal(n) - user_sd ** 2 / 2)
+
+
+def _heterogeneous(attract, factors):
+    if factors is None:
+        return attract
+    shape = (-1,) + (1,) * (np.ndim(attract) - 1)
+    return np.clip(attract * np.reshape(factors, shape), 0.0, 1.0)
+
+
+def _ratio_z(clicks, users, is_b, n_users):
+    """z of the arms' difference in click-through, with the user as unit (delta method)."""
+    x = np.bincount(users, weights=clicks, minlength=n_users)
+    y = np.bincount(users, minlength=n_users).astype(float)
+    present = y > 0
+    rates, variances = [], []
+    for arm in (~is_b, is_b):
+        xs, ys = x[present & arm], y[present & arm]
+        n = len(xs)
+        if n < 2:
+            return np.nan
+        r = xs.sum() / ys.sum()
+        cov = np.cov(xs, ys, ddof=1)
+        var = (cov[0, 0] - 2 * r * cov[0, 1] + r ** 2 * cov[1, 1]) / (n * ys.mean() ** 2)
+        rates.append(r)
+        variances.append(var)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (rates[1] - rates[0]) / np.sqrt(variances[0] + variances[1])
+
+
+def _interpolated_first(sizes, power, target) -> int | None:
+    """Impressions at which power first reaches ``target``, linear in log(impressions)."""
+    above = np.nonzero(np.asarray(power) >= target)[0]
+    if not len(above):
+        return None
+    i = int(above[0])
+    if i == 0:
+        return int(sizes[0])
+    lo, hi, p_lo, p_hi = sizes[i - 1], sizes[i], power[i - 1], power[i]
+    share = (target - p_lo) / (p_hi - p_lo)
+    return round(math.exp(math.log(lo) + share * (math.log(hi) - math.log(lo))))
 
 
 # ---------------------------------------------------------------------------
@@ -527,11 +590,14 @@ class MethodComparison:
     n_experiments: int
     method: str
     verdict: str
+    queries_per_user: float = 1.0
+    user_sd: float = 0.0
 
 
 def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 2000, 5000, 10000),
                     n_experiments: int = 100, click_model="cascade", depth: int = 10,
                     method: str = "team_draft", alpha: float = 0.05, target_power: float = 0.8,
+                    queries_per_user: float = 1.0, user_sd: float = 0.0,
                     rng=None) -> MethodComparison:
     """Simulate A/B tests and interleaving experiments between two rankers.
 
@@ -553,11 +619,24 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
     method : {"team_draft", "balanced"}
     alpha : float, default 0.05
     target_power : float, default 0.8
+    queries_per_user : float, default 1.0
+        The unit of both experiments is the user: each simulated user issues
+        ``1 + Poisson(queries_per_user - 1)`` consecutive impressions. The A/B
+        test randomises users (every other user sees B) and tests the
+        click-through with the user as unit (delta method, as
+        :func:`reteval.ab.analyze` does); interleaving counts, per user, the
+        impressions won minus those lost and runs the sign test over users.
+    user_sd : float, default 0.0
+        Spread of the users' propensity to click (see :func:`simulate_log`):
+        the between-user variance an A/B test must overcome and interleaving,
+        which compares both rankers within each impression, largely avoids.
     rng : numpy.random.Generator, int or None
 
     Returns
     -------
     MethodComparison
+        ``needed`` is interpolated between the sizes simulated (linearly in
+        log impressions), so it is not bound to the grid.
 
     Examples
     --------
@@ -574,6 +653,9 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
         raise InputError(f"n_experiments must be a positive integer; got {n_experiments!r}")
     alpha = check_probability(alpha, "alpha")
     target_power = check_probability(target_power, "target_power")
+    if isinstance(queries_per_user, bool) or not queries_per_user >= 1:
+        raise InputError(f"queries_per_user must be at least 1; got {queries_per_user!r}")
+    user_sd = _check_user_sd(user_sd)
     model = _model(click_model)
     expected = expected_outcomes(qrels, run_a, run_b, click_model=model, depth=depth,
                                  method=method)
@@ -581,48 +663,58 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
                     mapping=model.click_probabilities)
     gen = check_rng(rng)
     n_max = sizes[-1]
-    at = np.array(sizes) - 1
     Q, M, _ = pair.il_attract.shape
     true_ab = np.sign(expected["ctr_b"] - expected["ctr_a"])
     true_il = np.sign(expected["p_win"] - expected["p_loss"])
     ab_hits = np.zeros(len(sizes))
     il_hits = np.zeros(len(sizes))
-    arm_b = np.arange(n_max) % 2 == 1
+    user_in_b = np.arange(n_max) % 2 == 1
     for _ in range(n_experiments):
-        # A/B: impression i goes to B when i is odd
+        # A/B: users take consecutive impressions; every other user sees B
+        users = _impression_users(gen, n_max, queries_per_user)
+        arm_b = user_in_b[users]
+        factors = _user_factors(gen, n_max, user_sd)
         q = gen.integers(Q, size=n_max)
         attract = np.where(arm_b[:, None], pair.attract["B"][q], pair.attract["A"][q])
+        attract = _heterogeneous(attract, None if factors is None else factors[users])
         clicked = model.simulate(attract, gen).any(axis=1)
-        ca = np.cumsum(clicked & ~arm_b)[at]
-        cb = np.cumsum(clicked & arm_b)[at]
-        na = np.cumsum(~arm_b)[at]
-        nb = np.cumsum(arm_b)[at]
-        pooled = (ca + cb) / (na + nb)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            z = (cb / nb - ca / na) / np.sqrt(pooled * (1 - pooled) * (1 / na + 1 / nb))
+        z = np.array([_ratio_z(clicked[:n], users[:n], user_in_b, n_max)
+                      for n in sizes])
         p = 2 * norm.sf(np.abs(z))
         ab_hits += (p < alpha) & (np.sign(z) == true_ab)
-        # interleaving: every impression sees both rankers
+        # interleaving: every impression sees both rankers; a user's net preference is one vote
+        users = _impression_users(gen, n_max, queries_per_user)
+        factors = _user_factors(gen, n_max, user_sd)
         q = gen.integers(Q, size=n_max)
         m = gen.integers(M, size=n_max)
-        clicks = model.simulate(pair.il_attract[q, m], gen)
+        il_attract = _heterogeneous(pair.il_attract[q, m],
+                                    None if factors is None else factors[users])
+        clicks = model.simulate(il_attract, gen)
         a, b = _credit(clicks, pair, q, m)
-        wins = np.cumsum(a > b)[at]
-        losses = np.cumsum(a < b)[at]
+        outcome = np.sign(a.astype(float) - b.astype(float))
+        wins, losses = np.zeros(len(sizes)), np.zeros(len(sizes))
+        for j, n in enumerate(sizes):
+            net = np.bincount(users[:n], weights=outcome[:n])
+            wins[j], losses[j] = (net > 0).sum(), (net < 0).sum()
         p = sign_test_pvalue(wins, losses)
         il_hits += (p < alpha) & (np.sign(wins - losses) == true_il)
     table = pd.DataFrame({"ab_power": ab_hits / n_experiments,
                           "interleaving_power": il_hits / n_experiments},
                          index=pd.Index(sizes, name="impressions"))
-
-    def first(col):
-        ok = table.index[table[col] >= target_power]
-        return int(ok[0]) if len(ok) else None
-
-    needed = {"ab": first("ab_power"), "interleaving": first("interleaving_power")}
+    needed = {"ab": _interpolated_first(sizes, table["ab_power"].to_numpy(), target_power),
+              "interleaving": _interpolated_first(sizes, table["interleaving_power"].to_numpy(),
+                                                  target_power)}
     verdict = _comparison_verdict(needed, expected, target_power, alpha, sizes, method)
     return MethodComparison(table, needed, expected, float(alpha), float(target_power),
-                            n_experiments, method, verdict)
+                            n_experiments, method, verdict, float(queries_per_user), user_sd)
+
+
+def _impression_users(gen, n: int, queries_per_user: float) -> np.ndarray:
+    """The user of each of ``n`` impressions: users issue 1 + Poisson(qpu - 1) in a row."""
+    if queries_per_user == 1:
+        return np.arange(n)
+    per_user = 1 + gen.poisson(queries_per_user - 1, size=n)
+    return np.repeat(np.arange(n), per_user)[:n]
 
 
 def _comparison_verdict(needed, expected, target_power, alpha, sizes, method) -> str:

@@ -209,6 +209,50 @@ def p_label(c: Comparison, in_family: bool, lang: str) -> str:
     return f"{corr}-corrected p" if corr else "p"
 
 
+_DAGGER = "†"
+
+
+def _depth_paragraph(c: Comparison, lang: str) -> tuple | None:
+    """Whether the systems returned different numbers of documents, and the measures it touches."""
+    retrieved = getattr(c, "retrieved", None)
+    if retrieved is None or len(c.systems) < 2 or (retrieved.nunique(axis=1) <= 1).all():
+        return None
+    zh = lang == "zh"
+    parts = []
+    for s in c.systems:
+        col = retrieved[s]
+        parts.append(f"{s} {col.mean():.1f}（{col.min():g}–{col.max():g}）" if zh
+                     else f"{s} {col.mean():.1f} ({col.min():g} to {col.max():g})")
+    sensitive = [m for m in c.measures if c.depth_sensitive(m)]
+    listing = "、".join(parts) if zh else ", ".join(parts)
+    if zh:
+        text = f"各检索器每个查询返回的文档数不同（均值，括号内为最少–最多）：{listing}。"
+        if sensitive:
+            text += (f"标 {_DAGGER} 的指标（{'、'.join(sensitive)}）"
+                     "在一些查询上是在不同深度下比较的："
+                     "较短的列表把缺少的名次记为不相关，所以这些指标上的差异可能来自返回了多少文档，"
+                     "而不是排序的好坏；要把两者分开，在共同截断位置（不超过最短列表的深度）上比较。")
+        else:
+            text += "每个指标的截断位置都不超过最短列表的深度，所以这里的比较不受影响。"
+        return _t(text)
+    text = (f"The systems returned different numbers of documents per query (mean, with the "
+            f"fewest and the most): {listing}.")
+    if sensitive:
+        text += (f" Measures marked {_DAGGER} ({', '.join(sensitive)}) compare the systems at "
+                 "unequal depths on some queries: a shorter list counts its missing ranks as not "
+                 "relevant, so a difference on them may come from how many documents a system "
+                 "returned rather than from how well it ranked them; to tell the two apart, "
+                 "compare at a common cutoff no deeper than the shortest list.")
+    else:
+        text += (" No measure's cutoff goes deeper than the shortest list, so these comparisons "
+                 "are not affected.")
+    return _t(text)
+
+
+def _marked(c: Comparison, m: str) -> str:
+    return f"{m} {_DAGGER}" if c.depth_sensitive(m) else m
+
+
 def _best_items(c: Comparison, digits: int, lang: str) -> list[tuple]:
     zh = lang == "zh"
     items = []
@@ -216,9 +260,9 @@ def _best_items(c: Comparison, digits: int, lang: str) -> list[tuple]:
         b = c.best.loc[m]
         term = _mean_term(m, lang)
         if zh:
-            head = ((m,), f"（{term}）：" if term else "：")
+            head = ((_marked(c, m),), f"（{term}）：" if term else "：")
         else:
-            head = ((m,), f" ({term}): " if term else ": ")
+            head = ((_marked(c, m),), f" ({term}): " if term else ": ")
         mean = fmt(b["mean"], digits)
         if b["status"] == "single":
             items.append(_t(*head, (b["system"],),
@@ -248,7 +292,22 @@ def _best_items(c: Comparison, digits: int, lang: str) -> list[tuple]:
                                 f" ({mean}), but not significantly better than the runner-up "
                                 f"{runner}: {p_text} > alpha = {c.alpha:g}. The difference "
                                 "may be chance."))
+        if c.depth_sensitive(m) and b["status"] != "single":
+            items[-1] = (*items[-1], *_t(f"（{_DAGGER} 在不同深度下比较。）" if zh
+                                         else f" ({_DAGGER} compared at unequal depths.)"))
     return items
+
+
+_RULE = {
+    "zh": "推荐规则：在最多指标上均值最高的检索器，只有在其中至少一个指标上显著优于第二名"
+          "（经多重比较校正）时才被推荐；几个检索器领先的指标数相同、或领先者在任何指标上都不显著时，"
+          "不推荐任何检索器。这条规则不看差异的大小，也不考虑成本。",
+    "en": "The rule: the system with the highest mean on the most measures is recommended only "
+          "when it is significantly better than the runner-up (after the correction for multiple "
+          "comparisons) on at least one of them; when several systems lead on as many measures, "
+          "or the leader is significant on none, no system is recommended. The rule weighs "
+          "neither the size of the differences nor cost.",
+}
 
 
 def _recommendation(c: Comparison, digits: int, lang: str) -> list[tuple]:
@@ -256,6 +315,11 @@ def _recommendation(c: Comparison, digits: int, lang: str) -> list[tuple]:
     if len(c.systems) == 1:
         return [_t(f"只评估了一个检索器 {c.systems[0]}，没有可比较的对象。" if zh
                    else f"Only one system, {c.systems[0]}, was evaluated; nothing to compare.")]
+    return [_t(_RULE[lang]), *_advice(c, digits, lang)]
+
+
+def _advice(c: Comparison, digits: int, lang: str) -> list[tuple]:
+    zh = lang == "zh"
     best = c.best
     decided = best[best["status"] != "tie"]
     wins = decided["system"].value_counts()
@@ -279,13 +343,21 @@ def _recommendation(c: Comparison, digits: int, lang: str) -> list[tuple]:
     else:
         leader = leaders[0]
         n_sig = int(sig_wins.get(leader, 0))
+        sig_measures = decided[(decided["system"] == leader) & decided["significant"]].index
+        all_deep = n_sig and all(c.depth_sensitive(m) for m in sig_measures)
         if n_sig and zh:
             out.append(_t("推荐：", (leader,), f"。它在 {n_m} 个指标中的 {top} 个上均值最高，"
-                          f"其中 {n_sig} 个显著优于第二名。"))
+                          f"其中 {n_sig} 个显著优于第二名。"
+                          + (f"注意：这 {n_sig} 个指标都在不同深度下比较（{_DAGGER}），这一推荐可能"
+                             "反映的是返回文档数，而不是排序质量。" if all_deep else "")))
         elif n_sig:
             out.append(_t("Recommended: ", (leader,), f". It has the highest mean on {top} of "
                           f"{n_m} measures and is significantly better than the runner-up on "
-                          f"{n_sig} of them."))
+                          f"{n_sig} of them."
+                          + (f" Note: all {n_sig} compare the systems at unequal depths "
+                             f"({_DAGGER}); the recommendation may reflect how many documents "
+                             "each system returned rather than ranking quality."
+                             if all_deep else "")))
         elif zh:
             out.append(_t(f"{leader} 在 {n_m} 个指标中的 {top} 个上均值最高，但在其中任何一个"
                           f"指标上都不显著优于第二名（α = {c.alpha:g}）。这些查询选不出最佳"
@@ -408,7 +480,8 @@ def build_document(c: Comparison, title: str, digits: int, figures, lang: str,
                       f"Mean per query with its {level} interval; the highest mean of each "
                       "measure in bold.")),
         *([Paragraph(terms)] if terms else []),
-        Table(header=(_t(HEADERS[lang]["system"]), *[_t(m) for m in c.measures]),
+        *([Paragraph(depth)] if (depth := _depth_paragraph(c, lang)) else []),
+        Table(header=(_t(HEADERS[lang]["system"]), *[_t(_marked(c, m)) for m in c.measures]),
                rows=tuple(rows), numeric=(False, *[True] * len(c.measures))),
         Heading(2, _t(heading["best"])),
         Bullets(tuple(_best_items(c, digits, lang))),

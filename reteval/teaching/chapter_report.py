@@ -46,7 +46,7 @@ from typing import Dict
 
 __all__ = ["chapter_results", "generate_evaluation_report"]
 
-_CHAPTER_KEYS = (("recall", "R"), ("precision", "P"), ("ndcg", "nDCG"))
+_CHAPTER_KEYS = (("recall", "R"), ("precision", "P"), ("ndcg", "nDCG_exp"))
 
 
 def chapter_results(qrels, runs, *, k_values=(1, 3, 5, 10)) -> dict:
@@ -55,8 +55,10 @@ def chapter_results(qrels, runs, *, k_values=(1, 3, 5, 10)) -> dict:
     The keys and their order are those of the chapter's
     ``RetrievalEvaluator.evaluate_retriever``: for each k ``recall@k``,
     ``precision@k``, ``ndcg@k``, then ``mrr``. The values are the means over
-    queries of reteval's ``R@k``, ``P@k``, ``nDCG@k`` (trec_eval's linear gain)
-    and ``RR``. Systems keep the order of ``runs``.
+    queries of reteval's ``R@k``, ``P@k``, ``nDCG_exp@k`` and ``RR``: the
+    chapter's ``ndcg_at_k`` uses the exponential gain ``2**rel - 1``, which is
+    ``nDCG_exp@k``, not trec_eval's linear ``nDCG@k``. Systems keep the order
+    of ``runs``.
 
     Parameters
     ----------
