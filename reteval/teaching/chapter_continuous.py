@@ -15,8 +15,8 @@ It calls the chapter's ``RetrievalEvaluator``
 (:mod:`reteval.teaching.chapter_evaluator`).
 
 Its flaws, which the notebook shows: the ``while True`` loop never returns (the
-only way out is an exception, and an exception in an evaluation also ends it,
-silently); the first evaluation runs only after ``interval_hours``; the
+only way out is an exception, and an exception in an evaluation also ends it:
+Python prints a traceback and the process exits, and nothing restarts it); the first evaluation runs only after ``interval_hours``; the
 history is a list in memory, lost when the process stops, and nothing reads
 it; the alert is a fixed threshold on one measure, blind to the dataset (R@5
 cannot reach 0.7 when queries have more than seven relevant documents) and to
