@@ -4,6 +4,7 @@ import csv
 import json
 import math
 
+import numpy as np
 import pandas as pd
 import papermill
 import pytest
@@ -73,6 +74,7 @@ def test_notebook_analyses_a_csv_log_like_the_library(tmp_path):
         "depth": 8,
         "impressions": [200, 2000],
         "n_experiments": 20,
+        "heterogeneity_experiments": 5,
         "seed": 7,
     }
     output_dir, results = execute(tmp_path, **params)
@@ -137,6 +139,8 @@ def test_notebook_analyses_a_csv_log_like_the_library(tmp_path):
         click_model="pbm",
         depth=8,
         alpha=0.1,
+        queries_per_user=3.0,
+        user_sd=0.8,
         rng=7,
     )
     table = results["interleaving"]["table"]
@@ -208,10 +212,41 @@ def test_default_run_records_the_library_values_and_the_conclusions_its_prose_dr
     assert rates["naive"] > 2 * 0.05
     assert rates["msprt"] <= 0.05 and rates["once"] <= 0.1
 
-    # section 7: interleaving needs fewer impressions than the A/B test
-    needed = results["interleaving"]["needed"]
+    # section 5: with users alike (this log) the user-unit variance is the per-query one; when
+    # users differ it is larger, and the test that treats queries as independent errs more
+    # often than alpha in A/A experiments while the user-unit test does not
+    het = results["heterogeneity"]
+    control = log[log["variant"] == "A"]
+    clicked = control["clicks"].map(len).gt(0)
+    per_user = clicked.groupby(control["user_id"]).agg(["sum", "size"])
+    x, y = per_user["sum"].to_numpy(float), per_user["size"].to_numpy(float)
+    r = x.sum() / y.sum()
+    cov = np.cov(x, y, ddof=1)
+    by_user = (cov[0, 0] - 2 * r * cov[0, 1] + r**2 * cov[1, 1]) / (len(x) * y.mean() ** 2)
+    assert het["variance_ratio_alike"] == pytest.approx(by_user / (r * (1 - r) / len(control)))
+    assert 0.9 < het["variance_ratio_alike"] < 1.1
+    assert het["variance_ratio_heterogeneous"] > 1.3
+    rates = het["false_positive_rate"]
+    assert rates["queries_independent"] > 1.5 * 0.05 and rates["user_unit"] <= 0.05 + 0.03
+    assert rates["queries_independent"] > rates["user_unit"]
+
+    # section 7: interleaving needs fewer impressions than the A/B test, users as units, and
+    # the ratio is modest next to the literature's 10 to 100 times
+    il = results["interleaving"]
+    needed = il["needed"]
     assert needed["interleaving"] is not None and needed["ab"] is not None
     assert needed["interleaving"] < needed["ab"]
+    assert il["queries_per_user"] == 3.0 and il["user_sd"] == 0.8
+    assert il["sensitivity_ratio"] == pytest.approx(needed["ab"] / needed["interleaving"])
+    assert 1 < il["sensitivity_ratio"] < 10
+    table = pd.DataFrame(il["table"]).T
+    assert len(table) >= 12  # a finer grid than the seven sizes of old
+    # interpolation: the needed sizes lie between the last grid size below 80% and the first above
+    for method, column in (("ab", "ab_power"), ("interleaving", "interleaving_power")):
+        power = table[column].astype(float)
+        sizes = power.index.astype(int)
+        first = int(np.argmax(power.to_numpy() >= 0.8))
+        assert sizes[max(first - 1, 0)] <= needed[method] <= sizes[first]
 
     # section 1: the chapter's framework beside reteval's
     chapter = results["chapter"]

@@ -26,7 +26,8 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "notebooks" / "04_report.ipynb"
 SOLUTIONS = ROOT / "notebooks" / "solutions" / "04_solutions.ipynb"
 DEFAULT_MEASURES = ["P@5", "P@10", "R@10", "R@100", "RR", "AP", "nDCG@5", "nDCG@10"]
-CHAPTER_KEYS = {"recall": "R", "precision": "P", "ndcg": "nDCG"}
+# the chapter's ndcg uses the gain 2**rel - 1: reteval's nDCG_exp
+CHAPTER_KEYS = {"recall": "R", "precision": "P", "ndcg": "nDCG_exp"}
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
@@ -148,40 +149,38 @@ def test_default_run(tmp_path, teaching):
     chapter = results["chapter"]
     mean_of_means = {name: sum(v.values()) / len(v) for name, v in chapter["input"].items()}
     assert chapter["mean_of_means"] == pytest.approx(mean_of_means, abs=1e-12)
-    # Prose: the chapter crowns bm25, ahead of hybrid by about 0.002.
-    assert chapter["overall"] == "bm25" == max(mean_of_means, key=mean_of_means.get)
-    assert chapter["runner_up"] == "hybrid"
-    assert chapter["margin"] == pytest.approx(mean_of_means["bm25"] - mean_of_means["hybrid"])
-    assert 0.0015 <= chapter["margin"] < 0.0025
-    # Prose: with the cutoff-10 columns and mrr only, the lead shrinks to a few millionths.
+    # Prose: the printed "best overall" is the highest mean of means, ahead of the runner-up by
+    # less than a hundredth ("in the third decimal").
+    overall = max(mean_of_means, key=mean_of_means.get)
+    runner = max((n for n in mean_of_means if n != overall), key=mean_of_means.get)
+    assert (chapter["overall"], chapter["runner_up"]) == (overall, runner)
+    assert chapter["margin"] == pytest.approx(mean_of_means[overall] - mean_of_means[runner])
+    assert 0 <= chapter["margin"] < 0.01
+    # Prose: keeping the deepest cutoff's columns and mrr changes the lead.
     subset = chapter["subset"]
     assert subset["columns"] == ["recall@10", "precision@10", "ndcg@10", "mrr"]
-    assert subset["best"] == "bm25" and subset["runner_up"] == "hybrid"
-    assert 0 < subset["margin"] < 1e-5
-    # Prose: all four tie exactly on recall@1; idxmax says bm25, and reranked in reverse order.
-    assert chapter["tie"] == {
-        "column": "recall@1",
-        "systems": list(runs),
-        "value": pytest.approx(chapter["input"]["bm25"]["recall@1"]),
-        "first": "bm25",
-        "reversed": "reranked",
-    }
-    assert len({chapter["input"][name]["recall@1"] for name in runs}) == 1
-    # Prose: vector and reranked are equal on every measure with a cutoff of 10 or less.
-    assert {k: v for k, v in chapter["input"]["vector"].items() if k != "mrr"} == {
-        k: v for k, v in chapter["input"]["reranked"].items() if k != "mrr"
-    }
-    # Prose: on no measure is the best significantly better than the runner-up; R@100 is a tie
-    # of vector and hybrid; bm25 and reranked return about 19 documents per query, the others 100.
-    assert "significant" not in results["status"].values()
-    r100 = expected.best.loc["R@100"]
-    assert r100["status"] == "tie" and {r100["system"], *r100["tied_with"]} == {"vector", "hybrid"}
-    retrieved = {
-        name: float(reteval.evaluate(qrels, run, ["NumRet"])["NumRet"].mean())
-        for name, run in runs.items()
-    }
-    assert 18 < retrieved["bm25"] < 21 and retrieved["reranked"] == retrieved["bm25"]
-    assert retrieved["vector"] == retrieved["hybrid"] == 100
+    assert subset["margin"] != pytest.approx(chapter["margin"])
+    # Prose: the first exactly tied column; idxmax names the first listed, then the last.
+    tie = chapter["tie"]
+    assert tie is not None
+    values = {name: chapter["input"][name][tie["column"]] for name in runs}
+    assert tie["systems"] == [n for n in runs if values[n] == max(values.values())]
+    assert (tie["first"], tie["reversed"]) == (tie["systems"][0], tie["systems"][-1])
+    # Prose: the retrievers return different numbers of documents (bm25 only those sharing a
+    # term with the query), so the deep measures compare them at unequal depths; the
+    # notebook prints and records it, and so does the report, with its recommendation rule.
+    numret = {name: reteval.evaluate(qrels, run, ["NumRet"])["NumRet"]
+              for name, run in runs.items()}
+    assert results["retrieved"]["bm25"]["mean"] == pytest.approx(numret["bm25"].mean())
+    assert numret["bm25"].mean() < 100 and numret["vector"].min() == 100
+    sensitive = [m for m in DEFAULT_MEASURES if expected.depth_sensitive(m)]
+    assert results["depth_sensitive"] == sensitive and {"R@100", "AP"} <= set(sensitive)
+    for cut in (5, 10):  # hand check: bm25 has queries with fewer than 10 documents
+        short = (numret["bm25"] < cut).any()
+        assert (f"P@{cut}" in sensitive) == bool(short)
+    report_md = (out / "report.md").read_text(encoding="utf-8")
+    assert "各检索器每个查询返回的文档数不同" in report_md and "AP †" in report_md
+    assert "推荐规则" in report_md
 
     # Without a baseline, the four baseline columns are empty and not shown.
     assert results["table_columns"] == [

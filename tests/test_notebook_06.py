@@ -158,6 +158,11 @@ def test_default_month_records_the_library_values_and_the_conclusions_its_prose_
     false_alarms = [table[t][0] for t in thresholds]
     assert missed == sorted(missed, reverse=True) and false_alarms == sorted(false_alarms)
     assert (output_dir / "figures" / "trend.png").stat().st_size > 1000
+    # the prose of section 4: an exception in an evaluation ends the chapter's loop (here on day
+    # 3, after the evaluations of days 1 and 2), and nothing runs after it
+    assert results["exception"] == {"error": "TimeoutError: the search service timed out",
+                                    "entries": 2, "day": 3}
+    assert results["history"] == "history.sqlite"  # no build-machine path in the results
 
 
 @pytest.mark.slow
