@@ -67,27 +67,28 @@ def test_default_run_shows_text_fallbacks_and_draws_the_right_conclusions(tmp_pa
     )
     assert results["metric_explorer"]["values"]["R@5"] == pytest.approx(3 / 5)
 
-    # The query explorer's prose: bm25 and vector rank the same top 5 for q01, a distractor first.
+    # The query explorer's prose: q01's judgments hold the distractor 少儿编程暑期班招生, judged 0,
+    # and a retriever that only counts shared terms (bm25) ranks it first.
     ranked = results["query_explorer"]["ranked"]
-    assert ranked["bm25"] == ranked["vector"] and ranked["bm25"][0] == "d178"
-    assert (
-        load("teaching").qrels.set_index(["query_id", "doc_id"]).loc[("q01", "d178"), "relevance"]
-        == 0
-    )
-
-    # The K-curve prose, computed here: nDCG@K falls from ~0.82 to its lowest near K = 6-7
-    # (~0.58), then rises to ~0.61 at K = 20; it does not flatten.
     collection = load("teaching")
+    judged = collection.qrels.set_index(["query_id", "doc_id"])
+    assert judged.loc[("q01", "d178"), "relevance"] == 0
+    distractor = collection.corpus["d178"]
+    assert "少儿编程暑期班招生" in distractor["title"] + distractor["text"]
+    assert ranked["bm25"][0] == "d178"
+
+    # The K-curve prose, computed here: for each retriever the printed line's values, and the
+    # curve falls from K = 1 to its lowest point and then rises again; it does not flatten.
     for name in ("bm25", "vector"):
         run = make_retriever(name, collection.corpus).run(collection.queries, k=20)
         ndcg = reteval.evaluate(collection.qrels, run, [f"nDCG@{k}" for k in range(1, 21)]).mean()
         lowest = int(ndcg.idxmin().split("@")[1])
         shape = results["k_curve_explorer"]["ndcg_shape"][name]
-        assert shape["min_k"] == lowest and 6 <= lowest <= 7
-        assert shape["first"] == pytest.approx(ndcg["nDCG@1"]) and ndcg["nDCG@1"] > 0.8
-        assert shape["min"] == pytest.approx(ndcg.min()) and 0.57 < ndcg.min() < 0.59
-        assert shape["last"] == pytest.approx(ndcg["nDCG@20"]) and 0.6 < ndcg["nDCG@20"] < 0.62
-        assert shape["rises_after_min"] and ndcg["nDCG@20"] > ndcg.min() + 0.02
+        assert shape["min_k"] == lowest and 1 < lowest < 20
+        assert shape["first"] == pytest.approx(ndcg["nDCG@1"]) and ndcg["nDCG@1"] > ndcg.min()
+        assert shape["min"] == pytest.approx(ndcg.min())
+        assert shape["last"] == pytest.approx(ndcg["nDCG@20"])
+        assert shape["rises_after_min"] and ndcg["nDCG@20"] > ndcg.min() + 0.01
     assert (output_dir / "figures" / "k_curves.png").stat().st_size > 10_000
 
 
