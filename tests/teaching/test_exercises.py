@@ -335,3 +335,14 @@ def test_06_4_runs_the_students_one_shot_evaluation_on_hidden_days():
     for function, message in expected.items():
         verdict = check("06.4", function, lang="en")
         assert not verdict and message in verdict.message, (function.__name__, verdict)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("exercise_id", EXERCISE_IDS)
+def test_no_answer_makes_check_raise(exercise_id):
+    odd = [10**400, -(10**400), Fraction(10**400, 3), float("inf"), float("nan"), Decimal("NaN"),
+           "", "   ", "1e999", [10**400], (float("inf"), 1), {"a": 1}, b"0.5", object(),
+           np.array([1.0, 2.0]), pd.DataFrame()]
+    for answer in odd:
+        verdict = check(exercise_id, answer, lang="en")
+        assert not verdict and verdict.answered, (exercise_id, answer)
