@@ -79,9 +79,10 @@ NB01_ANSWERS = {
              [(0.6, 0.4),  # P@5 itself, not its upper end
               (0.4, 0.8),  # the relevant share, not the judged share
               (0.8, 0.8), 0.6, (0.6,), "0.6, 0.8"]),
-    "01.4": (6 / 11,
-             [8 / 12,  # character coverage
-              7 / 11, 6 / 12, 0.5, False, "0.5"]),
+    "01.4": (9 / 14,
+             [11 / 14,  # character coverage
+              10 / 15,  # pairs counted with their repeat
+              9 / 15, 0.5, False, "0.5"]),
 }
 
 

@@ -11,9 +11,9 @@ cannot drift apart. Worked solutions: ``notebooks/solutions/01_solutions.ipynb``
   AP is at most 0.25, with the relevant documents :data:`FLAW_RELEVANT`.
 * ``01.3`` (unjudged documents): ``(Judged@5, highest possible P@5)`` of
   :data:`JUDGED_RANKING` against :data:`JUDGMENTS`, a pair of numbers.
-* ``01.4`` (RAG): the coverage of the reference statement by the context
-  under ``OverlapJudge(cjk="bigram")`` for the chapter's second sample, a
-  number.
+* ``01.4`` (RAG): the coverage of the statement :data:`RAG_STATEMENT` by the
+  context :data:`RAG_CONTEXT` under ``OverlapJudge(cjk="bigram")``, a number
+  (not a pair of the notebook, whose coverage the notebook prints).
 * ``01.5`` (code): a corrected ``average_precision(retrieved_docs,
   relevant_docs)``, run on hidden cases against trec_eval's AP.
 """
@@ -46,9 +46,9 @@ FLAW_RELEVANT = ["d1", "d2", "d3", "d4"]
 JUDGED_RANKING = ["d1", "d2", "d3", "d4", "d5"]
 JUDGMENTS = {"d1": 1, "d2": 0, "d4": 2, "d6": 3}
 
-#: 01.4: the chapter's second RAG sample: the retrieved context and the reference.
-RAG_CONTEXT = "机器学习是AI的分支"
-RAG_STATEMENT = "机器学习是人工智能的分支"
+#: 01.4: a retrieved context and a reference statement that says a little more.
+RAG_CONTEXT = "向量检索用嵌入表示文档"
+RAG_STATEMENT = "向量检索用嵌入向量表示文档和查询"
 
 # 01.5: the hidden cases (ranked list, relevant documents, what the case is about).
 _AP_CASES = [
@@ -200,17 +200,17 @@ EXERCISES = {
         _check_01_4,
         hints_zh=(
             "覆盖率 = 参考陈述中不同的词元有多少比例出现在上下文里。答案是 0 到 1 之间的一个数。",
-            ("cjk=\"bigram\" 时，中文按相邻两个字切分：先列出“机器学习是人工智能的分支”的"
-            "全部双字词元（不同的有几个？）。"),
-            "再数其中有几个出现在“机器学习是AI的分支”的双字词元里：“AI”前后的字对变了。",
+            ("cjk=\"bigram\" 时，中文按相邻两个字切分：先列出参考陈述的全部双字词元，"
+             "重复的只算一次（不同的有几个？）。"),
+            "再数其中有几个也出现在上下文的双字词元里：参考陈述多出来的“向量”“和查询”带来了新的字对。",
         ),
         hints_en=(
             ("Coverage = the share of the statement's distinct tokens that occur in the "
             "context. The answer is a number between 0 and 1."),
             ("With cjk=\"bigram\" Chinese is cut into overlapping character pairs: list the "
-            "distinct pairs of 机器学习是人工智能的分支 (how many are there?)."),
-            ("Then count how many occur among the pairs of 机器学习是AI的分支: the pairs around "
-            "\"AI\" have changed."),
+             "pairs of the statement, each distinct pair once (how many are there?)."),
+            ("Then count how many also occur among the pairs of the context: the statement's "
+             "extra 向量 and 和查询 bring new pairs."),
         ),
     ),
     "01.5": Exercise(
