@@ -338,7 +338,7 @@ class JudgmentComparison:
     tau, tau_ap : float
         Kendall's tau and tau_AP (human as truth) between the two system rankings.
     same_best : bool
-        Whether both judgments put the same run first.
+        Whether both judgments put the same run first (the same runs, when tied).
     measure : str
     """
 
@@ -415,7 +415,11 @@ def compare_judgments(human, other, runs: Mapping[str, object], *, measure: str 
         confusion=confusion_matrix(h, o).rename_axis(index="human", columns="other"),
         scores=scores, tau=kendall_tau(scores["human"], scores["other"]),
         tau_ap=tau_ap(scores["human"], scores["other"]),
-        same_best=bool(scores["human"].idxmax() == scores["other"].idxmax()), measure=measure)
+        same_best=_best(scores["human"]) == _best(scores["other"]), measure=measure)
+
+
+def _best(scores: pd.Series) -> set:
+    return set(scores.index[scores == scores.max()])
 
 
 def _qrels_columns(qrels):
