@@ -1,6 +1,5 @@
 """Judges: dry runs, votes, failures reported, the offline judge, and compare_judgments."""
 
-import pandas as pd
 import pytest
 
 from reteval.errors import InputError
