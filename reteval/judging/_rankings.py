@@ -103,8 +103,10 @@ def tau_ap(truth: pd.Series, other: pd.Series) -> float:
     Notes
     -----
     Ties are not defined in the original measure. Here ``other`` is ordered by
-    score descending, ties by system name ascending, and a pair tied in
-    ``truth`` counts one half (its expected value when the tie is broken at random).
+    score descending, ties by system name ascending; a pair tied in both
+    rankings counts as correctly ordered, and a pair tied in only one counts
+    one half (its expected value when that tie is broken at random). So two
+    identical rankings have tau_AP = 1, ties and all.
 
     References
     ----------
@@ -124,11 +126,14 @@ def tau_ap(truth: pd.Series, other: pd.Series) -> float:
     names = np.array([str(s) for s in y.index])
     order = np.lexsort((names, -y.to_numpy()))
     t = x.to_numpy()[order]
+    o = y.to_numpy()[order]
     n = len(t)
     total = 0.0
     for i in range(1, n):
-        above = t[:i]
-        correct = (above > t[i]).sum() + 0.5 * (above == t[i]).sum()
+        above_t, above_o = t[:i], o[:i]
+        tied_t, tied_o = above_t == t[i], above_o == o[i]
+        correct = ((above_t > t[i]) & ~tied_o).sum() + (tied_t & tied_o).sum() \
+            + 0.5 * (tied_t ^ tied_o).sum()
         total += correct / i
     return float(2 * total / (n - 1) - 1)
 

@@ -47,10 +47,13 @@ def test_tau_ap_is_not_symmetric():
     assert tau_ap(other, truth) == pytest.approx(0.25)
 
 
-def test_tau_ap_counts_a_tie_in_truth_as_half():
+def test_tau_ap_counts_a_tie_in_one_ranking_as_half_and_in_both_as_agreement():
     truth = pd.Series({"a": 1.0, "b": 1.0, "c": 0.0})
-    # other: a b c; i=2 (b): a tied with b in truth -> 1/2; i=3 (c): 2/2 -> 2/2 * 1.5 - 1
+    # other: a b c; i=2 (b): a tied with b in truth only -> 1/2; i=3 (c): 2/2 -> 2/2 * 1.5 - 1
     assert tau_ap(truth, systems("a", "b", "c")) == pytest.approx(0.5)
+    assert tau_ap(systems("a", "b", "c"), truth) == pytest.approx(0.5)
+    # identical rankings with a tie: 1
+    assert tau_ap(truth, truth.copy()) == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize("list_a, list_b, p, expected", [
