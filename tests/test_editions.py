@@ -13,7 +13,7 @@ from reteval.editions import check_bilingual, edition
 from reteval.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")) + sorted(
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb")) + sorted(
     (ROOT / "notebooks" / "solutions").glob("*.ipynb"))
 
 def md(text, lang=None):
