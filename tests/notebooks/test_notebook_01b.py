@@ -12,7 +12,8 @@ import json
 import pandas as pd
 import papermill
 import pytest
-from notebook_run import ROOT, execute, execute_solutions
+from notebook_run import execute, execute_solutions
+from paths import DATA, ROOT
 
 import reteval
 from reteval.datasets import load
@@ -32,7 +33,7 @@ from reteval.retrievers import make_retriever
 
 STEM = "01b_evaluation_set"
 NOTEBOOK = ROOT / "notebooks" / f"{STEM}.ipynb"
-CRANFIELD = ROOT.parent / "shared" / "data" / "cranfield"
+CRANFIELD = DATA / "cranfield"
 
 
 @pytest.fixture(scope="module")
