@@ -26,6 +26,7 @@ from reteval.retrievers import available_retrievers
 __all__ = [
     "check_lang",
     "check_notebook_01",
+    "check_notebook_01b",
     "check_notebook_02",
     "check_notebook_03",
     "check_notebook_04",
