@@ -136,7 +136,8 @@ def pool_take_n(runs: Mapping[str, object], *, n: int) -> pd.DataFrame:
     References
     ----------
     A. Lipani, J. Palotti, M. Lupu, A. Hanbury (2017), "Fixed-cost pooling
-    strategies based on IR evaluation measures", ECIR.
+    strategies based on IR evaluation measures", ECIR (which compares
+    fixed-budget strategies such as this one).
 
     Examples
     --------
