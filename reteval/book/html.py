@@ -152,7 +152,8 @@ def _notebooks(folder: Path) -> list[str]:
     if not folder.is_dir():
         return []
     names = [d.name for d in folder.iterdir()
-             if d.is_dir() and re.match(r"\d\d_", d.name) and (d / f"{d.name}.ipynb").is_file()]
+             if d.is_dir() and re.match(r"\d\d[a-z]?_", d.name)
+             and (d / f"{d.name}.ipynb").is_file()]
     return sorted(names, key=_order)
 
 
