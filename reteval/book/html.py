@@ -404,7 +404,7 @@ def _toc_html(lang: str, names: list[str], pages: dict, here: Path, output: Path
 
 
 def _find_glossary() -> Path | None:
-    candidate = Path(__file__).resolve().parents[1] / "docs" / "glossary.md"
+    candidate = Path(__file__).resolve().parents[2] / "docs" / "glossary.md"
     return candidate if candidate.is_file() else None
 
 
