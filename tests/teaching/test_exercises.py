@@ -18,7 +18,7 @@ import pytest
 
 from reteval.teaching.exercises import check, reset
 
-NOTEBOOKS = ("01", "02", "03", "04", "05", "06")
+NOTEBOOKS = ("01", "01b", "02", "03", "04", "05", "06")
 
 
 def all_exercises():
@@ -106,6 +106,8 @@ RIGHT = {
     "01.3": [(0.6, 0.8), ["0.6", "0.8"], (Fraction(3, 5), 4 / 5),
              Fresh(lambda: iter([0.6, 0.8])), ("60%", "80%")],
     "01.4": [9 / 14, "9/14", 0.6429, "0.64", 0.643],
+    "01b.1": [0.4, "0.4", "0.40", "2/5", Fraction(2, 5)],  # p_o 0.7, p_e 0.5
+    "01b.3": [6, 6.0, "6"],  # d1 d2 d3 | d5 | d7 d8
     "02.1": [],  # counted from the teaching collection below
     "03.1": [],  # drawn independently below
     "03.2": [6036, 6036.0, "6036", "6,036", np.int64(6036)],

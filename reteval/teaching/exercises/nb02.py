@@ -45,7 +45,7 @@ def _teaching_runs():
 
 
 def _short_queries() -> int:
-    from reteval.evaluate import evaluate
+    from reteval.evaluation.engine import evaluate
 
     collection, runs = _teaching_runs()
     numret = evaluate(collection.qrels, runs["bm25"], ["NumRet"])["NumRet"]
@@ -53,7 +53,7 @@ def _short_queries() -> int:
 
 
 def _ap20_pvalue() -> float:
-    from reteval.evaluate import evaluate
+    from reteval.evaluation.engine import evaluate
     from reteval.stats import paired_t_test
 
     collection, runs = _teaching_runs()

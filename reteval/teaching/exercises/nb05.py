@@ -34,7 +34,7 @@ OPTIONS = {"A": "P@5", "B": "R@5", "C": "RR", "D": "AP", "E": "nDCG@5"}
 
 
 def _evaluate(grades, unretrieved, measures):
-    from reteval.evaluate import evaluate
+    from reteval.evaluation.engine import evaluate
 
     judged = {f"d{i}": g for i, g in enumerate(grades, 1)}
     judged.update({f"u{i}": g for i, g in enumerate(unretrieved, 1)})
