@@ -96,19 +96,26 @@ class Exercise:
     the wrong shape, which :func:`check` reports as wrong.
 
     ``hints_zh`` and ``hints_en`` are tuples of the same length (a single
-    string is one hint). ``code`` marks an exercise whose answer is a function.
+    string is one hint; ``hint_zh``/``hint_en``, the older spelling, add one).
+    ``code`` marks an exercise whose answer is a function.
     """
 
     is_correct: Callable[[object], bool]
-    hints_zh: tuple[str, ...]
-    hints_en: tuple[str, ...]
+    hints_zh: tuple[str, ...] = ()
+    hints_en: tuple[str, ...] = ()
     code: bool = False
+    hint_zh: str = ""  # one hint, the older spelling: becomes the only hint
+    hint_en: str = ""
 
     def __post_init__(self):
         for name in ("hints_zh", "hints_en"):
             hints = getattr(self, name)
+            single = getattr(self, name.replace("hints", "hint"))
             if isinstance(hints, str):
-                object.__setattr__(self, name, (hints,))
+                hints = (hints,)
+            if single:
+                hints = (*hints, single)
+            object.__setattr__(self, name, tuple(hints))
         if len(self.hints_zh) != len(self.hints_en) or not self.hints_en:
             raise ValueError("an exercise needs the same number (at least one) of zh and en hints")
 
