@@ -8,7 +8,7 @@ query set with ``retriever.run(queries, k=100) -> DataFrame``:
 * ``vector``: dense retrieval with a multilingual sentence encoder (Universal
   Sentence Encoder v3: English and Chinese in one space); ``lsa``, the
   word-based fallback; ``neural`` with the MiniLM model of the optional extra;
-* ``hybrid``: fusion of bm25 and vector (RRF by default, :mod:`reteval.fusion`);
+* ``hybrid``: fusion of bm25 and vector (RRF by default, :mod:`reteval.retrievers.fusion`);
 * ``reranked``: bm25's top 100 re-scored by a second model;
 * :func:`from_invoke`: any object with ``.invoke(query)`` (LangChain style).
 

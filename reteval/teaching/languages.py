@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import pandas as pd
 
+from reteval._util.text import is_cjk
 from reteval.errors import InputError
 from reteval.io import as_qrels, as_run, sort_run
-from reteval.text import is_cjk
 
 __all__ = ["DIRECTIONS", "recall_by_direction", "text_language"]
 
