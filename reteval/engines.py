@@ -22,15 +22,20 @@ def _is_dask(obj) -> bool:
     return type(obj).__module__.partition(".")[0] == "dask"
 
 
-def evaluate(qrels, run, measures, *, relevance_level: int = 1,
-             missing: str = "zero") -> pd.DataFrame:
+def evaluate(qrels, run, measures, *, relevance_level: int = 1, missing: str = "zero",
+             **options) -> pd.DataFrame:
     if _is_dask(run) or _is_dask(qrels):
         from reteval.distributed import evaluate_dask
 
+        if any(options.values()):
+            from reteval.errors import InputError
+
+            raise InputError(f"{', '.join(k for k, v in options.items() if v)}: not available "
+                             "for a Dask collection; evaluate it in memory")
         return evaluate_dask(qrels, run, measures, relevance_level=relevance_level,
                              missing=missing)
     return evaluate_in_memory(qrels, run, measures, relevance_level=relevance_level,
-                              missing=missing)
+                              missing=missing, **options)
 
 
 evaluate.__doc__ = evaluate_in_memory.__doc__.replace(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 import os
 import warnings
@@ -9,7 +10,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from reteval.errors import InputError, outside_stacklevel
-from reteval.measures import measure_columns, parse_measures
+from reteval.measures import measure_columns, parse_measure
 from reteval.textfile import INT64_MAX
 
 if TYPE_CHECKING:
@@ -89,7 +90,8 @@ def check_arguments(measures, relevance_level, missing) -> list:
 
 
 def evaluate(qrels, run, measures, *, relevance_level: int = 1,
-             missing: str = "zero") -> pd.DataFrame:
+             missing: str = "zero", judged_only: bool = False, max_docs: int | None = None,
+             num_docs: int = 0, zscores=None) -> pd.DataFrame:
     """Evaluate a run: one row per query, one column per measure, as trec_eval.
 
     Parameters
@@ -117,6 +119,21 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1,
         (:class:`MissingQueriesWarning`; trec_eval ``-c``), ``"skip"``
         evaluates only queries in both, ``"error"`` raises. Run queries without
         judgments are always ignored.
+    judged_only : bool, default False
+        Remove the documents without a judgment (absent from the qrels or judged
+        negative) from every ranking before scoring (trec_eval ``-J``; a measure's
+        own ``judged_only=True``, as ``AP(judged_only=True)``, does it for that measure).
+    max_docs : int, optional
+        Only the first ``max_docs`` documents of each ranking count (trec_eval ``-M``).
+    num_docs : int, default 0
+        Number of documents of the collection (trec_eval ``-N``), used by ``Utility``'s
+        ``d`` weight only.
+    zscores : path or dict, optional
+        Standardise every value with a ``query measure mean stddev`` file (trec_eval
+        ``-Z``; :func:`reteval.io.zscores.read_zscores`): ``(value - mean) / stddev``,
+        -1000000 where the file has no entry (or a deviation of 0 and another value),
+        as trec_eval. The result's ``attrs["zscores"]`` is True, and :func:`aggregate`
+        then averages the standardised values as trec_eval does.
 
     Returns
     -------
@@ -147,16 +164,23 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1,
     AP     0.666667
     dtype: float64
     """
-    query_ids, values = _values(qrels, run, measures, relevance_level, missing)
+    query_ids, values = _values(qrels, run, measures, relevance_level, missing,
+                                judged_only=judged_only, max_docs=max_docs, num_docs=num_docs,
+                                zscores=zscores)
     import numpy as np
     import pandas as pd
 
     frame = pd.DataFrame(values, index=pd.Index(query_ids, name="query_id"))
-    return frame.astype(np.float64)
+    frame = frame.astype(np.float64)
+    if zscores is not None:
+        frame.attrs["zscores"] = True
+    return frame
 
 
 def evaluate_columns(qrels, run, measures, *, relevance_level: int = 1,
-                     missing: str = "zero") -> tuple[list[str], dict]:
+                     missing: str = "zero", judged_only: bool = False,
+                     max_docs: int | None = None, num_docs: int = 0,
+                     zscores=None) -> tuple[list[str], dict]:
     """:func:`evaluate`'s values without the DataFrame: ``(query ids, {column: values})``.
 
     Files are read into Arrow and numpy columns and evaluated without loading
@@ -169,28 +193,83 @@ def evaluate_columns(qrels, run, measures, *, relevance_level: int = 1,
     >>> ids, {k: v.tolist() for k, v in values.items()}
     (['q1'], {'RR': [0.5], 'P@2': [0.5]})
     """
-    return _values(qrels, run, measures, relevance_level, missing)
+    return _values(qrels, run, measures, relevance_level, missing, judged_only=judged_only,
+                   max_docs=max_docs, num_docs=num_docs, zscores=zscores)
 
 
-def _values(qrels, run, measures, relevance_level, missing):
+def _check_options(judged_only, max_docs, num_docs):
+    if not isinstance(judged_only, bool):
+        raise InputError(f"judged_only must be True or False; got {judged_only!r}")
+    for name, value in (("max_docs", max_docs), ("num_docs", num_docs)):
+        if value is None and name == "max_docs":
+            continue
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+            raise InputError(f"{name} must be a non-negative integer; got {value!r}")
+
+
+def _values(qrels, run, measures, relevance_level, missing, *, judged_only=False,
+            max_docs=None, num_docs=0, zscores=None):
     columns = check_arguments(measures, relevance_level, missing)
+    _check_options(judged_only, max_docs, num_docs)
+    table = None
+    if zscores is not None:
+        from reteval.io.zscores import read_zscores
+
+        table = read_zscores(zscores)
     if any(type(x).__module__.partition(".")[0] == "dask" for x in (run, qrels)):
         raise InputError(
             "a Dask collection is evaluated by reteval.evaluate (or "
             "reteval.distributed.evaluate_dask), not by reteval.evaluate.evaluate, which works "
             "in memory"
         )
-    from reteval.metrics import compute
+    from reteval.metrics import compute, judged_only as only_judged, limit_ranking
 
     if all(isinstance(x, (str, os.PathLike)) for x in (qrels, run)):
         ranking = _rank_files(qrels, run, missing)
     else:
         ranking = _rank_frames(qrels, run, missing)
+    if max_docs is not None:
+        ranking = limit_ranking(ranking, int(max_docs))
+    if judged_only:
+        ranking = only_judged(ranking)
     values = {
-        label: compute(ranking, spec, relevance_level=int(relevance_level))
+        label: compute(ranking, spec, relevance_level=int(relevance_level),
+                       num_docs=int(num_docs))
         for label, spec in columns
     }
-    return ranking.query_ids.astype(str).tolist(), values
+    query_ids = ranking.query_ids.astype(str).tolist()
+    if table is not None:
+        values = _standardise(query_ids, values, columns, table)
+    return query_ids, values
+
+
+MISSING_ZSCORE = -1000000.0  # trec_eval's MISSING_ZSCORE_VALUE
+GEOMETRIC_FLOOR = 0.00001  # trec_eval's MIN_GEO_MEAN
+
+
+def _standardise(query_ids, values, columns, table):
+    """trec_eval's -Z: every value as (value - mean) / stddev of its (query, measure)."""
+    import numpy as np
+
+    from reteval.measures import trec_name
+
+    out = {}
+    for label, spec in columns:
+        name = trec_name(label) or label
+        column = np.asarray(values[label], dtype=np.float64)
+        if spec.spec.aggregate == "gmean":
+            column = np.log(np.maximum(column, GEOMETRIC_FLOOR))
+        converted = np.empty_like(column)
+        for i, query in enumerate(query_ids):
+            entry = table.get((query, name))
+            if entry is None:
+                converted[i] = MISSING_ZSCORE
+            elif entry[1]:
+                converted[i] = (column[i] - entry[0]) / entry[1]
+            else:
+                converted[i] = 0.0 if column[i] == entry[0] else MISSING_ZSCORE
+        out[label] = converted
+    return out
 
 
 def _evaluated_queries(judged: set, retrieved: set, missing: str) -> set:
@@ -251,9 +330,6 @@ def _rank_files(qrels_path, run_path, missing):
                         source=run.source)
 
 
-_SUMMED_FAMILIES = ("NumQ", "NumRet", "NumRel", "NumRelRet")
-
-
 def aggregate(per_query: pd.DataFrame) -> pd.Series:
     """The values trec_eval reports for ``all``: the mean, or the sum for counts.
 
@@ -278,17 +354,22 @@ def aggregate(per_query: pd.DataFrame) -> pd.Series:
     """
     import pandas as pd
 
-    values = [summarize({column: per_query.iloc[:, i].to_numpy(dtype=float)})[column]
+    zscored = bool(per_query.attrs.get("zscores", False))
+    values = [summarize({column: per_query.iloc[:, i].to_numpy(dtype=float)},
+                        zscored=zscored)[column]
               for i, column in enumerate(per_query.columns)]  # by position: names may repeat
     return pd.Series(values, index=per_query.columns, dtype=float)
 
 
-def summarize(values) -> dict:
+def summarize(values, *, zscored: bool = False) -> dict:
     """:func:`aggregate` on columns: ``{column: per-query values}`` -> ``{column: value}``.
 
-    The mean of the values that are not NaN (NaN when none is), or their sum for the
-    counts (``NumQ``, ``NumRet``, ``NumRel``, ``NumRelRet``), as pandas' ``mean``
-    and ``sum`` give them, bit for bit.
+    How a measure aggregates is its family's ``aggregate`` in the measure registry: the
+    mean of the values that are not NaN (NaN when none is), or their sum for the counts
+    (``NumRet``, ``NumRel``...), as pandas' ``mean`` and ``sum`` give them, bit for bit;
+    the geometric mean with trec_eval's floor of 0.00001 for ``GMAP`` and ``GMBpref``;
+    the number of queries for ``NumQ``. With ``zscored`` (values standardised by
+    trec_eval's ``-Z``) the geometric means average values that are already logarithms.
 
     Examples
     --------
@@ -301,8 +382,19 @@ def summarize(values) -> dict:
     for column, column_values in values.items():
         column_values = np.asarray(column_values, dtype=np.float64)
         missing = np.isnan(column_values)
+        how = parse_measure(column).spec.aggregate
+        if how == "queries":
+            summary[column] = float(len(column_values))
+            continue
+        if how == "gmean":
+            kept = column_values[~missing]
+            if not zscored:
+                kept = np.log(np.maximum(kept, GEOMETRIC_FLOOR))
+            summary[column] = (float(np.exp(np.cumsum(kept)[-1] / len(kept))) if len(kept)
+                               else math.nan)  # summed in order, as trec_eval
+            continue
         total = float(np.where(missing, 0.0, column_values).sum())
-        if parse_measures([column])[0].family in _SUMMED_FAMILIES:
+        if how == "sum":
             summary[column] = total
         else:
             count = len(column_values) - int(missing.sum())
