@@ -243,6 +243,31 @@ def _values(qrels, run, measures, relevance_level, missing, *, judged_only=False
     return query_ids, values
 
 
+def relevance_strings(qrels, run, length: int = 10, *, missing: str = "zero",
+                      judged_only: bool = False, max_docs: int | None = None) -> dict:
+    """trec_eval's ``relstring.LENGTH`` per query: the grades of the top documents as text.
+
+    Examples
+    --------
+    >>> relevance_strings({"q1": {"a": 1, "b": 0, "c": -1}}, {"q1": ["a", "x", "b", "c"]})
+    {'q1': '1-0.'}
+    """
+    if missing not in MISSING_POLICIES:
+        raise InputError(f"missing must be one of {MISSING_POLICIES}; got {missing!r}")
+    _check_options(judged_only, max_docs, 0)
+    from reteval.metrics import judged_only as only_judged, limit_ranking, relevance_strings
+
+    if all(isinstance(x, (str, os.PathLike)) for x in (qrels, run)):
+        ranking = _rank_files(qrels, run, missing)
+    else:
+        ranking = _rank_frames(qrels, run, missing)
+    if max_docs is not None:
+        ranking = limit_ranking(ranking, int(max_docs))
+    if judged_only:
+        ranking = only_judged(ranking)
+    return relevance_strings(ranking, length)
+
+
 MISSING_ZSCORE = -1000000.0  # trec_eval's MISSING_ZSCORE_VALUE
 GEOMETRIC_FLOOR = 0.00001  # trec_eval's MIN_GEO_MEAN
 
@@ -400,3 +425,10 @@ def summarize(values, *, zscored: bool = False) -> dict:
             count = len(column_values) - int(missing.sum())
             summary[column] = total / count if count else float("nan")
     return summary
+
+
+def evaluate_preferences(qrels, run, measures, *, rel_format: str, **options):
+    """Preference (``-R prefs``, ``-R qrels_prefs``) and multi-judge (``-R qrels_jg``)
+    judgments: not evaluated yet."""
+    raise InputError(f"judgments in trec_eval's {rel_format!r} format are not supported yet "
+                     "(only -R qrels)")

@@ -60,6 +60,10 @@ __all__ = [
     "parse_measure",
     "parse_measures",
     "trec_name",
+    "trec_order",
+    "wants_relstring",
+    "wants_runid",
+    "without_text",
 ]
 
 
@@ -884,9 +888,32 @@ def wants_runid(names) -> bool:
                for n in _as_list(names))
 
 
-def without_runid(names) -> list:
-    """The names without ``runid``, which is a line of text, not a measure."""
-    return [n for n in _as_list(names) if not (isinstance(n, str) and n.strip() == "runid")]
+def without_text(names) -> list:
+    """The names without ``runid`` and ``relstring``, trec_eval lines that are not numbers."""
+    return [n for n in _as_list(names)
+            if not (isinstance(n, str) and n.strip().partition(".")[0] in _NOT_NUMBERS)]
+
+
+def wants_relstring(names) -> int | None:
+    """The length of trec_eval's ``relstring`` if these names ask for it, else None.
+
+    Examples
+    --------
+    >>> wants_relstring(["all_trec"]), wants_relstring(["map", "relstring.20"])
+    (10, 20)
+    """
+    length = None
+    for name in _as_list(names):
+        if not isinstance(name, str):
+            continue
+        base, dot, params = name.strip().partition(".")
+        if base == "relstring" and dot:
+            if not _ATOL_RE.fullmatch(params.strip()):
+                raise UnknownMeasureError(f"the length in {name!r} must be an integer")
+            return int(params.strip().lstrip("+").partition(".")[0])
+        if base == "relstring" or "relstring" in _NICKNAMES.get(base, ()):
+            length = 10
+    return length
 
 
 def _trec_text(measure: Measure):

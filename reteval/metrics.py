@@ -778,3 +778,14 @@ def compute(r: JudgedRanking, measure: Measure, *, relevance_level: int = 1,
     kernel = _KERNELS[measure.spec.kernel]
     values = kernel(r, measure, _level(measure, relevance_level), {"num_docs": num_docs})
     return np.asarray(values, dtype=np.float64)
+
+
+def relevance_strings(r: JudgedRanking, length: int = 10) -> dict:
+    """trec_eval's ``relstring``: the grades of the top ``length`` documents, one character
+    each (``0``-``9``, ``>`` above 9, ``-`` not judged, ``.`` judged negative), per query."""
+    out = {}
+    for i, grades, _ in _per_query_lists(r):
+        chars = [">" if g > 9 else str(g) if g >= 0 else "-" if g == -1 else "."
+                 for g in grades[:max(length, 0)]]
+        out[str(r.query_ids[i])] = "".join(chars)
+    return out
