@@ -208,9 +208,11 @@ def _cmd_evaluate(args) -> int:
         if length is not None and args.rel_format == "qrels" and args.engine == "memory":
             from reteval.evaluate import relevance_strings
 
-            strings = relevance_strings(args.qrels, args.run, length, missing=args.missing,
-                                        max_docs=options.get("max_docs"),
-                                        judged_only=args.judged_only)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # reported above
+                strings = relevance_strings(args.qrels, args.run, length, missing=args.missing,
+                                            max_docs=options.get("max_docs"),
+                                            judged_only=args.judged_only)
             given_name = next((n for n in given if n.startswith("relstring")), "relstring")
             relstrings = (given_name.replace(".", "_", 1), strings)
         runid = _run_tag(args.run) if wants_runid(given) else None
