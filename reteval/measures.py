@@ -698,6 +698,8 @@ def _expand_trec(text: str, explicit: dict | None = None) -> list[tuple[str, Mea
             return [(base, Measure(family.name))]
         if trec.kind in ("long", "double"):
             cutoffs = _trec_cutoffs(params, trec, family.name, text) if dot else trec.defaults
+            if text != base and "," not in params:
+                return [(text, Measure(family.name, cutoffs[0]))]  # one measure: as spelled
             return [(_printed(trec, k), Measure(family.name, k)) for k in cutoffs]
         if not dot:
             return [(base, Measure(family.name))]
@@ -841,7 +843,7 @@ def measure_columns(names) -> list[tuple[str, Measure]]:
     >>> [label for label, _ in measure_columns("success")]
     ['success_1', 'success_5', 'success_10']
     >>> [label for label, _ in measure_columns(["AP", "P.5", "official"])][:3]
-    ['AP', 'P_5', 'num_q']
+    ['AP', 'P.5', 'num_q']
     """
     names = _as_list(names)
     explicit = _explicit_params(names)
