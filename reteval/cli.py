@@ -114,21 +114,7 @@ def _run_tag(path) -> str:
     return ""
 
 
-def _relstring_length(names) -> int | None:
-    """The length of trec_eval's ``relstring`` if asked for (``relstring``, ``relstring.20``,
-    ``all_trec``)."""
-    from reteval.measures import wants_relstring
-
-    return wants_relstring(names)
-
-
-def _cmd_evaluate(args) -> int:
-    from reteval.evaluate import evaluate_columns, summarize
-    from reteval.measures import DEFAULT_MEASURES, is_count, wants_runid, without_text
-
-    # trec_eval's layout without -m: trec_eval's default measures
-    given = args.measures or (["official"] if args.format == "trec" else list(DEFAULT_MEASURES))
-    measures = without_text(given)
+def _evaluate_options(args) -> dict:
     options = {}
     if args.max_docs is not None:
         options["max_docs"] = args.max_docs
@@ -138,96 +124,124 @@ def _cmd_evaluate(args) -> int:
         options["num_docs"] = args.num_docs
     if args.zscores:
         options["zscores"] = args.zscores
+    return options
+
+
+def _evaluate_values(args, measures, options):
+    """``(query ids, {column: values})`` of the engine and judgment format asked for."""
+    from reteval.evaluate import evaluate_columns
+
+    if args.rel_format != "qrels":
+        from reteval.evaluate import evaluate_preferences
+
+        if args.engine == "dask" or options.get("zscores"):
+            raise RetevalError(f"-R {args.rel_format} is evaluated in memory, without -Z")
+        return evaluate_preferences(
+            args.qrels, args.run, measures, rel_format=args.rel_format,
+            relevance_level=args.relevance_level, missing=args.missing,
+            max_docs=options.get("max_docs"), judged_only=args.judged_only)
+    if args.engine == "dask":
+        from reteval.distributed import evaluate_on_cluster
+
+        if options:
+            raise RetevalError("-M, -J, -N and -Z are not available with --engine dask")
+        per_query = evaluate_on_cluster(args.qrels, args.run, measures, scheduler=args.scheduler,
+                                        relevance_level=args.relevance_level,
+                                        missing=args.missing)
+        return per_query.index.tolist(), {c: per_query[c].to_numpy() for c in per_query.columns}
+    if args.scheduler:
+        raise RetevalError("--scheduler needs --engine dask")
+    # Columns, not a DataFrame: files are evaluated without loading pandas.
+    return evaluate_columns(args.qrels, args.run, measures, relevance_level=args.relevance_level,
+                            missing=args.missing, **options)
+
+
+def _cmd_evaluate(args) -> int:
+    from reteval.evaluate import summarize
+    from reteval.measures import DEFAULT_MEASURES, is_count, without_text
+
+    # trec_eval's layout without -m: trec_eval's default measures
+    given = args.measures or (["official"] if args.format == "trec" else list(DEFAULT_MEASURES))
+    options = _evaluate_options(args)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        if args.rel_format != "qrels":
-            from reteval.evaluate import evaluate_preferences
-
-            if args.engine == "dask" or options.get("zscores"):
-                raise RetevalError(f"-R {args.rel_format} is evaluated in memory, without -Z")
-            query_ids, values = evaluate_preferences(
-                args.qrels, args.run, measures, rel_format=args.rel_format,
-                relevance_level=args.relevance_level, missing=args.missing,
-                max_docs=options.get("max_docs"), judged_only=args.judged_only, columns=True)
-        elif args.engine == "dask":
-            from reteval.distributed import evaluate_on_cluster
-
-            if options:
-                raise RetevalError("-M, -J, -N and -Z are not available with --engine dask")
-            per_query = evaluate_on_cluster(args.qrels, args.run, measures,
-                                            scheduler=args.scheduler,
-                                            relevance_level=args.relevance_level,
-                                            missing=args.missing)
-            query_ids = per_query.index.tolist()
-            values = {c: per_query[c].to_numpy() for c in per_query.columns}
-        elif args.scheduler:
-            raise RetevalError("--scheduler needs --engine dask")
-        else:
-            # Columns, not a DataFrame: files are evaluated without loading pandas.
-            query_ids, values = evaluate_columns(args.qrels, args.run, measures,
-                                                 relevance_level=args.relevance_level,
-                                                 missing=args.missing, **options)
+        query_ids, values = _evaluate_values(args, without_text(given), options)
     for warning in caught:
         print(f"reteval: warning: {warning.message}", file=sys.stderr)
     zscored = bool(args.zscores)
     means = summarize(values, zscored=zscored)
-    names = list(values)
-    counts = {name: is_count(name) and not zscored for name in names}
-    rows = [dict(zip(names, row, strict=True)) for row in zip(*values.values(), strict=True)]
-    out = sys.stdout
-    if args.format == "json":
-        doc = {"measures": {k: _json_number(v, counts[k]) for k, v in means.items()},
-               "num_queries": len(query_ids)}
-        if args.per_query:
-            doc["per_query"] = {q: {k: _json_number(v, counts[k]) for k, v in row.items()}
-                                for q, row in zip(query_ids, rows, strict=True)}
-        json.dump(doc, out, indent=2, allow_nan=False)
-        out.write("\n")
-    elif args.format == "csv":
-        import csv
-
-        writer = csv.writer(out, lineterminator="\n")
-        if args.per_query:
-            writer.writerow(["query_id", *names])
-            for query, row in zip(query_ids, rows, strict=True):
-                writer.writerow([query, *(_exact(v, counts[k]) for k, v in row.items())])
-        else:
-            writer.writerow(["measure", "value"])
-            for name, value in means.items():
-                writer.writerow([name, _exact(value, counts[name])])
-    elif args.format == "trec":
-        import pandas as pd
-
-        from reteval.formats import to_trec_eval
-
-        per_query = pd.DataFrame(values, index=pd.Index(query_ids, name="query_id"))
-        if zscored:
-            per_query.attrs["zscores"] = True
-        relstrings = None
-        length = _relstring_length(given)
-        if length is not None and args.rel_format == "qrels" and args.engine == "memory":
-            from reteval.evaluate import relevance_strings
-
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # reported above
-                strings = relevance_strings(args.qrels, args.run, length, missing=args.missing,
-                                            max_docs=options.get("max_docs"),
-                                            judged_only=args.judged_only)
-            given_name = next((n for n in given if n.startswith("relstring")), "relstring")
-            relstrings = (given_name.replace(".", "_", 1), strings)
-        runid = _run_tag(args.run) if wants_runid(given) else None
-        out.write(to_trec_eval(per_query, queries=args.per_query, runid=runid,
-                               relstrings=relstrings))
-    else:
-        width = max(len(str(c)) for c in names)
-        if args.per_query:
-            for query, row in zip(query_ids, rows, strict=True):
-                for name, value in row.items():
-                    out.write(f"{name:<{width}}  {query}  {_fmt(value, counts[name])}\n")
-        for name, value in means.items():
-            out.write(f"{name:<{width}}  all  {_fmt(value, counts[name])}\n")
-        out.write(f"{'num_q':<{width}}  all  {len(query_ids)}\n")
+    counts = {name: is_count(name) and not zscored for name in values}
+    writer = {"json": _write_json, "csv": _write_csv, "trec": _write_trec}.get(args.format,
+                                                                              _write_table)
+    writer(args, given, options, query_ids, values, means, counts)
     return 0
+
+
+def _rows(values) -> list[dict]:
+    names = list(values)
+    return [dict(zip(names, row, strict=True)) for row in zip(*values.values(), strict=True)]
+
+
+def _write_json(args, given, options, query_ids, values, means, counts) -> None:
+    doc = {"measures": {k: _json_number(v, counts[k]) for k, v in means.items()},
+           "num_queries": len(query_ids)}
+    if args.per_query:
+        doc["per_query"] = {q: {k: _json_number(v, counts[k]) for k, v in row.items()}
+                            for q, row in zip(query_ids, _rows(values), strict=True)}
+    json.dump(doc, sys.stdout, indent=2, allow_nan=False)
+    sys.stdout.write("\n")
+
+
+def _write_csv(args, given, options, query_ids, values, means, counts) -> None:
+    import csv
+
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    if args.per_query:
+        writer.writerow(["query_id", *values])
+        for query, row in zip(query_ids, _rows(values), strict=True):
+            writer.writerow([query, *(_exact(v, counts[k]) for k, v in row.items())])
+    else:
+        writer.writerow(["measure", "value"])
+        for name, value in means.items():
+            writer.writerow([name, _exact(value, counts[name])])
+
+
+def _write_trec(args, given, options, query_ids, values, means, counts) -> None:
+    import pandas as pd
+
+    from reteval.formats import to_trec_eval
+    from reteval.measures import wants_relstring, wants_runid
+
+    per_query = pd.DataFrame(values, index=pd.Index(query_ids, name="query_id"))
+    if args.zscores:
+        per_query.attrs["zscores"] = True
+    relstrings = None
+    length = wants_relstring(given)
+    if length is not None and args.rel_format == "qrels" and args.engine == "memory":
+        from reteval.evaluate import relevance_strings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # reported already
+            strings = relevance_strings(args.qrels, args.run, length, missing=args.missing,
+                                        max_docs=options.get("max_docs"),
+                                        judged_only=args.judged_only)
+        name = next((n for n in given if n.startswith("relstring.")), "relstring")
+        relstrings = (name.replace(".", "_", 1), strings)
+    runid = _run_tag(args.run) if wants_runid(given) else None
+    sys.stdout.write(to_trec_eval(per_query, queries=args.per_query, runid=runid,
+                                  relstrings=relstrings))
+
+
+def _write_table(args, given, options, query_ids, values, means, counts) -> None:
+    out = sys.stdout
+    width = max(len(str(c)) for c in values)
+    if args.per_query:
+        for query, row in zip(query_ids, _rows(values), strict=True):
+            for name, value in row.items():
+                out.write(f"{name:<{width}}  {query}  {_fmt(value, counts[name])}\n")
+    for name, value in means.items():
+        out.write(f"{name:<{width}}  all  {_fmt(value, counts[name])}\n")
+    out.write(f"{'num_q':<{width}}  all  {len(query_ids)}\n")
 
 
 def _exact(value, count: bool):

@@ -222,7 +222,8 @@ def _values(qrels, run, measures, relevance_level, missing, *, judged_only=False
             "reteval.distributed.evaluate_dask), not by reteval.evaluate.evaluate, which works "
             "in memory"
         )
-    from reteval.metrics import compute, judged_only as only_judged, limit_ranking
+    from reteval.metrics import compute, limit_ranking
+    from reteval.metrics import judged_only as only_judged
 
     if all(isinstance(x, (str, os.PathLike)) for x in (qrels, run)):
         ranking = _rank_files(qrels, run, missing)
@@ -255,7 +256,8 @@ def relevance_strings(qrels, run, length: int = 10, *, missing: str = "zero",
     if missing not in MISSING_POLICIES:
         raise InputError(f"missing must be one of {MISSING_POLICIES}; got {missing!r}")
     _check_options(judged_only, max_docs, 0)
-    from reteval.metrics import judged_only as only_judged, limit_ranking, relevance_strings
+    from reteval.metrics import judged_only as only_judged
+    from reteval.metrics import limit_ranking, relevance_strings
 
     if all(isinstance(x, (str, os.PathLike)) for x in (qrels, run)):
         ranking = _rank_files(qrels, run, missing)

@@ -56,6 +56,7 @@ __all__ = [
     "family_of",
     "is_count",
     "measure_columns",
+    "measures_markdown",
     "measures_table",
     "parse_measure",
     "parse_measures",
@@ -78,7 +79,7 @@ class TrecName:
     measures in that order.
     """
 
-    __slots__ = ("name", "kind", "defaults", "order", "field")
+    __slots__ = ("defaults", "field", "kind", "name", "order")
 
     def __init__(self, name, kind="plain", defaults=(), order=0, field=None):
         self.name, self.kind, self.defaults = name, kind, tuple(defaults)
@@ -117,17 +118,29 @@ class Family:
         trec_eval prints a per-query line for it (``gm_map`` and ``num_q`` have none).
     """
 
-    __slots__ = ("name", "description", "cutoff", "params", "defaults", "aliases", "trec",
-                 "default_cutoffs", "kernel", "aggregate", "count", "query_lines", "reference")
+    __slots__ = (
+        "aggregate",
+        "aliases",
+        "count",
+        "cutoff",
+        "default_cutoffs",
+        "defaults",
+        "description",
+        "kernel",
+        "name",
+        "params",
+        "query_lines",
+        "trec",
+    )
 
     def __init__(self, name, description, *, kernel, cutoff="none", params=(), defaults=None,
                  aliases=(), trec=(), default_cutoffs=(), aggregate="mean", count=False,
-                 query_lines=True, reference=""):
+                 query_lines=True):
         self.name, self.description, self.kernel, self.cutoff = name, description, kernel, cutoff
         self.params, self.defaults = tuple(params), dict(defaults or {})
         self.aliases, self.trec = tuple(aliases), tuple(trec)
         self.default_cutoffs, self.aggregate, self.count = tuple(default_cutoffs), aggregate, count
-        self.query_lines, self.reference = query_lines, reference
+        self.query_lines = query_lines
 
     def __repr__(self) -> str:
         return f"Family({self.name!r})"
@@ -183,7 +196,8 @@ REGISTRY: tuple[Family, ...] = (
     Family("Utility", "a*relret + b*nonrelret + c*relmissed + d*nonrelmissed (default 1, -1, 0, 0)",
            kernel="utility", params=("weights", "rel", "judged_only"),
            trec=(TrecName("utility", "doubles", order=17, field=("a", "b", "c", "d")),)),
-    Family("IPrecAvg", "interpolated precision averaged over recall levels (default 0, 0.1, ..., 1)",
+    Family("IPrecAvg",
+           "interpolated precision averaged over recall levels (default 0, 0.1, ..., 1)",
            kernel="interpolated_precision_average", params=("levels", "rel", "judged_only"),
            trec=(TrecName("11pt_avg", "doubles", order=18, field="levels"),)),
     Family("binG", "binary G (trec_eval's experimental gain measure)", kernel="bin_g",
@@ -639,7 +653,10 @@ def _cutoff(raw: str, family: str, name: str):
 
 
 def _trec_cutoffs(text: str, trec: TrecName, family: str, name: str) -> list:
-    """Cutoffs after ``name.``, read as trec_eval reads them (atol / atof), sorted."""
+    """Cutoffs after ``name.``, read as trec_eval reads them (atol / atof), sorted.
+
+    Returns ``(value, decimals given)`` pairs.
+    """
     values = []
     for raw in text.split(","):
         raw = raw.strip()
@@ -647,19 +664,24 @@ def _trec_cutoffs(text: str, trec: TrecName, family: str, name: str) -> list:
             if not _ATOL_RE.fullmatch(raw) or len(raw.lstrip("+").partition(".")[0]) > 18:
                 raise UnknownMeasureError(
                     f"the cutoff in {name!r} must be a positive integer; got {raw!r}")
-            values.append(int(raw.lstrip("+").partition(".")[0]))
+            values.append((int(raw.lstrip("+").partition(".")[0]), 0))
         else:
-            values.append(_cutoff(raw, family, name))
+            values.append((_cutoff(raw, family, name), len(raw.partition(".")[2])))
     values.sort()
-    if trec.kind == "long" and values[0] <= 0:
+    if trec.kind == "long" and values[0][0] <= 0:
         raise UnknownMeasureError(f"the cutoffs in {name!r} must be positive; got {text!r}")
-    if len(set(values)) != len(values):
+    if len({v for v, _ in values}) != len(values):
         raise UnknownMeasureError(f"duplicate cutoffs in {name!r}")
     return values
 
 
-def _printed(trec: TrecName, value) -> str:
-    return f"{trec.name}_{value:3.2f}" if trec.kind == "double" else f"{trec.name}_{value}"
+def _printed(trec: TrecName, value, decimals: int = 2) -> str:
+    """The name trec_eval prints (``%3.2f`` for real cutoffs); a label keeps more decimals
+    when more are given (``iprec_at_recall.0.125`` is labelled ``iprec_at_recall_0.125``,
+    trec_eval prints ``iprec_at_recall_0.12``)."""
+    if trec.kind == "double":
+        return f"{trec.name}_{value:.{max(decimals, 2)}f}"
+    return f"{trec.name}_{value}"
 
 
 def _trec_params(trec: TrecName, family: str, text: str, name: str) -> dict:
@@ -697,10 +719,11 @@ def _expand_trec(text: str, explicit: dict | None = None) -> list[tuple[str, Mea
                 raise UnknownMeasureError(f"measure {base!r} takes no cutoff; got {text!r}")
             return [(base, Measure(family.name))]
         if trec.kind in ("long", "double"):
-            cutoffs = _trec_cutoffs(params, trec, family.name, text) if dot else trec.defaults
+            cutoffs = (_trec_cutoffs(params, trec, family.name, text) if dot
+                       else [(k, 2) for k in trec.defaults])
             if text != base and "," not in params:
-                return [(text, Measure(family.name, cutoffs[0]))]  # one measure: as spelled
-            return [(_printed(trec, k), Measure(family.name, k)) for k in cutoffs]
+                return [(text, Measure(family.name, cutoffs[0][0]))]  # one measure: as spelled
+            return [(_printed(trec, k, d), Measure(family.name, k)) for k, d in cutoffs]
         if not dot:
             return [(base, Measure(family.name))]
         return [(f"{base}_{params}", Measure(family.name, **_trec_params(trec, family.name,
@@ -715,8 +738,8 @@ def _expand_trec(text: str, explicit: dict | None = None) -> list[tuple[str, Mea
             continue
         if trec.kind in ("long", "double"):
             if "," in rest:  # a list after the underscore: P_5,10
-                return [(_printed(trec, k), Measure(family.name, k))
-                        for k in _trec_cutoffs(rest, trec, family.name, text)]
+                return [(_printed(trec, k, d), Measure(family.name, k))
+                        for k, d in _trec_cutoffs(rest, trec, family.name, text)]
             return [(text, Measure(family.name, _cutoff(rest, family.name, text)))]
         return [(text, Measure(family.name, **_trec_params(trec, family.name, rest, text)))]
     return None
@@ -989,6 +1012,22 @@ def trec_order(measure) -> int:
     return 1000 if text is None else text[1]
 
 
+def measures_markdown() -> str:
+    """The whole page ``docs/measures.md`` (``python -m reteval.measures`` prints it)."""
+    return (
+        "# Measures\n\n"
+        "Every measure reteval computes, with its trec_eval name where trec_eval has one "
+        "(trec_eval 10;\nvalues are identical). Generated from the measure registry "
+        "(`reteval/measures.py`) by\n`python -m reteval.measures > docs/measures.md`; a test "
+        "checks that this page matches it.\n\n"
+        "A trec_eval name takes its parameters after a dot (`P.5,10`, `ndcg.1=3,2=9`) and is "
+        "printed\nwith an underscore (`P_5`, `ndcg_1=3,2=9`); both spellings are accepted. "
+        "reteval names\ntake a cutoff after `@` and parameters in parentheses "
+        "(`P(rel=2)@10`, `AP(judged_only=True)`).\n\n"
+        + measures_table()
+    )
+
+
 def measures_table() -> str:
     """The Markdown table of ``docs/measures.md``: every family, its trec_eval names.
 
@@ -1017,9 +1056,14 @@ def measures_table() -> str:
         order = min((o for o, _ in names), default=1000)
         aliases = "".join(f", `{a}`" for a in family.aliases)
         shown_names = ", ".join(s for _, s in names) or "(none)"
-        rows.append((order, f"| {shown_names} | `{family.name}`{aliases} | "
-                            f"{rule[family.cutoff]} | {family.description} |"))
+        row = (f"| {shown_names} | `{family.name}`{aliases} | {rule[family.cutoff]} | "
+               f"{family.description} |")
+        rows.append((order, row))
     lines += [row for _, row in sorted(rows, key=lambda r: r[0])]
     nicknames = "; ".join(f"`{k}`: " + " ".join(v) for k, v in _NICKNAMES.items())
     lines += ["", f"trec_eval's nicknames: {nicknames}."]
     return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    print(measures_markdown(), end="")

@@ -529,7 +529,7 @@ def g_measure(r: JudgedRanking, gains) -> np.ndarray:
             ideal_gain = ideal(rank)
             if ideal_gain > 0.0:
                 sum_ideal += ideal_gain
-            sum_cost += ideal_gain if ideal_gain >= min_cost else min_cost
+            sum_cost += max(ideal_gain, min_cost)
             if gain != 0:
                 results_g += gain / _log2(2 + sum_cost - sum_results)
             rank += 1

@@ -16,6 +16,7 @@ import pandas as pd
 
 from reteval.errors import InputError
 from reteval.extras import require
+from reteval.measures import is_count
 from reteval.monitor.history import HistoryStore, open_history
 
 __all__ = ["history_frame", "plot_history"]
@@ -196,7 +197,7 @@ def plot_history(history, *, measures: Sequence[str] | str | None = None,
     measure_columns = [c for c in frame.columns
                        if c not in (*_FIXED_COLUMNS, "alert", "alerts", "alert_measures")]
     if measures is None:
-        measure_columns = [c for c in measure_columns if not c.startswith("Num")]
+        measure_columns = [c for c in measure_columns if not is_count(c)]
     if ax is None:
         fig = Figure(figsize=(8, 4.5), layout="constrained")
         ax = fig.add_subplot()

@@ -20,6 +20,7 @@ import pandas as pd
 
 from reteval.comparison import Comparison
 from reteval.errors import InputError
+from reteval.measures import is_count
 from reteval.report.texts import (
     ALERT_KINDS,
     CI_NOTES,
@@ -347,7 +348,7 @@ def _history_blocks(history, digits: int, lang: str, last: int = 5) -> list:
     fixed = ("created_utc", "retriever", "dataset", "fingerprint", "num_queries",
              "alert", "alerts", "alert_measures")
     # every recorded measure but the counts (NumRet ...): an alert may be about any of them
-    shown = [m for m in history.columns if m not in fixed and not m.startswith("Num")]
+    shown = [m for m in history.columns if m not in fixed and not is_count(m)]
     first = history["created_utc"].iloc[0].strftime("%Y-%m-%d %H:%M")
     latest = history["created_utc"].iloc[-1].strftime("%Y-%m-%d %H:%M")
     retrievers = _names(dict.fromkeys(history["retriever"]), lang)
