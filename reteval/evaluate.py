@@ -91,7 +91,7 @@ def check_arguments(measures, relevance_level, missing) -> list:
 
 def evaluate(qrels, run, measures, *, relevance_level: int = 1,
              missing: str = "zero", judged_only: bool = False, max_docs: int | None = None,
-             num_docs: int = 0, zscores=None) -> pd.DataFrame:
+             num_docs: int = 0, zscores=None, rel_format: str = "qrels") -> pd.DataFrame:
     """Evaluate a run: one row per query, one column per measure, as trec_eval.
 
     Parameters
@@ -134,6 +134,9 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1,
         -1000000 where the file has no entry (or a deviation of 0 and another value),
         as trec_eval. The result's ``attrs["zscores"]`` is True, and :func:`aggregate`
         then averages the standardised values as trec_eval does.
+    rel_format : {"qrels", "prefs", "qrels_prefs", "qrels_jg"}, default "qrels"
+        The format of ``qrels`` (trec_eval ``-R``): preferences or several judgment
+        groups are evaluated by :func:`evaluate_preferences` (a path to a file).
 
     Returns
     -------
@@ -164,9 +167,16 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1,
     AP     0.666667
     dtype: float64
     """
-    query_ids, values = _values(qrels, run, measures, relevance_level, missing,
-                                judged_only=judged_only, max_docs=max_docs, num_docs=num_docs,
-                                zscores=zscores)
+    if rel_format != "qrels":
+        if zscores is not None:
+            raise InputError(f"zscores are not available with rel_format={rel_format!r}")
+        query_ids, values = evaluate_preferences(
+            qrels, run, measures, rel_format=rel_format, relevance_level=relevance_level,
+            missing=missing, max_docs=max_docs, judged_only=judged_only)
+    else:
+        query_ids, values = _values(qrels, run, measures, relevance_level, missing,
+                                    judged_only=judged_only, max_docs=max_docs,
+                                    num_docs=num_docs, zscores=zscores)
     import numpy as np
     import pandas as pd
 
@@ -429,8 +439,69 @@ def summarize(values, *, zscored: bool = False) -> dict:
     return summary
 
 
-def evaluate_preferences(qrels, run, measures, *, rel_format: str, **options):
-    """Preference (``-R prefs``, ``-R qrels_prefs``) and multi-judge (``-R qrels_jg``)
-    judgments: not evaluated yet."""
-    raise InputError(f"judgments in trec_eval's {rel_format!r} format are not supported yet "
-                     "(only -R qrels)")
+def evaluate_preferences(qrels, run, measures, *, rel_format: str, relevance_level: int = 1,
+                         missing: str = "zero", max_docs: int | None = None,
+                         judged_only: bool = False) -> tuple[list[str], dict]:
+    """Measures of preference judgments (``rel_format="prefs"`` or ``"qrels_prefs"``) or of
+    several judgment groups (``"qrels_jg"``): ``(query ids, {column: values})``.
+
+    trec_eval's ``-R`` formats (:mod:`reteval.io.prefs`); the measures are those of the
+    registry whose ``judgments`` is ``"prefs"`` or ``"qrels_jg"`` (``-m all_prefs``,
+    ``-m qrels_jg``), and ``num_q``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "prefs").write_text("q1 u s a 2\\nq1 u s b 1\\nq1 u s c 0\\n")
+    >>> _ = (folder / "run").write_text("q1 Q0 b 1 3 t\\nq1 Q0 a 2 2 t\\n")
+    >>> ids, values = evaluate_preferences(folder / "prefs", folder / "run",
+    ...                                    ["prefs_simp", "prefs_num_prefs_poss"],
+    ...                                    rel_format="prefs")
+    >>> ids, {k: v.tolist() for k, v in values.items()}
+    (['q1'], {'prefs_simp': [0.6666666666666666], 'prefs_num_prefs_poss': [3.0]})
+    """
+    import numpy as np
+
+    from reteval.evaluation.preferences import (
+        judge_group_values,
+        preference_values,
+        ranked_run,
+    )
+    from reteval.io.prefs import read_prefs, read_qrels_jg, read_qrels_prefs
+
+    readers = {"prefs": read_prefs, "qrels_prefs": read_qrels_prefs, "qrels_jg": read_qrels_jg}
+    if rel_format not in readers:
+        raise InputError(f"rel_format must be one of qrels, {', '.join(readers)}; got "
+                         f"{rel_format!r}")
+    if missing not in MISSING_POLICIES:
+        raise InputError(f"missing must be one of {MISSING_POLICIES}; got {missing!r}")
+    _check_options(judged_only, max_docs, 0)
+    columns = measure_columns(measures)
+    wanted = "qrels_jg" if rel_format == "qrels_jg" else "prefs"
+    for label, spec in columns:
+        if spec.family != "NumQ" and spec.spec.judgments != wanted:
+            nickname = "qrels_jg" if wanted == "qrels_jg" else "all_prefs"
+            raise InputError(f"measure {label!r} is not computed from -R {rel_format} "
+                             f"judgments (use -m {nickname})")
+    judgments = readers[rel_format](qrels)
+    ranked = ranked_run(run, max_docs, ties_ascending=wanted == "prefs")
+    judged = sorted(judgments, key=lambda q: q.encode())
+    check_missing(set(judged) - set(ranked), missing)
+    queries = [q for q in judged if q in ranked or missing == "zero"]
+    values = {}
+    if wanted == "prefs":
+        names = [label for label, spec in columns if spec.family != "NumQ"]
+        trec = {label: spec.spec.trec[0].name for label, spec in columns}
+        computed = preference_values(judgments, ranked, [trec[n] for n in names], queries)
+        for label, spec in columns:
+            values[label] = (np.ones(len(queries)) if spec.family == "NumQ"
+                             else np.asarray(computed[trec[label]], dtype=np.float64))
+        return queries, values
+    jg_columns = [(label, spec) for label, spec in columns if spec.family != "NumQ"]
+    computed = judge_group_values(judgments, ranked, jg_columns, queries,
+                                  relevance_level=relevance_level, max_docs=max_docs,
+                                  judged_only=judged_only)
+    for label, spec in columns:
+        values[label] = np.ones(len(queries)) if spec.family == "NumQ" else computed[label]
+    return queries, values

@@ -116,6 +116,9 @@ class Family:
         An integer count (printed without decimals).
     query_lines : bool
         trec_eval prints a per-query line for it (``gm_map`` and ``num_q`` have none).
+    judgments : {"qrels", "prefs", "qrels_jg"}
+        The judgments it needs: relevance judgments, preferences (trec_eval ``-R prefs``
+        or ``-R qrels_prefs``) or qrels of several judgment groups (``-R qrels_jg``).
     """
 
     __slots__ = (
@@ -126,6 +129,7 @@ class Family:
         "default_cutoffs",
         "defaults",
         "description",
+        "judgments",
         "kernel",
         "name",
         "params",
@@ -135,12 +139,12 @@ class Family:
 
     def __init__(self, name, description, *, kernel, cutoff="none", params=(), defaults=None,
                  aliases=(), trec=(), default_cutoffs=(), aggregate="mean", count=False,
-                 query_lines=True):
+                 query_lines=True, judgments="qrels"):
         self.name, self.description, self.kernel, self.cutoff = name, description, kernel, cutoff
         self.params, self.defaults = tuple(params), dict(defaults or {})
         self.aliases, self.trec = tuple(aliases), tuple(trec)
         self.default_cutoffs, self.aggregate, self.count = tuple(default_cutoffs), aggregate, count
-        self.query_lines = query_lines
+        self.query_lines, self.judgments = query_lines, judgments
 
     def __repr__(self) -> str:
         return f"Family({self.name!r})"
@@ -242,6 +246,60 @@ REGISTRY: tuple[Family, ...] = (
     Family("Unjudged", "share of the top k that is not judged (trec_eval unj_k: / k)",
            cutoff="required", kernel="unjudged", default_cutoffs=(5, 10, 20),
            trec=(TrecName("unj", "long", (5, 10, 20), order=56),), params=("judged_only",)),
+    # preferences (trec_eval -R prefs, -R qrels_prefs): computed by
+    # reteval.evaluation.preferences, which the kernel names
+    Family("PrefsPoss", "number of preferences possible",
+           kernel="prefs_num_prefs_poss", judgments="prefs", aggregate="sum", count=True,
+           trec=(TrecName("prefs_num_prefs_poss", order=36),)),
+    Family("PrefsFul", "number of preferences fulfilled (implied ones too)",
+           kernel="prefs_num_prefs_ful", judgments="prefs", aggregate="sum", count=True,
+           trec=(TrecName("prefs_num_prefs_ful", order=37),)),
+    Family("PrefsFulRet", "number of preferences fulfilled, both retrieved",
+           kernel="prefs_num_prefs_ful_ret", judgments="prefs", aggregate="sum", count=True,
+           trec=(TrecName("prefs_num_prefs_ful_ret", order=38),)),
+    Family("PrefsSimp", "preferences fulfilled / possible",
+           kernel="prefs_simp", judgments="prefs",
+           trec=(TrecName("prefs_simp", order=39),)),
+    Family("PrefsPair", "preference ratio averaged over document pairs",
+           kernel="prefs_pair", judgments="prefs",
+           trec=(TrecName("prefs_pair", order=40),)),
+    Family("PrefsAvgJG", "prefs_simp averaged over judgment groups",
+           kernel="prefs_avgjg", judgments="prefs",
+           trec=(TrecName("prefs_avgjg", order=41),)),
+    Family("PrefsAvgJGRnonrel", "prefs_avgjg with R non-relevant per group",
+           kernel="prefs_avgjg_Rnonrel", judgments="prefs",
+           trec=(TrecName("prefs_avgjg_Rnonrel", order=42),)),
+    Family("PrefsSimpRet", "prefs_simp among retrieved documents",
+           kernel="prefs_simp_ret", judgments="prefs",
+           trec=(TrecName("prefs_simp_ret", order=43),)),
+    Family("PrefsPairRet", "prefs_pair among retrieved documents",
+           kernel="prefs_pair_ret", judgments="prefs",
+           trec=(TrecName("prefs_pair_ret", order=44),)),
+    Family("PrefsAvgJGRet", "prefs_avgjg among retrieved documents",
+           kernel="prefs_avgjg_ret", judgments="prefs",
+           trec=(TrecName("prefs_avgjg_ret", order=45),)),
+    Family("PrefsAvgJGRnonrelRet", "prefs_avgjg_Rnonrel, retrieved only",
+           kernel="prefs_avgjg_Rnonrel_ret", judgments="prefs",
+           trec=(TrecName("prefs_avgjg_Rnonrel_ret", order=46),)),
+    Family("PrefsSimpImp", "prefs_simp without pairs never retrieved",
+           kernel="prefs_simp_imp", judgments="prefs",
+           trec=(TrecName("prefs_simp_imp", order=47),)),
+    Family("PrefsPairImp", "prefs_pair without pairs never retrieved",
+           kernel="prefs_pair_imp", judgments="prefs",
+           trec=(TrecName("prefs_pair_imp", order=48),)),
+    Family("PrefsAvgJGImp", "prefs_avgjg without pairs never retrieved",
+           kernel="prefs_avgjg_imp", judgments="prefs",
+           trec=(TrecName("prefs_avgjg_imp", order=49),)),
+    # several judgment groups (trec_eval -R qrels_jg)
+    Family("APAvgJG", "AP averaged over the judgment groups of a query", kernel="map_avgjg",
+           trec=(TrecName("map_avgjg", order=50),), judgments="qrels_jg"),
+    Family("PAvgJG", "P@k averaged over the judgment groups of a query", cutoff="required",
+           kernel="P_avgjg", default_cutoffs=_LONG, judgments="qrels_jg",
+           trec=(TrecName("P_avgjg", "long", _LONG, order=51),)),
+    Family("RprecMultAvgJG", "RprecMult averaged over the judgment groups of a query",
+           cutoff="multiple", kernel="Rprec_mult_avgjg", default_cutoffs=_MULTIPLES,
+           judgments="qrels_jg",
+           trec=(TrecName("Rprec_mult_avgjg", "double", _MULTIPLES, order=52),)),
     # reteval's own (ir_measures) families: no trec_eval name
     Family("nDCG_exp", "nDCG with exponential gain 2**rel - 1 (the chapter's variant)",
            cutoff="optional", kernel="ndcg_exp", params=("dcg", "judged_only")),
@@ -271,6 +329,14 @@ _NICKNAMES = {
                  "set_relative_P", "set_map", "set_F", "num_nonrel_judged_ret"),
     "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P",
             "set_recall", "set_relative_P", "set_map", "set_F"),
+    "all_prefs": ("runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful",
+                  "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
+                  "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
+                  "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp",
+                  "prefs_avgjg_imp"),
+    "prefs": ("runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful",
+              "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg"),
+    "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
 }
 # trec_eval names reteval does not compute as numbers: runid is a line of the command line's
 # trec output, relstring a string
@@ -1033,7 +1099,7 @@ def measures_table() -> str:
 
     Examples
     --------
-    >>> print(measures_table().splitlines()[2])
+    >>> print(measures_table().splitlines()[3])
     | `num_q` | `NumQ` | none | 1 for every evaluated query (summed: the number of queries) |
     """
     rule = {"none": "none", "optional": "optional k", "required": "k",
@@ -1059,7 +1125,14 @@ def measures_table() -> str:
         row = (f"| {shown_names} | `{family.name}`{aliases} | {rule[family.cutoff]} | "
                f"{family.description} |")
         rows.append((order, row))
+    rows.append((0, "| `runid` | (text) | none | the run's tag: a line of `--format trec` |"))
+    relstring = ("| `relstring`, `relstring.n` | (text) | none | the grades of the top n "
+                 "documents as characters, per query: lines of `--format trec -q` |")
+    rows.append((12, relstring))
     lines += [row for _, row in sorted(rows, key=lambda r: r[0])]
+    note = ("Preference measures need `-R prefs` or `-R qrels_prefs` judgments "
+            "(`rel_format=` in Python), the `*_avgjg` measures `-R qrels_jg`.")
+    lines += ["", note]
     nicknames = "; ".join(f"`{k}`: " + " ".join(v) for k, v in _NICKNAMES.items())
     lines += ["", f"trec_eval's nicknames: {nicknames}."]
     return "\n".join(lines) + "\n"

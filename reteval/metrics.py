@@ -773,6 +773,10 @@ def compute(r: JudgedRanking, measure: Measure, *, relevance_level: int = 1,
     ``judged_only`` ranks the judged documents only. ``num_docs`` is the collection size
     (trec_eval ``-N``, used by ``Utility``).
     """
+    if measure.spec.judgments != "qrels":
+        need = "qrels_jg" if measure.spec.judgments == "qrels_jg" else "prefs or qrels_prefs"
+        raise InputError(f"measure {measure} needs {need} judgments (trec_eval -R; "
+                         "rel_format= of evaluate)")
     if measure.judged_only:
         r = judged_only(r)
     kernel = _KERNELS[measure.spec.kernel]

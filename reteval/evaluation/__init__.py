@@ -1,0 +1,1 @@
+"""Evaluation: measures, rankings, kernels and the engines that run them."""
