@@ -22,7 +22,7 @@ __all__ = ["build_parser", "main"]
 
 
 def _add_evaluate(subparsers) -> None:
-    from reteval.measures import DEFAULT_MEASURES
+    from reteval.evaluation.measures import DEFAULT_MEASURES
 
     p = subparsers.add_parser(
         "evaluate",
@@ -77,7 +77,7 @@ def _add_evaluate(subparsers) -> None:
 def _level(text: str) -> int:
     """``-l``: an integer as trec_eval writes one, from 0 up (checked again by evaluate)."""
     from reteval.errors import InputError
-    from reteval.textfile import parse_integer
+    from reteval.io.textfile import parse_integer
 
     try:
         return parse_integer(text.strip(), what="relevance level")
@@ -129,10 +129,10 @@ def _evaluate_options(args) -> dict:
 
 def _evaluate_values(args, measures, options):
     """``(query ids, {column: values})`` of the engine and judgment format asked for."""
-    from reteval.evaluate import evaluate_columns
+    from reteval.evaluation.engine import evaluate_columns
 
     if args.rel_format != "qrels":
-        from reteval.evaluate import evaluate_preferences
+        from reteval.evaluation.engine import evaluate_preferences
 
         if args.engine == "dask" or options.get("zscores"):
             raise RetevalError(f"-R {args.rel_format} is evaluated in memory, without -Z")
@@ -141,7 +141,7 @@ def _evaluate_values(args, measures, options):
             relevance_level=args.relevance_level, missing=args.missing,
             max_docs=options.get("max_docs"), judged_only=args.judged_only)
     if args.engine == "dask":
-        from reteval.distributed import evaluate_on_cluster
+        from reteval.evaluation.distributed import evaluate_on_cluster
 
         if options:
             raise RetevalError("-M, -J, -N and -Z are not available with --engine dask")
@@ -157,8 +157,8 @@ def _evaluate_values(args, measures, options):
 
 
 def _cmd_evaluate(args) -> int:
-    from reteval.evaluate import summarize
-    from reteval.measures import DEFAULT_MEASURES, is_count, without_text
+    from reteval.evaluation.engine import summarize
+    from reteval.evaluation.measures import DEFAULT_MEASURES, is_count, without_text
 
     # trec_eval's layout without -m: trec_eval's default measures
     given = args.measures or (["official"] if args.format == "trec" else list(DEFAULT_MEASURES))
@@ -209,8 +209,8 @@ def _write_csv(args, given, options, query_ids, values, means, counts) -> None:
 def _write_trec(args, given, options, query_ids, values, means, counts) -> None:
     import pandas as pd
 
-    from reteval.formats import to_trec_eval
-    from reteval.measures import wants_relstring, wants_runid
+    from reteval.evaluation.formats import to_trec_eval
+    from reteval.evaluation.measures import wants_relstring, wants_runid
 
     per_query = pd.DataFrame(values, index=pd.Index(query_ids, name="query_id"))
     if args.zscores:
@@ -218,7 +218,7 @@ def _write_trec(args, given, options, query_ids, values, means, counts) -> None:
     relstrings = None
     length = wants_relstring(given)
     if length is not None and args.rel_format == "qrels" and args.engine == "memory":
-        from reteval.evaluate import relevance_strings
+        from reteval.evaluation.engine import relevance_strings
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # reported already
@@ -261,7 +261,7 @@ def _fmt(value, count: bool) -> str:
 
 # Subcommands that live in their own modules, imported only when needed so that
 # `reteval evaluate` starts fast.
-_SUBCOMMAND_MODULES = {"run": "reteval.pipeline", "book": "reteval.book",
+_SUBCOMMAND_MODULES = {"run": "reteval.book.pipeline", "book": "reteval.book.html",
                        "monitor": "reteval.monitor.commands",
                        "history": "reteval.monitor.commands"}
 

@@ -22,7 +22,7 @@ __all__ = ["read_prefs", "read_qrels_jg", "read_qrels_prefs"]
 
 
 def _lines(source, what: str, fields: int):
-    from reteval.textfile import as_path, decode, read_bytes
+    from reteval.io.textfile import as_path, decode, read_bytes
 
     path = as_path(source, what)
     for number, line in enumerate(decode(read_bytes(path), path).splitlines(), 1):
@@ -96,7 +96,7 @@ def read_qrels_jg(source) -> dict[str, dict[str, dict[str, int]]]:
     >>> read_qrels_jg(path)
     {'q1': {'0': {'d1': 1}, '1': {'d1': 0}}}
     """
-    from reteval.textfile import parse_integer
+    from reteval.io.textfile import parse_integer
 
     table: dict = {}
     for path, number, (qid, jg, docno, rel) in _lines(source, "qrels_jg", 4):

@@ -33,7 +33,7 @@ def read_zscores(source) -> dict[tuple[str, str], tuple[float, float]]:
     """
     if isinstance(source, dict):
         return {(str(q), str(m)): (float(a), float(b)) for (q, m), (a, b) in source.items()}
-    from reteval.textfile import as_path, decode, read_bytes
+    from reteval.io.textfile import as_path, decode, read_bytes
 
     path = as_path(source, "z-score file")
     table = {}

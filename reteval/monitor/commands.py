@@ -20,7 +20,7 @@ import math
 import sys
 
 from reteval.errors import InputError
-from reteval.measures import is_count
+from reteval.evaluation.measures import is_count
 
 __all__ = ["ALERT_EXIT_STATUS", "add_subcommands"]
 
@@ -35,7 +35,7 @@ MAX_ALERT_TIMEOUT = 600.0
 
 def _integer(text: str) -> int:
     """An integer option, as trec_eval writes integers (no ``1_0``, no other scripts' digits)."""
-    from reteval.textfile import parse_integer
+    from reteval.io.textfile import parse_integer
 
     try:
         return parse_integer(text.strip())
@@ -45,7 +45,7 @@ def _integer(text: str) -> int:
 
 def _number(text: str) -> float:
     """A finite decimal option (no ``nan``, ``inf`` or ``1_0``)."""
-    from reteval.textfile import parse_decimal
+    from reteval.io.textfile import parse_decimal
 
     try:
         return parse_decimal(text.strip())
@@ -77,7 +77,7 @@ def _key_value(text: str):
 
 def add_subcommands(subparsers) -> None:
     """Add ``monitor`` and ``history`` to the ``reteval`` command line."""
-    from reteval.measures import DEFAULT_MEASURES
+    from reteval.evaluation.measures import DEFAULT_MEASURES
 
     p = subparsers.add_parser(
         "monitor",

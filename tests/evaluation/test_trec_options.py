@@ -7,17 +7,17 @@ pytrec_eval on random runs.
 
 import math
 import warnings
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from paths import ROOT
 
 from reteval import evaluate
 from reteval.cli import main
 from reteval.errors import UnknownMeasureError
-from reteval.evaluate import aggregate
-from reteval.measures import (
+from reteval.evaluation.engine import aggregate
+from reteval.evaluation.measures import (
     REGISTRY,
     is_count,
     measure_columns,
@@ -25,9 +25,9 @@ from reteval.measures import (
     parse_measure,
     trec_name,
 )
-from reteval.metrics import _KERNELS
+from reteval.evaluation.metrics import _KERNELS
 
-DOCS_PAGE = Path(__file__).resolve().parents[2] / "docs" / "measures.md"
+DOCS_PAGE = ROOT / "docs" / "measures.md"
 
 # q1 ranked: a(1) x(unjudged) b(0) c(1) ; d(1) unretrieved. q2: y(0) z(-1, pool unjudged) w(2)
 QRELS = {"q1": {"a": 1, "b": 0, "c": 1, "d": 1}, "q2": {"y": 0, "z": -1, "w": 2}}

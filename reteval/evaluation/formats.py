@@ -1,0 +1,123 @@
+"""Per-query results in the shapes other tools read: trec_eval's text, long rows.
+
+* :func:`to_trec_eval` prints what ``trec_eval`` prints (``-q`` for the
+  per-query lines): ``measure<TAB>query<TAB>value``, measure names as trec_eval
+  spells them, counts as integers, other values with 4 decimals, the ``all``
+  lines last. Scripts that parse trec_eval's output read it unchanged.
+* :func:`to_long` gives ``query_id, measure, value`` rows, the shape of
+  ir_measures' ``iter_calc`` and of most plotting code.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from reteval.errors import InputError
+from reteval.evaluation.engine import aggregate
+from reteval.evaluation.measures import parse_measure, trec_name, trec_order
+
+__all__ = ["to_long", "to_trec_eval"]
+
+def _check(per_query) -> pd.DataFrame:
+    if not isinstance(per_query, pd.DataFrame):
+        raise InputError(
+            f"per_query must be a DataFrame from reteval.evaluate; got {type(per_query).__name__}"
+        )
+    return per_query
+
+
+def to_trec_eval(per_query: pd.DataFrame, *, queries: bool = False, runid: str | None = None,
+                 relstrings: tuple | None = None) -> str:
+    """The text ``trec_eval`` prints for these results.
+
+    Parameters
+    ----------
+    per_query : pandas.DataFrame
+        A result of :func:`reteval.evaluate`.
+    queries : bool, default False
+        Also print every query's values before the ``all`` lines (``trec_eval -q``).
+    runid : str, optional
+        The run's tag, printed first as trec_eval's ``runid`` line.
+    relstrings : (str, dict), optional
+        trec_eval's ``relstring`` lines: the printed name and ``{query: string}``
+        (:func:`reteval.metrics.relevance_strings`).
+
+    Returns
+    -------
+    str
+        One line per measure (and query), ``name`` padded to 22 characters as
+        trec_eval pads it, measures in trec_eval's order (its table of measures;
+        measures trec_eval does not have come last, in their order). A measure
+        trec_eval does not have (``Judged@10``, ``P(rel=2)@10``) is printed under
+        the name it was asked by. ``num_q``, ``gm_map`` and ``gm_bpref`` have no
+        per-query line, as in trec_eval. Values standardised by ``zscores`` (trec_eval
+        ``-Z``) are printed as trec_eval prints them: names prefixed with ``Z``, counts
+        with 4 decimals.
+
+    Examples
+    --------
+    >>> from reteval import evaluate
+    >>> per_query = evaluate({"q1": {"d1": 1}, "q2": {"d2": 1}},
+    ...                      {"q1": ["d1", "d9"], "q2": ["d9", "d2"]}, ["map", "P_1", "num_q"])
+    >>> print(to_trec_eval(per_query, queries=True), end="")
+    map                   \tq1\t1.0000
+    P_1                   \tq1\t1.0000
+    map                   \tq2\t0.5000
+    P_1                   \tq2\t0.0000
+    num_q                 \tall\t2
+    map                   \tall\t0.7500
+    P_1                   \tall\t0.5000
+    """
+    per_query = _check(per_query)
+    zscored = bool(per_query.attrs.get("zscores", False))
+    columns = []
+    for position, column in enumerate(per_query.columns):
+        measure = parse_measure(column)
+        columns.append((trec_order(column), position, trec_name(column) or str(column),
+                        measure.spec.count and not zscored, measure.spec.query_lines))
+    if relstrings is not None:
+        columns.append((12, -1, relstrings[0], None, True))
+    columns.sort(key=lambda c: c[:2])
+    lines = []
+    prefix = "Z" if zscored else ""
+
+    def line(name, query, value, count):
+        if count is None:  # relstring: quoted, never standardised
+            lines.append(f"{name:<22}\t{query}\t'{value}'")
+            return
+        text = f"{int(value)}" if count else f"{value:.4f}"
+        lines.append(f"{prefix}{name:<22}\t{query}\t{text}")
+
+    values = per_query.to_numpy(dtype=float)
+    if queries:
+        for row, query in enumerate(per_query.index):
+            for _, position, name, count, query_lines in columns:
+                if not query_lines:
+                    continue
+                if position < 0:
+                    line(name, query, relstrings[1].get(query, ""), None)
+                else:
+                    line(name, query, values[row, position], count)
+    overall = aggregate(per_query)
+    if runid is not None:
+        lines.append(f"{'runid':<22}\tall\t{runid}")
+    for _, position, name, count, _ in columns:
+        if position >= 0:
+            line(name, "all", overall.iloc[position], count)
+    return "\n".join(lines) + "\n"
+
+
+def to_long(per_query: pd.DataFrame) -> pd.DataFrame:
+    """Per-query results as rows of ``query_id, measure, value``.
+
+    Examples
+    --------
+    >>> from reteval import evaluate
+    >>> to_long(evaluate({"q1": {"d1": 1}}, {"q1": ["d1"]}, ["P@1", "RR"]))
+      query_id measure  value
+    0       q1     P@1    1.0
+    1       q1      RR    1.0
+    """
+    per_query = _check(per_query)
+    long = per_query.rename_axis(index="query_id", columns="measure").stack().rename("value")
+    return long.reset_index().astype({"query_id": str, "measure": str, "value": "float64"})
