@@ -233,6 +233,8 @@ def _write_trec(args, given, options, query_ids, values, means, counts) -> None:
 
 
 def _write_table(args, given, options, query_ids, values, means, counts) -> None:
+    from reteval.evaluation.measures import parse_measure
+
     out = sys.stdout
     width = max(len(str(c)) for c in values)
     if args.per_query:
@@ -241,7 +243,8 @@ def _write_table(args, given, options, query_ids, values, means, counts) -> None
                 out.write(f"{name:<{width}}  {query}  {_fmt(value, counts[name])}\n")
     for name, value in means.items():
         out.write(f"{name:<{width}}  all  {_fmt(value, counts[name])}\n")
-    out.write(f"{'num_q':<{width}}  all  {len(query_ids)}\n")
+    if not any(parse_measure(name).family == "NumQ" for name in values):
+        out.write(f"{'num_q':<{width}}  all  {len(query_ids)}\n")
 
 
 def _exact(value, count: bool):

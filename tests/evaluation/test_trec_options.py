@@ -153,9 +153,8 @@ def test_table_prints_counts_as_integers_and_each_measure_once(tmp_path, capsys)
     assert main(["evaluate", qrels, run, "-m", "AP", "-m", "official"]) == 0
     out = capsys.readouterr().out
     names = [line.split()[0] for line in out.splitlines()]
-    assert names.count("AP") == 1 and "map" not in names
-    assert "num_ret  all  7" in " ".join(out.split("  ")[:0]) or any(
-        line.split() == ["num_ret", "all", "7"] for line in out.splitlines())
+    assert names.count("AP") == 1 and "map" not in names and names.count("num_q") == 1
+    assert ["num_ret", "all", "7"] in [line.split() for line in out.splitlines()]
     assert main(["evaluate", qrels, run, "-m", "P_5,10", "-m", "official", "--format",
                  "trec"]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -214,3 +213,86 @@ def test_judged_only_matches_ir_measures_through_pytrec_eval(case):
     assert expected
     for (query, name), value in expected.items():
         assert got.loc[query, name] == pytest.approx(value, abs=1e-9), (name, query)
+
+
+# ---------------------------------------------------------------- printing as C prints
+
+
+def test_four_decimals_round_as_c_printf():
+    # trec_eval prints "%6.4f" of the double: ties in decimal are decided by the binary value
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    if name is None:
+        pytest.skip("no C library to compare with")
+    libc = ctypes.CDLL(name)
+    buffer = ctypes.create_string_buffer(64)
+    import pandas as pd
+
+    from reteval.evaluation.formats import to_trec_eval
+
+    values = [k / 20000 for k in range(0, 20001, 7)] + [0.00005, 0.00015, 0.12345, 0.99995]
+    frame = pd.DataFrame({"map": values}, index=[f"q{i}" for i in range(len(values))])
+    lines = to_trec_eval(frame, queries=True).splitlines()[:len(values)]
+    for value, line in zip(values, lines, strict=True):
+        libc.snprintf(buffer, 64, b"%6.4f", ctypes.c_double(value))
+        assert line.split("\t")[2] == buffer.value.decode()
+
+
+# ---------------------------------------------------------------- preference judgments
+
+
+def test_preferences_by_hand(tmp_path):
+    from reteval.evaluation.engine import evaluate_preferences
+
+    prefs = tmp_path / "prefs"
+    # one judgment group, one sub-group: a > b > c (levels 2, 1, 0); d unjudged
+    prefs.write_text("# comment\nq1 u s a 2\nq1 u s b 1\nq1 u s c 0\n")
+    run = tmp_path / "run"
+    run.write_text("q1 Q0 b 1 3 t\nq1 Q0 d 2 2 t\nq1 Q0 a 3 1 t\n")
+    ids, values = evaluate_preferences(
+        prefs, run, ["prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
+                     "prefs_simp", "prefs_simp_ret", "prefs_simp_imp"], rel_format="prefs")
+    # pairs a>b (both retrieved, b above a: not fulfilled), a>c (only a: implied, fulfilled),
+    # b>c (implied, fulfilled): 3 possible, 2 fulfilled, 0 among the retrieved of 1
+    assert ids == ["q1"]
+    assert [v.tolist() for v in values.values()] == [[3], [2], [0], [2 / 3], [0.0], [2 / 3]]
+
+
+def test_judgment_groups_average_their_values(tmp_path):
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q1 A d1 1\nq1 A d2 0\nq1 B d1 0\nq1 B d2 1\n")
+    run = tmp_path / "run"
+    run.write_text("q1 Q0 d1 1 2 t\nq1 Q0 d2 2 1 t\n")
+    got = evaluate(str(qrels), str(run), ["map_avgjg", "P_avgjg.1"], rel_format="qrels_jg")
+    assert got.loc["q1"].tolist() == [(1.0 + 0.5) / 2, (1.0 + 0.0) / 2]
+
+
+@pytest.mark.parametrize("text, rel_format, message", [
+    ("q1 u d1 2\n", "prefs", "5 fields; got 4"),
+    ("q1 u s d1 high\n", "prefs", "must be a number; got 'high'"),
+    ("q1 0 d1 1\nq1 0 d1 0\n", "qrels_jg", "judged twice by judgment group '0'"),
+    ("q1 0 d1 x\n", "qrels_jg", "line 1"),
+])
+def test_bad_preference_files_are_refused(tmp_path, text, rel_format, message):
+    from reteval.errors import InputError
+
+    path = tmp_path / "judgments"
+    path.write_text(text)
+    run = tmp_path / "run"
+    run.write_text("q1 Q0 d1 1 1 t\n")
+    measure = "prefs_simp" if rel_format == "prefs" else "map_avgjg"
+    with pytest.raises(InputError, match=message):
+        evaluate(str(path), str(run), [measure], rel_format=rel_format)
+
+
+def test_preference_measures_need_their_judgments(tmp_path, capsys):
+    from reteval.errors import InputError
+
+    with pytest.raises(InputError, match="needs prefs or qrels_prefs judgments"):
+        evaluate(QRELS, RUN, ["prefs_simp"])
+    qrels, run = _files(tmp_path)
+    assert main(["evaluate", qrels, run, "-R", "qrels_prefs", "-m", "map"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not computed from -R qrels_prefs" in err
