@@ -1079,18 +1079,34 @@ def trec_order(measure) -> int:
 
 
 def measures_markdown() -> str:
-    """The whole page ``docs/measures.md`` (``python -m reteval.measures`` prints it)."""
+    """The whole page ``docs/measures.md`` (``python -m reteval.evaluation.measures`` prints it)."""
     return (
         "# Measures\n\n"
         "Every measure reteval computes, with its trec_eval name where trec_eval has one "
         "(trec_eval 10;\nvalues are identical). Generated from the measure registry "
-        "(`reteval/measures.py`) by\n`python -m reteval.measures > docs/measures.md`; a test "
+        "(`reteval/evaluation/measures.py`) by\n`python -m reteval.evaluation.measures > docs/measures.md`; a test "
         "checks that this page matches it.\n\n"
         "A trec_eval name takes its parameters after a dot (`P.5,10`, `ndcg.1=3,2=9`) and is "
         "printed\nwith an underscore (`P_5`, `ndcg_1=3,2=9`); both spellings are accepted. "
         "reteval names\ntake a cutoff after `@` and parameters in parentheses "
         "(`P(rel=2)@10`, `AP(judged_only=True)`).\n\n"
         + measures_table()
+        + "\n## trec_eval's options\n\n"
+        "| trec_eval | `reteval evaluate` | `reteval.evaluate(...)` |\n|---|---|---|\n"
+        "| `-m NAME` | `-m NAME`, `--measure` | `measures=[...]` |\n"
+        "| `-q` | `-q`, `--per-query`, `--query_eval_wanted` | one row per query, always |\n"
+        "| `-c` | `-c`, `--complete_rel_info_wanted` (the default: `--missing zero`) | "
+        "`missing=\"zero\"` |\n"
+        "| `-l N` | `-l N`, `--relevance-level`, `--level_for_rel` | `relevance_level=N` |\n"
+        "| `-M N` | `-M N`, `--max-docs`, `--Max_retrieved_per_topic` | `max_docs=N` |\n"
+        "| `-J` | `-J`, `--judged-only`, `--Judged_docs_only` | `judged_only=True` (or "
+        "`AP(judged_only=True)` for one measure) |\n"
+        "| `-N N` | `-N N`, `--num-docs`, `--Number_docs_in_coll` | `num_docs=N` |\n"
+        "| `-R FORMAT` | `-R FORMAT`, `--rel-format`, `--Rel_info_format` | "
+        "`rel_format=FORMAT` |\n"
+        "| `-Z FILE` | `-Z FILE`, `--zscores`, `--Zscore` | `zscores=FILE` |\n"
+        "\n`reteval evaluate --format trec` prints trec_eval's text: the same names, order, "
+        "`runid`,\n`relstring` and `Z` lines, and values (`%6.4f` of the same doubles).\n"
     )
 
 
