@@ -36,7 +36,16 @@ import numpy as np
 from reteval.errors import InputError
 from reteval.evaluation.measures import Measure
 
-__all__ = ["JudgedRanking", "compute"]
+__all__ = [
+    "JudgedRanking", "average_precision", "bin_g", "bpref", "compute", "dcg",
+    "expected_reciprocal_rank", "g_measure", "inferred_average_precision",
+    "interpolated_precision", "interpolated_precision_average", "judged", "judged_only",
+    "limit_ranking", "ndcg", "ndcg_gains", "ndcg_rel", "num_nonrel_judged_ret", "num_rel_ret",
+    "precision", "r_precision", "r_precision_multiple", "rank_biased_precision", "rbp_residual",
+    "recall", "reciprocal_rank", "relative_precision", "relevance_strings", "rndcg",
+    "set_average_precision", "set_f", "set_precision", "set_recall", "set_relative_precision",
+    "success", "trec_rbp", "unjudged", "utility",
+]
 
 NOT_JUDGED = -1  # retrieved, absent from the qrels
 POOL_UNJUDGED = -2  # retrieved, present in the qrels with a negative value

@@ -19,7 +19,7 @@ from reteval.errors import InputError
 from reteval.evaluation.measures import is_count
 from reteval.monitor.history import HistoryStore, open_history
 
-__all__ = ["history_frame", "plot_history"]
+__all__ = ["display_name", "history_frame", "plot_history"]
 
 _FIXED_COLUMNS = ("created_utc", "retriever", "dataset", "fingerprint", "num_queries")
 

@@ -34,6 +34,11 @@ from reteval.report.texts import (
 )
 from reteval.stats import format_pvalue, minimum_detectable_difference, queries_needed
 
+__all__ = [
+    "Bullets", "Figure", "Heading", "Paragraph", "Table", "build_document", "check_arguments",
+    "check_history", "fmt", "p_label"
+]
+
 
 def _check_lang(lang) -> str:
     if lang not in LANGUAGES:
