@@ -245,6 +245,7 @@ def _values(qrels, run, measures, relevance_level, missing, *, judged_only=False
     from reteval.evaluation.metrics import judged_only as only_judged
 
     ranking = _rank(qrels, run, missing)
+    ranking, absent = _placeholder_rankings(ranking)
     if max_docs is not None:
         ranking = limit_ranking(ranking, int(max_docs))
     if judged_only:
@@ -254,10 +255,38 @@ def _values(qrels, run, measures, relevance_level, missing, *, judged_only=False
                        num_docs=int(num_docs))
         for label, spec in columns
     }
+    if absent.any():
+        _clean_placeholders(values, columns, absent)
     query_ids = ranking.query_ids.astype(str).tolist()
     if table is not None:
         values = _standardise(query_ids, values, columns, table)
     return query_ids, values
+
+
+def _placeholder_rankings(ranking):
+    """trec_eval's ``-c``: a judged query without results is ranked as one document that no
+    judgment names (trec_eval's "bogus ranking"), so that every measure is computed as for
+    a real ranking; :func:`_clean_placeholders` then zeroes what trec_eval zeroes."""
+    import dataclasses
+
+    import numpy as np
+
+    absent = np.asarray(ranking.num_ret) == 0
+    if absent.any():
+        ranking = dataclasses.replace(ranking, num_ret=np.where(absent, 1, ranking.num_ret)
+                                      .astype(ranking.num_ret.dtype))
+    return ranking, absent
+
+
+def _clean_placeholders(values, columns, absent) -> None:
+    """Zero, for the placeholder rankings, the values trec_eval zeroes by name: ``num_ret``,
+    ``utility`` (not ``utility_a,b,c,d``), ``unj_*`` and ``rbp_resid``."""
+    from reteval.evaluation.measures import trec_name
+
+    for label, spec in columns:
+        name = trec_name(spec) or ""
+        if name in ("num_ret", "utility", "rbp_resid") or name.startswith("unj"):
+            values[label][absent] = 0.0
 
 
 def relevance_strings(qrels, run, length: int = 10, *, missing: str = "zero",

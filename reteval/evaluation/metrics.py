@@ -385,9 +385,8 @@ def utility(r: JudgedRanking, level: int, weights, num_docs: int = 0) -> np.ndar
     """
     a, b, c, d = (1.0, -1.0, 0.0, 0.0) if weights is None else weights
     found, num_ret, num_rel = num_rel_ret(r, level), r.num_ret.astype(np.float64), r.num_rel(level)
-    value = (a * found + b * (num_ret - found) + c * (num_rel - found)
-             + d * (num_docs + found - num_ret - num_rel))
-    return np.where(r.num_ret > 0, value, 0.0)  # trec_eval zeroes it for an empty ranking
+    return (a * found + b * (num_ret - found) + c * (num_rel - found)
+            + d * (num_docs + found - num_ret - num_rel))
 
 
 def interpolated_precision_average(r: JudgedRanking, levels, level: int) -> np.ndarray:

@@ -296,3 +296,15 @@ def test_preference_measures_need_their_judgments(tmp_path, capsys):
     assert main(["evaluate", qrels, run, "-R", "qrels_prefs", "-m", "map"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "is not computed from -R qrels_prefs" in err
+
+
+def test_missing_queries_are_ranked_as_trec_eval_ranks_them():
+    # trec_eval -c ranks a judged query without results as one unjudged document, then
+    # zeroes num_ret, utility (by that name only), unj_* and rbp_resid
+    qrels = {"q1": {"a": 1, "b": 0}, "q2": {"c": 1}}
+    run = {"q1": {"a": 1.0}}
+    with pytest.warns(Warning, match="no results"):
+        got = evaluate(qrels, run, ["num_ret", "Utility", "utility.2,-1,-3,0", "unj.5",
+                                    "rbp_resid", "Judged@1"])
+    # utility_2,-1,-3,0 of q2: -1 for the one retrieved, -3 for the relevant c missed
+    assert got.loc["q2"].tolist() == [0, 0, -1 - 3, 0, 0, 0]
