@@ -1108,6 +1108,14 @@ def measures_markdown() -> str:
         "| `-Z FILE` | `-Z FILE`, `--zscores`, `--Zscore` | `zscores=FILE` |\n"
         "\n`reteval evaluate --format trec` prints trec_eval's text: the same names, order, "
         "`runid`,\n`relstring` and `Z` lines, and values (`%6.4f` of the same doubles).\n"
+        "\nTwo places where trec_eval 10 prints what is arguably a slip, and reteval does "
+        "not:\n\n"
+        "* with `-J`, a query none of whose retrieved documents is judged: trec_eval's "
+        "`iprec_at_recall` and\n  `11pt_avg` divide 0 by 0 and print `-nan` (and so does its "
+        "`all` line); reteval gives 0.\n"
+        "* with `-c` and `-l N` (N > 1): trec_eval's `num_rel` `all` line counts the "
+        "judgments with a grade\n  above 0; reteval sums the per-query `num_rel` (grades of "
+        "N or more).\n"
     )
 
 
