@@ -12,6 +12,10 @@ What is checked, in ``README.md``, ``docs/*.md`` and ``bench/README.md``:
   is one of the top-level files (``README.md``, ``Makefile``, ``pyproject.toml``,
   ``environment.yml``), resolved against the repository root. ``path::name`` also needs
   ``def name`` or ``class name`` in that file.
+* **Module names in code**: ``reteval.a.b.name`` must be a module or package of ``reteval/``
+  followed by at most one name that the module defines, imports or lists (``__all__``, a lazy
+  loader's table) at its top level, so a page names where a thing lives now; ``name*`` must
+  match some module.
 * **Placeholders**: ``NN`` in a path stands for two digits, ``<...>`` for one path part, and
   ``*`` is a glob; such a path must match at least one file or folder.
 
@@ -25,6 +29,7 @@ reader's own files).
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -48,6 +53,7 @@ CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.DOTALL)
 LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 REFERENCE = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)", re.MULTILINE)
 STRIP = "\"'(),;:|{}"
+MODULE = re.compile(r"(?<![\w./])reteval(?:\.[A-Za-z_]\w*)+\*?")
 
 
 def documents(root: Path = ROOT) -> list[Path]:
@@ -101,11 +107,13 @@ def _split(text: str) -> tuple[str, str]:
 
 
 def _words(code: str, start: int = 0):
-    """Each repository path in a piece of code, with its offset."""
+    """Each repository path and dotted module name in a piece of code, with its offset."""
     for match in re.finditer(r"[^\s=]+", code):
         word = match.group(0).strip(STRIP).rstrip(".")
         if word.startswith(FOLDERS) or word in FILES:
             yield start + match.start(), word
+    for match in MODULE.finditer(code):
+        yield start + match.start(), match.group(0)
 
 
 def _pattern(path: str) -> str:
@@ -113,8 +121,58 @@ def _pattern(path: str) -> str:
     return re.sub(r"NN", "[0-9][0-9]", pattern)
 
 
+def missing_module(word: str, root: Path = ROOT) -> str | None:
+    """Why ``reteval.a.b.name`` names no module or no name of one, or None when it does."""
+    parts = word.split(".")
+    if parts[-1].endswith("*"):  # reteval.teaching.chapter_*: some module matches
+        folder = root.joinpath(*parts[:-1])
+        if next(iter(folder.glob(parts[-1])), None) is None:
+            return f"`{word}`: no module matches"
+        return None
+    source = root / "reteval" / "__init__.py"
+    for depth in range(1, len(parts)):
+        here = root.joinpath(*parts[:depth + 1])
+        if (here / "__init__.py").is_file():
+            source = here / "__init__.py"
+        elif here.with_suffix(".py").is_file():
+            source = here.with_suffix(".py")
+        else:
+            break
+    else:
+        return None  # every part is a module or package
+    name = parts[depth]
+    if name not in _top_level_names(source):
+        return f"`{word}`: {'.'.join(parts[:depth])} has no module or name {name}"
+    return None
+
+
+def _top_level_names(source: Path) -> set[str]:
+    """What a module defines or imports at its top level, and the strings it lists there
+    (``__all__``, a lazy loader's table)."""
+    names: set[str] = set()
+    body = list(ast.parse(source.read_text(encoding="utf-8")).body)
+    while body:
+        node = body.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((alias.asname or alias.name).partition(".")[0] for alias in node.names)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Name):
+                    names.add(sub.id)
+                elif isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+                    names.add(sub.value)
+        elif isinstance(node, (ast.If, ast.Try)):
+            body += node.body + node.orelse + getattr(node, "finalbody", [])
+            body += [n for handler in getattr(node, "handlers", []) for n in handler.body]
+    return names
+
+
 def missing_path(word: str, root: Path = ROOT) -> str | None:
     """Why a repository path named in code does not exist, or None (it does, or is not checked)."""
+    if word.startswith("reteval."):
+        return missing_module(word, root)
     path, _, name = word.partition("::")
     if path.startswith(GENERATED):
         return None
@@ -241,3 +299,19 @@ def test_generated_external_and_foreign_paths_are_not_looked_up(repo):
 def test_a_code_span_across_lines_is_read_whole(repo):
     text = "Run `papermill\nnotebooks/03_missing.ipynb out.ipynb` once.\n"
     assert _write(repo, text) == ["README.md:2: `notebooks/03_missing.ipynb` does not exist"]
+
+
+def test_module_names_are_looked_up_in_the_package(repo):
+    (repo / "reteval" / "__init__.py").write_text(
+        '__all__ = ["evaluate"]\n_LAZY = {"evaluate": "reteval.engine"}\n')
+    (repo / "reteval" / "io" / "__init__.py").write_text(
+        "from reteval.io.runfile import (\n    read_run,\n)\n")
+    (repo / "reteval" / "io" / "chapter_one.py").write_text("")
+    text = ("`reteval.evaluate(qrels, run)`, `reteval.io.read_run`,\n"
+            "`reteval.io.runfile.read_run`, `reteval.io.chapter_*`, `reteval.io.runfile`,\n"
+            "`reteval.plots.plot_curve`, `reteval.io.write_run`, `reteval.io.runfile.helper`.\n")
+    assert _write(repo, text) == [
+        "README.md:3: `reteval.plots.plot_curve`: reteval has no module or name plots",
+        "README.md:3: `reteval.io.write_run`: reteval.io has no module or name write_run",
+        "README.md:3: `reteval.io.runfile.helper`: reteval.io.runfile has no module or name helper",
+    ]
