@@ -34,16 +34,8 @@ import re
 from pathlib import Path
 
 import pytest
+from paths import ROOT
 
-
-def _root() -> Path:
-    here = Path(__file__).resolve().parent
-    while not (here / "pyproject.toml").is_file():
-        here = here.parent
-    return here
-
-
-ROOT = _root()
 FOLDERS = ("reteval/", "tests/", "notebooks/", "bench/", "docs/", "params/")
 FILES = ("README.md", "Makefile", "pyproject.toml", "environment.yml")
 GENERATED = ("bench/data/",)
