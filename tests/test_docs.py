@@ -230,6 +230,14 @@ def test_the_front_page_and_the_docs_index_are_checked():
     assert {"README.md", "docs/index.md"} <= names
 
 
+def test_every_page_is_linked_from_the_index():
+    index = ROOT / "docs" / "index.md"
+    linked = {(index.parent / target.partition("#")[0]).resolve()
+              for target in LINK.findall(index.read_text(encoding="utf-8"))}
+    pages = set((ROOT / "docs").glob("*.md")) - {index}
+    assert sorted(page.name for page in pages if page.resolve() not in linked) == []
+
+
 # The checker itself, on a small repository of its own.
 
 @pytest.fixture
