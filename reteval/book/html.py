@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 from reteval.errors import InputError
 
-__all__ = ["CHAPTER_ORDER", "add_subcommands", "build_book"]
+__all__ = ["CHAPTER_ORDER", "add_subcommands", "build_book", "math_to_mathml"]
 
 LANGS = ("zh", "en")
 HTML_LANG = {"zh": "zh-CN", "en": "en"}

@@ -32,11 +32,11 @@ from reteval._util.validation import check_n_resamples, check_rng
 from reteval.errors import InputError
 from reteval.evaluation.engine import evaluate
 from reteval.stats import (
-    CORRECTIONS,
-    TESTS,
     PairedTestResult,
     adjust_pvalues,
     bootstrap_mean_ci,
+    canonical_correction,
+    canonical_test,
     pairwise_tests,
 )
 
@@ -230,14 +230,11 @@ def _check_options(runs, baseline, test, correction, alpha, confidence_level):
             raise InputError(f"system names (the keys of runs) must be non-empty str; got {name!r}")
     if baseline is not None and baseline not in runs:
         raise InputError(f"baseline must be one of the systems {list(runs)}; got {baseline!r}")
-    if not isinstance(test, str) or test.lower() not in TESTS:
-        raise InputError(f"test must be one of {sorted(TESTS)}; got {test!r}")
-    if not isinstance(correction, str) or correction.lower() not in CORRECTIONS:
-        raise InputError(f"correction must be one of {sorted(CORRECTIONS)}; got {correction!r}")
+    test, correction = canonical_test(test), canonical_correction(correction)
     for value, label in ((alpha, "alpha"), (confidence_level, "confidence_level")):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
             raise InputError(f"{label} must be a number strictly between 0 and 1; got {value!r}")
-    return TESTS[test.lower()], CORRECTIONS[correction.lower()]
+    return test, correction
 
 
 # --------------------------------------------------------------------------- compare

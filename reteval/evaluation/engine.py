@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 # ``import reteval`` (and so every command line call, ``reteval --help`` too) does not pay
 # for them.
 
-__all__ = ["MISSING_POLICIES", "MissingQueriesWarning", "aggregate", "evaluate",
-           "evaluate_columns", "summarize"]
+__all__ = ["MISSING_POLICIES", "MissingQueriesWarning", "aggregate", "check_arguments",
+           "check_missing", "evaluate", "evaluate_columns", "summarize"]
 
 MISSING_POLICIES = ("zero", "skip", "error")
 
