@@ -160,14 +160,14 @@ def _substitute(value, output: str):
 
 
 def notebook_paths(notebooks_dir: str | os.PathLike, only=None, order=()) -> list[Path]:
-    """The pipeline's notebooks (``NN_name.ipynb``).
+    """The pipeline's notebooks (``NN_name.ipynb``; ``NNb_name.ipynb`` for a chapter's second one).
 
     Those named in ``order`` come first, then the others by name.
     """
     folder = Path(notebooks_dir)
     if not folder.is_dir():
         raise InputError("no such notebooks folder", path=folder)
-    paths = sorted(p for p in folder.glob("[0-9][0-9]_*.ipynb"))
+    paths = sorted(p for p in folder.glob("[0-9][0-9]*_*.ipynb"))
     unknown = set(order) - {p.stem for p in paths}
     if unknown:
         raise InputError(f"'order' names unknown notebooks {sorted(unknown)}; "
