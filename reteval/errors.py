@@ -45,6 +45,13 @@ class MissingExtraError(RetevalError, ImportError):
     """
 
 
+class MissingFontError(RetevalError):
+    """No font can draw the text a figure must show (Chinese labels and no CJK font).
+
+    The message says how to install one.
+    """
+
+
 def outside_stacklevel() -> int:
     """The ``stacklevel`` that makes a warning point at the first caller outside reteval.
 

@@ -68,6 +68,8 @@ from reteval.errors import InputError, RetevalError
 __all__ = ["NotebookFailed", "NotebookResult", "add_subcommands", "load_params", "run_pipeline"]
 
 LANG_CHOICES = ("zh", "en", "all")
+# matplotlib's "Glyph 21484 (...) missing from font(s) DejaVu Sans." as an error (-W syntax).
+_GLYPH_ERROR = "error:Glyph:UserWarning"
 DEFAULT_LANG = "zh"
 
 
@@ -372,6 +374,7 @@ def run_pipeline(
                 overrides[key] = (default, value)
         plans.append((path, source, declared, {**common, **given}, overrides))
 
+    _check_fonts(langs)
     bars = "off" if quiet else progress_mode()
     jobs = [(lg, plan) for lg in langs for plan in plans]
     for lg, (path, *_rest) in jobs:  # every output place is usable before any notebook runs
@@ -402,14 +405,22 @@ def run_pipeline(
         start = time.perf_counter()
         cells = {"desc": f"{lg}/{name}", "leave": False, "file": sys.stderr,
                  "disable": bars == "off", "dynamic_ncols": True}
-        _execute(executed, values, cells, f"notebook {path.name} ({lg} edition)")
+        _execute(executed, values, cells, f"notebook {path.name} ({lg} edition)", lg)
         seconds = time.perf_counter() - start
         results.append(NotebookResult(name, target, executed, seconds, lg, overrides))
         say(f"done    {lg}/{path.name} in {seconds:.1f} s")
     return results
 
 
-def _execute(executed: Path, values: dict, cells: dict, failed: str) -> None:
+def _check_fonts(langs) -> None:
+    """The Chinese edition's figures need a CJK font: stop before any notebook, not in a cell."""
+    if "zh" in langs:
+        from reteval.fonts import require_cjk_font
+
+        require_cjk_font()
+
+
+def _execute(executed: Path, values: dict, cells: dict, failed: str, lang: str = "en") -> None:
     """Run the saved edition in place with papermill; every failure is one RetevalError."""
     import logging
 
@@ -422,7 +433,11 @@ def _execute(executed: Path, values: dict, cells: dict, failed: str) -> None:
     client_log = logging.getLogger("papermill")  # the log papermill gives nbclient
     client_log.addFilter(not_the_death)
     try:
-        with _kernel_environment(RETEVAL_PROGRESS="off"):
+        # A Chinese label drawn as boxes (a glyph no font has) fails the cell that draws it.
+        given = os.environ.get("PYTHONWARNINGS")
+        warn = {"PYTHONWARNINGS": ",".join(filter(None, [given, _GLYPH_ERROR]))
+                } if lang == "zh" else {}
+        with _kernel_environment(RETEVAL_PROGRESS="off", **warn):
             papermill.execute_notebook(
                 str(executed), str(executed), parameters=values, cwd=os.getcwd(),
                 progress_bar=cells, kernel_name="python3",
