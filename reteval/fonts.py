@@ -15,10 +15,10 @@ fontconfig (``fc-list :lang=zh``) knows one, the list is rebuilt and the cache
 rewritten, so this process and the next ones find the font.
 
 **With no CJK font**, :func:`use_cjk_font` warns once and figures still render
-(Chinese glyphs as boxes); :func:`require_cjk_font`, which the Chinese edition
-uses, raises :class:`~reteval.errors.MissingFontError` instead and turns
-matplotlib's "Glyph ... missing" warnings into errors, so a figure that would
-draw boxes stops the run with one error.
+(Chinese glyphs as boxes); :func:`require_cjk_font`, which ``reteval run`` calls
+before the Chinese edition, raises :class:`~reteval.errors.MissingFontError`
+instead, and that edition's kernels turn matplotlib's "Glyph ... missing" warning
+into an error, so a figure that would draw boxes stops the run with one error.
 """
 
 from __future__ import annotations
@@ -48,8 +48,9 @@ CJK_FONTS = (
     "Arial Unicode MS",
 )
 
-#: What matplotlib warns when a glyph is missing from every font of a text.
-GLYPH_MISSING = r"Glyph \d+ .*missing from font"
+#: How matplotlib's warning for a glyph missing from every font starts (``-W`` syntax:
+#: ``PYTHONWARNINGS=error:Glyph:UserWarning`` makes it an error).
+GLYPH_MISSING = "Glyph"
 
 _INSTALL = ("install one (Debian: apt-get install fonts-noto-cjk; `make fonts` does, "
             "and `make run` runs it first)")
@@ -152,9 +153,9 @@ def use_cjk_font(*, warn: bool = True) -> str | None:
 def require_cjk_font() -> str:
     """:func:`use_cjk_font`, or a :class:`~reteval.errors.MissingFontError` when there is none.
 
-    From then on, a text with a glyph that no font has (a figure that would draw
-    boxes) raises an error instead of matplotlib's warning. The Chinese edition
-    calls this before it draws anything.
+    ``reteval run`` calls this before it runs the Chinese edition, and runs that
+    edition's kernels with matplotlib's "Glyph ... missing" warning as an error
+    (:data:`GLYPH_MISSING`), so a figure that would still draw boxes fails its cell.
 
     Returns
     -------
@@ -177,7 +178,6 @@ def require_cjk_font() -> str:
         raise MissingFontError(
             "the Chinese edition needs a CJK font for its figures and none is installed "
             f"(fc-list :lang=zh lists none that matplotlib can read): {_INSTALL}")
-    warnings.filterwarnings("error", message=GLYPH_MISSING, category=UserWarning)
     return font
 
 

@@ -68,8 +68,6 @@ from reteval.errors import InputError, RetevalError
 __all__ = ["NotebookFailed", "NotebookResult", "add_subcommands", "load_params", "run_pipeline"]
 
 LANG_CHOICES = ("zh", "en", "all")
-# matplotlib's "Glyph 21484 (...) missing from font(s) DejaVu Sans." as an error (-W syntax).
-_GLYPH_ERROR = "error:Glyph:UserWarning"
 DEFAULT_LANG = "zh"
 
 
@@ -420,6 +418,19 @@ def _check_fonts(langs) -> None:
         require_cjk_font()
 
 
+def _glyph_errors(lang: str) -> dict:
+    """The kernel environment that makes a Chinese label drawn as boxes fail its cell (zh only).
+
+    matplotlib's "Glyph 21484 (...) missing from font(s) DejaVu Sans." warning becomes an error.
+    """
+    if lang != "zh":
+        return {}
+    from reteval.fonts import GLYPH_MISSING
+
+    given = os.environ.get("PYTHONWARNINGS")
+    return {"PYTHONWARNINGS": ",".join(filter(None, [given, f"error:{GLYPH_MISSING}:UserWarning"]))}
+
+
 def _execute(executed: Path, values: dict, cells: dict, failed: str, lang: str = "en") -> None:
     """Run the saved edition in place with papermill; every failure is one RetevalError."""
     import logging
@@ -433,11 +444,7 @@ def _execute(executed: Path, values: dict, cells: dict, failed: str, lang: str =
     client_log = logging.getLogger("papermill")  # the log papermill gives nbclient
     client_log.addFilter(not_the_death)
     try:
-        # A Chinese label drawn as boxes (a glyph no font has) fails the cell that draws it.
-        given = os.environ.get("PYTHONWARNINGS")
-        warn = {"PYTHONWARNINGS": ",".join(filter(None, [given, _GLYPH_ERROR]))
-                } if lang == "zh" else {}
-        with _kernel_environment(RETEVAL_PROGRESS="off", **warn):
+        with _kernel_environment(RETEVAL_PROGRESS="off", **_glyph_errors(lang)):
             papermill.execute_notebook(
                 str(executed), str(executed), parameters=values, cwd=os.getcwd(),
                 progress_bar=cells, kernel_name="python3",
