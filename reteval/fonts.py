@@ -30,7 +30,7 @@ import warnings
 
 from reteval.errors import MissingFontError
 
-__all__ = ["CJK_FONTS", "fontconfig_cjk_files", "require_cjk_font", "use_cjk_font"]
+__all__ = ["CJK_FONTS", "figure_text", "fontconfig_cjk_files", "require_cjk_font", "use_cjk_font"]
 
 #: Font families tried in order: Noto/Source Han (Linux, the set-up installs Noto),
 #: then the usual macOS and Windows fonts.
@@ -187,3 +187,19 @@ def _warn_missing() -> None:
         f"no CJK font is installed: Chinese text in figures will show as boxes; {_INSTALL}",
         stacklevel=3,
     )
+
+
+def figure_text(text) -> str:
+    """``text`` as matplotlib must get it to show it as written, in a title, an axis or a legend.
+
+    ``$`` is escaped (it would start mathtext), and a leading ``_`` is kept behind
+    a zero-width space: matplotlib leaves out of a legend every label that starts
+    with ``_``, so a system named ``_baseline`` would vanish from it.
+
+    Examples
+    --------
+    >>> figure_text("_bm25 $5")
+    '\\u200b_bm25 \\\\$5'
+    """
+    text = str(text).replace("$", r"\$")
+    return "\u200b" + text if text.startswith("_") else text
