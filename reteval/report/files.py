@@ -67,7 +67,7 @@ def write_report(comparison: Comparison, output_dir, *, title: str | None = None
     out = Path(output_dir).resolve()
     (out / "figures").mkdir(parents=True, exist_ok=True)
     frame = check_history(history)
-    figures = dict(report_figures(comparison, measure=measure))
+    figures = dict(report_figures(comparison, measure=measure, lang=lang))
     if trend is not None:
         figures["trend"] = trend
     paths: dict[str, Path] = {}
