@@ -280,7 +280,7 @@ _TEXTS: dict[str, dict[str, object]] = {
         users_in_first=("{variant} 组 {n:,} 人", "{n:,} users in {variant}"),
         named=("实验 {name!r}", "Experiment {name!r}"),
         unnamed=("本实验", "The experiment"),
-        compared=(("{name}以 {control} 为对照组，比较了 {treatments}，用户分布：{users}"
+        compared=(("{name}：以 {control} 为对照组，比较了 {treatments}，用户分布：{users}"
                   "（设计比例 {design}）。"),
                   ("{name} compared {treatments} against the control {control} with {users} "
                   "(designed split {design}).")),
@@ -291,7 +291,7 @@ _TEXTS: dict[str, dict[str, object]] = {
                  "of the metric differences can be trusted; find the cause before reading them.")),
         srm_ok=("分组与设计相符（样本比例检验 p {p}）。",
                 "The split matches the design (sample ratio check p {p})."),
-        guardrail=("护栏指标{label}", "guardrail {label}"),
+        guardrail=("护栏指标（{label}）", "guardrail {label}"),
         head=("{label}：{control} 组 {cv}，{treatment} 组 {tv}",
               "{label}: {cv} in {control}, {tv} in {treatment}"),
         p_holm=("Holm 校正后 p {p}", "Holm-adjusted p {p}"),
@@ -300,7 +300,7 @@ _TEXTS: dict[str, dict[str, object]] = {
                    ("{head}, no detectable change ({p}; this experiment could only detect "
                    "changes of about {mde}).")),
         relative=("，相对变化 {lift:+.1%}", ", {lift:+.1%} relative"),
-        changed=(("{head}：{diff}（{level} 置信区间 {low} 至 {high}{lift}；{p}），因此 {treatment}"
+        changed=(("{head}：{diff}（{level} 置信区间 {low} 至 {high}{lift}；{p}），因此 {treatment} "
                  "{outcome}{blocks}。"),
                  ("{head}: {diff} ({level} CI {low} to {high}{lift}; {p}), so {treatment} is "
                  "{outcome}{blocks}.")),
@@ -319,9 +319,22 @@ _TEXTS: dict[str, dict[str, object]] = {
                       "chance without harming another. Keep the control, or run longer if the "
                       "detectable effects are larger than the effects worth having.")),
         per_treatment=("各实验组：{items}。", "Per treatment: {items}."),
+        item=("{name}：{value}", "{name}: {value}"),
+        sep=("；", "; "),
+        sentence_sep=("", " "),
         decision_ship=("上线", "ship"),
         decision_do_not_ship=("不上线", "do not ship"),
         decision_inconclusive=("无法定论", "inconclusive"),
+    ),
+    # A/B metrics (reteval.ab.metrics), as verdicts name them
+    **_section(
+        "ab.metric",
+        satisfaction=("满意度", "satisfaction rate"),
+        ctr=("点击率", "click-through rate"),
+        clicks_per_query=("每次查询的点击数", "clicks per query"),
+        avg_retrieved=("每次查询返回的文档数", "documents retrieved per query"),
+        queries_per_user=("每个用户的查询数", "queries per user"),
+        user_click_rate=("有点击的用户比例", "share of users who clicked"),
     ),
     # ------------------------------------------------------------------ widgets
     **_section(
