@@ -326,6 +326,43 @@ _TEXTS: dict[str, dict[str, object]] = {
         decision_do_not_ship=("不上线", "do not ship"),
         decision_inconclusive=("无法定论", "inconclusive"),
     ),
+    # the sequential test and the A/B-versus-interleaving simulation
+    **_section(
+        "ab.sequential",
+        above=("高于", "above"),
+        below=("低于", "below"),
+        stopped=(("从第 {look} 次查看起，差值以 {confidence:.0%} 的置信度{direction} {null:g}"
+                 "（该次查看时始终有效的 p = {p:.3g}；最后一次查看时为 {last:.3g}）。"
+                 "由于这一 p 值在持续监控下依然有效，实验本可以在那次查看时停止。"),
+                 ("The difference is {direction} {null:g} with confidence {confidence:.0%} from "
+                 "look {look} on (always-valid p = {p:.3g} there; {last:.3g} at the last look). "
+                 "Because the p-value stays valid under continuous monitoring, the experiment "
+                 "could have been stopped at that look.")),
+        running=(("经过 {n} 次查看，始终有效的 p 值为 {p:.3g}，高于 α = {alpha:g}："
+                  "尚未证明存在差异。置信序列 [{low:.4g}, {high:.4g}] 仍包含数据允许的取值；"
+                  "请继续收集数据，或者当它排除了所有值得追求的效应时因无效而停止。"),
+                 ("After {n} looks the always-valid p-value is {p:.3g}, above alpha = "
+                 "{alpha:g}: no difference demonstrated yet. The confidence sequence "
+                 "[{low:.4g}, {high:.4g}] still holds the values the data allow; keep "
+                 "collecting, or stop for futility if it excludes every effect worth having.")),
+    ),
+    **_section(
+        "ab.methods",
+        about=("约 {n:,} 次展示", "about {n:,} impressions"),
+        more=("超过 {n:,} 次展示", "more than {n:,} impressions"),
+        expected=(("点击模型预期 A 的点击率为 {ctr_a:.1%}，B 为 {ctr_b:.1%}，交错实验偏好为 "
+                  "{preference:+.3f}（正值偏向 A）。要以 {power:.0%} 的统计功效在 α = {alpha:g} "
+                  "下检出这一差异，基于点击率的 A/B 测试需要{ab}，{method}交错实验需要{il}。"),
+                  ("The click model expects a click-through of {ctr_a:.1%} for A and "
+                  "{ctr_b:.1%} for B, and an interleaving preference of {preference:+.3f} "
+                  "(positive favours A). To find the difference with {power:.0%} power at "
+                  "alpha = {alpha:g}, an A/B test on click-through needs {ab} and {method} "
+                  "interleaving {il}.")),
+        ratio=(("在这里，交错实验的灵敏度约为 A/B 测试的 {ratio:.0f} 倍，因为每次展示都在同一用户、"
+               "同一查询上比较两个排序器。"),
+               (" Interleaving is about {ratio:.0f} times as sensitive here, because each "
+               "impression compares both rankers on the same user and query.")),
+    ),
     # A/B metrics (reteval.ab.metrics), as verdicts name them
     **_section(
         "ab.metric",
