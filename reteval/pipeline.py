@@ -63,11 +63,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import NamedTuple
 
+from reteval._util.catalogue import LANGUAGES
 from reteval.errors import InputError, RetevalError
 
 __all__ = ["NotebookFailed", "NotebookResult", "add_subcommands", "load_params", "run_pipeline"]
 
-LANG_CHOICES = ("zh", "en", "all")
+LANG_CHOICES = (*LANGUAGES, "all")
 DEFAULT_LANG = "zh"
 
 
@@ -286,7 +287,7 @@ def languages(lang: str | None, params: dict | None = None) -> list[str]:
     chosen = lang or (params or {}).get("lang") or DEFAULT_LANG
     if chosen not in LANG_CHOICES:
         raise InputError(f"unknown language {chosen!r}; expected one of {list(LANG_CHOICES)}")
-    return ["zh", "en"] if chosen == "all" else [chosen]
+    return list(LANGUAGES) if chosen == "all" else [chosen]
 
 
 def run_pipeline(
