@@ -157,7 +157,7 @@ _TEXTS: dict[str, dict[str, object]] = {
                               "{runner}: {p} > alpha = {alpha:g}. The difference may be chance.")),
         only_one=("只评估了一个检索器 {system}，没有可比较的对象。",
                   "Only one system, {system}, was evaluated; nothing to compare."),
-        all_ties=("每个指标都是并列，无法推荐任何一个检索器。",
+        all_ties=("每个指标都是并列，无法推荐任何一个检索器胜过{others}。",
                   "Every measure ends in a tie; no system can be recommended over {others}."),
         another=("另一个", "another"),
         the_others=("其他检索器", "the others"),

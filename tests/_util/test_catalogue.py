@@ -1,0 +1,93 @@
+"""The text catalogue: every entry in both languages, the same fields in both, Chinese in zh."""
+
+import re
+import string
+
+import pytest
+
+from reteval._util.catalogue import LANGUAGES, TEXTS, check_lang, join_names, phrase, phrases
+from reteval.errors import InputError
+
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+# Names, symbols and formulas a Chinese text keeps as they are (docs/glossary.md writes them so).
+NAMES = {"A/B", "AP", "DCG", "Fisher", "Holm", "Hodges-Lehmann", "Jupyter", "JupyterLab", "MAP",
+         "MRR", "R", "VS", "Code", "Wilcoxon", "Cohen", "d_z", "bpref", "mSPRT", "UTC", "log2",
+         "bootstrap", "English", "RAG"}
+# The link to the other edition names its language in that language.
+OTHER_LANGUAGE = {"book.switch"}
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def _strings(value):
+    """The strings of an entry: itself, or the strings of a tuple (None left out)."""
+    if isinstance(value, str):
+        return [value]
+    return [item for item in value if item is not None]
+
+
+def test_there_are_two_languages_chinese_first():
+    assert LANGUAGES == ("zh", "en")
+
+
+def _shape_problems(key):
+    entry = TEXTS[key]
+    if set(entry) != set(LANGUAGES):
+        return f"languages {sorted(entry)}"
+    zh, en = entry["zh"], entry["en"]
+    if type(zh) is not type(en) or not isinstance(zh, (str, tuple)):
+        return f"types {type(zh).__name__}, {type(en).__name__}"
+    if isinstance(zh, tuple) and [x is None for x in zh] != [x is None for x in en]:
+        return "tuples of different shapes"
+    for zh_text, en_text in zip(_strings(zh), _strings(en), strict=True):
+        # the same numbers and names go into both: a translation drops nothing
+        if _fields(zh_text) != _fields(en_text):
+            return f"fields {sorted(_fields(zh_text))} vs {sorted(_fields(en_text))}"
+        if key not in OTHER_LANGUAGE and _HAN.search(en_text):
+            return f"Chinese in the English entry {en_text!r}"
+    return None
+
+
+def test_every_entry_has_both_languages_of_the_same_shape_and_fields():
+    problems = {key: _shape_problems(key) for key in TEXTS}
+    assert {key: p for key, p in problems.items() if p} == {}
+    assert len(TEXTS) > 200  # the report, figures, widgets, verdicts and the book are here
+
+
+def _english_words(key):
+    text = " ".join(_strings(TEXTS[key]["zh"]))
+    words = re.sub(r"\{[^}]*\}", " ", text)  # the fields are filled in with names and numbers
+    return {w for w in re.findall(r"[A-Za-z][A-Za-z_/0-9-]*", words) if len(w) > 1} - NAMES
+
+
+def test_chinese_entries_have_no_english_words():
+    found = {key: _english_words(key) for key in TEXTS if key not in OTHER_LANGUAGE}
+    assert {key: words for key, words in found.items() if words} == {}
+
+
+def test_chinese_terms_follow_the_glossary():
+    everything = " ".join(text for entry in TEXTS.values() for text in _strings(entry["zh"]))
+    for drift in ("检验效能", "教学集", "Notebook", "成功率"):
+        assert drift not in everything
+    assert "功效" not in everything.replace("统计功效", "")
+    assert phrase("term.Success", "zh")[0] == "命中率"  # docs/glossary.md: success
+    assert phrase("widget.power", "zh") == "统计功效"
+
+
+def test_phrase_fills_fields_and_checks_the_language():
+    assert phrase("figure.per_query", "zh", measure="AP") == "逐查询 AP"
+    assert phrase("figure.per_query", "en", measure="AP") == "AP per query"
+    assert phrases("report.heading.", "zh")["tests"] == "显著性检验"
+    with pytest.raises(InputError, match="lang must be 'zh' or 'en'; got 'de'"):
+        phrase("figure.recall", "de")
+    with pytest.raises(InputError, match="lang must be 'zh' or 'en'; got None"):
+        check_lang(None)
+    with pytest.raises(KeyError, match="figure.nope"):
+        phrase("figure.nope", "en")
+
+
+def test_names_are_joined_in_each_language():
+    assert join_names(["a", "b", "c"], "en") == "a, b and c"
+    assert join_names(["a", "b", "c"], "zh") == "a、b 和 c"
+    assert join_names([], "zh") == ""
