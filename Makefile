@@ -30,9 +30,9 @@ WORKERS ?= 2
 test: fonts setup browser-deps
 	$(BIN)/python -m pytest -n $(WORKERS) --dist loadscope
 
-# A CJK font, so that figures draw Chinese labels (reteval.fonts), installed with apt-get when
+# A CJK font, so that figures draw Chinese labels (reteval._util.fonts), installed with apt-get when
 # fc-list finds none, before anything imports matplotlib (a font cache made earlier is mended by
-# reteval.fonts all the same). A failed install does not stop `make`, but the Chinese edition
+# reteval._util.fonts all the same). A failed install does not stop `make`, but the Chinese edition
 # then stops with one error (`reteval run --lang en` needs no CJK font).
 .PHONY: fonts
 fonts:

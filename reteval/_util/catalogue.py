@@ -224,7 +224,7 @@ _TEXTS: dict[str, dict[str, object]] = {
         Bpref=(("bpref", None), ("bpref", None)),
         IPrec=(("插值精确率", None), ("interpolated precision", None)),
     ),
-    # ------------------------------------------------------------------ figures (reteval.plots)
+    # ------------------------------------------------------- figures (reteval.report.figures)
     **_section(
         "figure",
         cutoff_k=("截断位置 k", "cutoff k"),

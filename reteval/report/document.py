@@ -1,6 +1,6 @@
 """The report's content as a language-neutral list of blocks, before any format.
 
-:func:`build_document` turns a :class:`reteval.comparison.Comparison` (and,
+:func:`build_document` turns a :class:`reteval.evaluation.comparison.Comparison` (and,
 optionally, a continuous-evaluation history) into headings, paragraphs, bullet
 lists, tables and figure references, every piece of text in the chosen
 language. A text is a tuple of runs ``(text, bold)``; the renderers
@@ -19,9 +19,9 @@ from dataclasses import dataclass
 import pandas as pd
 
 from reteval._util.catalogue import check_lang, join_names, phrase, phrases
-from reteval.comparison import Comparison
 from reteval.errors import InputError
-from reteval.stats import minimum_detectable_difference, queries_needed
+from reteval.evaluation.comparison import Comparison
+from reteval.stats import format_pvalue, minimum_detectable_difference, queries_needed
 
 #: Names of the multiple-comparison corrections (the same in both languages).
 CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg",
@@ -31,7 +31,7 @@ CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini
 def check_arguments(comparison, digits, lang="en") -> None:
     """Raise :class:`~reteval.errors.InputError` unless the arguments of a report are valid.
 
-    ``comparison`` must be a :class:`~reteval.comparison.Comparison`, ``digits`` an
+    ``comparison`` must be a :class:`~reteval.evaluation.comparison.Comparison`, ``digits`` an
     integer from 0 to 12 and ``lang`` one of :data:`reteval.report.LANGUAGES`.
 
     Examples
@@ -39,11 +39,11 @@ def check_arguments(comparison, digits, lang="en") -> None:
     >>> check_arguments(None, 4)
     Traceback (most recent call last):
     ...
-    reteval.errors.InputError: expected a reteval.comparison.Comparison; got NoneType
+    reteval.errors.InputError: expected a reteval.evaluation.comparison.Comparison; got NoneType
     """
     if not isinstance(comparison, Comparison):
         raise InputError(
-            f"expected a reteval.comparison.Comparison; got {type(comparison).__name__}"
+            f"expected a reteval.evaluation.comparison.Comparison; got {type(comparison).__name__}"
         )
     if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 12:
         raise InputError(f"digits must be an integer from 0 to 12; got {digits!r}")
@@ -111,10 +111,6 @@ def fmt(value, digits: int) -> str:
     return f"{value:.{digits}f}"
 
 
-def _fmt_p(p) -> str:
-    if p is None or (isinstance(p, float) and math.isnan(p)):
-        return "-"
-    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
 
 
 def _family(measure: str) -> tuple[str, bool]:
@@ -187,7 +183,7 @@ def _best_items(c: Comparison, digits: int, lang: str) -> list[tuple]:
         else:
             runner = _say("runner", lang, name=b["runner_up"],
                           mean=fmt(b["runner_up_mean"], digits))
-            p_value = _fmt_p(b["pvalue_corrected"])
+            p_value = format_pvalue(b["pvalue_corrected"])
             p_kind = p_label(c, bool(b["in_family"]), lang)
             p_text = f"{p_kind} {p_value}" if p_value.startswith("<") else f"{p_kind} = {p_value}"
             key = "best_significant" if b["status"] == "significant" else "best_not_significant"
@@ -326,8 +322,8 @@ def build_document(c: Comparison, title: str, digits: int, figures, lang: str,
             prow.append((_t(r.measure), _t(r.system), _t(r.other),
                          _t(f"{r.mean_difference:+.{digits}f}"),
                          _t(f"({fmt(r.ci_low, digits)}, {fmt(r.ci_high, digits)})"),
-                         _t(fmt(r.effect_size, 2)), _t(_fmt_p(r.pvalue)),
-                         _t(_fmt_p(r.pvalue_corrected)),
+                         _t(fmt(r.effect_size, 2)), _t(format_pvalue(r.pvalue)),
+                         _t(format_pvalue(r.pvalue_corrected)),
                          _t((yes,)) if r.significant else _t(no)))
         corr = CORRECTION_NAMES.get(c.correction, c.correction)
         ci_note = phrase(f"report.ci.{c.test}", lang)

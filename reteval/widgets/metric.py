@@ -9,7 +9,7 @@ import ipywidgets as widgets
 
 from reteval._util.catalogue import check_lang, phrase
 from reteval.errors import InputError
-from reteval.formulas import MetricState, gain_term
+from reteval.evaluation.formulas import MetricState, gain_term
 from reteval.widgets.common import STYLE, Displayable, check_int
 
 __all__ = ["MetricExplorer", "metric_table_html", "metric_values_html"]

@@ -10,7 +10,7 @@ import pandas as pd
 
 from reteval._util.catalogue import check_lang, phrase
 from reteval.errors import InputError
-from reteval.evaluate import evaluate
+from reteval.evaluation.engine import evaluate
 from reteval.io import as_qrels
 from reteval.widgets.common import STYLE, Displayable, check_int, check_runs
 

@@ -4,7 +4,7 @@ import nbformat
 import pytest
 from nbformat import v4
 
-from reteval import fonts
+from reteval._util import fonts
 from reteval.cli import main
 from reteval.errors import MissingFontError
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from reteval.fonts import fontconfig_cjk_files
+from reteval._util.fonts import fontconfig_cjk_files
 
 pytestmark = pytest.mark.slow  # matplotlib lists every installed font twice (a few seconds)
 
@@ -27,7 +27,7 @@ from matplotlib import font_manager
 from matplotlib.figure import Figure
 cjk = set(json.loads(sys.argv[1]))
 before = sorted({f.name for f in font_manager.fontManager.ttflist if f.fname in cjk})
-from reteval.fonts import use_cjk_font
+from reteval._util.fonts import use_cjk_font
 font = use_cjk_font(warn=False)
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")

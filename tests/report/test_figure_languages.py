@@ -7,14 +7,14 @@ import warnings
 import numpy as np
 import pytest
 
+from reteval._util.fonts import use_cjk_font
 from reteval.ab.plots import plot_method_comparison, plot_sequential
 from reteval.ab.sequential import msprt
 from reteval.ab.simulation import compare_methods, synthetic_collection
-from reteval.comparison import compare
-from reteval.fonts import use_cjk_font
+from reteval.evaluation.comparison import compare
 from reteval.monitor import monitor_once
 from reteval.monitor.trend import plot_history
-from reteval.plots import plot_precision_recall, report_figures
+from reteval.report.figures import plot_precision_recall, report_figures
 from reteval.widgets import KCurveExplorer
 
 QRELS = {"q1": {"d1": 1, "d2": 1}, "q2": {"d3": 1}, "q3": {"d4": 2, "d5": 1}}
