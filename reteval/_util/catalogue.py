@@ -34,7 +34,8 @@ from types import MappingProxyType
 
 from reteval.errors import InputError
 
-__all__ = ["LANGUAGES", "TEXTS", "check_lang", "join_names", "phrase", "phrases"]
+__all__ = ["LANGUAGES", "TEXTS", "check_lang", "error_message", "join_names", "phrase",
+           "phrases"]
 
 #: The languages of the editions, the Chinese one (the default edition) first.
 LANGUAGES: tuple[str, ...] = ("zh", "en")
@@ -373,6 +374,25 @@ _TEXTS: dict[str, dict[str, object]] = {
         queries_per_user=("每个用户的查询数", "queries per user"),
         user_click_rate=("有点击的用户比例", "share of users who clicked"),
     ),
+    # ------------------------------------------------------------------ errors (error_message)
+    **_section(
+        "error",
+        duplicate=(("{what}中查询 {query!r} 的文档 {doc!r} 出现了两次：第 {first} 和第 {second} "
+                    "{unit}"),
+                   ("document {doc!r} appears twice for query {query!r} in the {what}, on {unit} "
+                    "{first} and {second}")),
+    ),
+    # an error's field values in words: error.<entry>.<field>.<value>
+    **_section(
+        "error.duplicate.what",
+        run=("运行结果", "run"),
+        qrels=("相关性判断", "qrels"),
+    ),
+    **_section(
+        "error.duplicate.unit",
+        rows=("行（从 0 数起）", "rows"),
+        lines=("行", "lines"),
+    ),
     # ------------------------------------------------------------------ widgets
     **_section(
         "widget",
@@ -502,3 +522,27 @@ def join_names(items, lang: str) -> str:
     if check_lang(lang) == "zh":
         return "、".join(items[:-1]) + " 和 " + items[-1]
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def error_message(error: BaseException, lang: str) -> str:
+    """What ``error`` says, in ``lang``: its catalogue entry when it names one, else its message.
+
+    A field whose value has an entry of its own (``error.duplicate.what.run``) is
+    said in words of ``lang`` too.
+
+    Examples
+    --------
+    >>> from reteval.io.duplicates import duplicate_error
+    >>> error_message(duplicate_error("run", "q1", "d1", "rows 0 and 1", None), "zh")
+    "运行结果中查询 'q1' 的文档 'd1' 出现了两次：第 0 和第 1 行（从 0 数起）"
+    """
+    key = getattr(error, "key", None)
+    if check_lang(lang) == "en" or key not in TEXTS:
+        return str(error)
+    fields = {name: phrase(f"{key}.{name}.{value}", lang) if f"{key}.{name}.{value}" in TEXTS
+              else value for name, value in getattr(error, "fields", {}).items()}
+    message = phrase(key, lang, **fields)
+    path, line = getattr(error, "path", None), getattr(error, "line", None)
+    if path is None:
+        return message
+    return f"{path}:{line}: {message}" if line is not None else f"{path}: {message}"

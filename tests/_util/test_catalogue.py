@@ -91,3 +91,22 @@ def test_names_are_joined_in_each_language():
     assert join_names(["a", "b", "c"], "en") == "a, b and c"
     assert join_names(["a", "b", "c"], "zh") == "a、b 和 c"
     assert join_names([], "zh") == ""
+
+
+def test_an_error_a_notebook_shows_is_said_in_chinese():
+    import pandas as pd
+
+    import reteval
+    from reteval._util.catalogue import error_message
+
+    run = pd.DataFrame({"query_id": "q1", "doc_id": ["doc1", "doc1", "doc5"],
+                        "score": [3.0, 2.0, 1.0]})
+    with pytest.raises(InputError, match="document 'doc1' appears twice") as caught:
+        reteval.evaluate({"q1": {"doc1": 1}}, run, ["nDCG@5"])
+    assert error_message(caught.value, "en") == str(caught.value)
+    assert error_message(caught.value, "zh") == (
+        "运行结果中查询 'q1' 的文档 'doc1' 出现了两次：第 0 和第 1 行（从 0 数起）")
+    plain = InputError("depth must be a positive integer; got 0")
+    assert error_message(plain, "zh") == str(plain)  # no entry: the English message
+    with pytest.raises(InputError, match="lang must be 'zh' or 'en'"):
+        error_message(plain, "fr")
