@@ -9,6 +9,11 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+__all__ = [
+    "InputError", "MissingExtraError", "MissingFontError", "RetevalError", "UnknownMeasureError",
+    "outside_stacklevel",
+]
+
 
 class RetevalError(Exception):
     """Base class of every error reteval raises on purpose.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numbers
-import os
 import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -20,8 +19,8 @@ if TYPE_CHECKING:
 # ``import reteval`` (and so every command line call, ``reteval --help`` too) does not pay
 # for them.
 
-__all__ = ["MISSING_POLICIES", "MissingQueriesWarning", "aggregate", "evaluate",
-           "evaluate_columns", "summarize"]
+__all__ = ["MISSING_POLICIES", "MissingQueriesWarning", "aggregate", "check_arguments",
+           "check_missing", "evaluate", "evaluate_columns", "summarize"]
 
 MISSING_POLICIES = ("zero", "skip", "error")
 
@@ -186,10 +185,7 @@ def _values(qrels, run, measures, relevance_level, missing):
                          "values partition by partition; evaluate_columns works in memory")
     from reteval.evaluation.metrics import compute
 
-    if all(isinstance(x, (str, os.PathLike)) for x in (qrels, run)):
-        ranking = _rank_files(qrels, run, missing)
-    else:
-        ranking = _rank_frames(qrels, run, missing)
+    ranking = _rank(qrels, run, missing)
     values = {
         label: compute(ranking, spec, relevance_level=int(relevance_level))
         for label, spec in columns
@@ -202,57 +198,28 @@ def _evaluated_queries(judged: set, retrieved: set, missing: str) -> set:
     return judged & retrieved if missing == "skip" else judged
 
 
-def _rank_frames(qrels, run, missing):
+def _rank(qrels, run, missing):
+    """Both inputs as columns (each read once, whatever its form), then ranked."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from reteval.evaluation.ranking import rank_judgments
-    from reteval.io import as_qrels, as_run
-
-    # The qrels are read while the run is: a large run file is parsed by Arrow outside the GIL.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        qrels_future = pool.submit(as_qrels, qrels)
-        run = as_run(run, check_duplicates=False)  # checked while ranking, on integer keys
-        qrels = qrels_future.result()
-    queries = _evaluated_queries(set(qrels["query_id"].unique()), set(run["query_id"].unique()),
-                                 missing)
-    return rank_judgments(qrels, run, queries)
-
-
-def _qrels_columns(path):
-    """A qrels file as Arrow ids, numpy relevance values and line numbers; duplicates refused."""
-    import numpy as np
-
-    from reteval.io.arrow import strings
-    from reteval.io.duplicates import check_unique_ids
-    from reteval.io.lines import parse_qrels_lines
-    from reteval.io.textfile import as_path, decode, read_bytes
-
-    path = as_path(path, "qrels path")
-    query_ids, doc_ids, rels, lines = parse_qrels_lines(decode(read_bytes(path), path), path)
-    query_ids, doc_ids = strings(query_ids), strings(doc_ids)
-    check_unique_ids(query_ids, doc_ids, "qrels", labels=lines, labels_are_lines=True,
-                     source=str(path))
-    return query_ids, doc_ids, np.asarray(rels, dtype=np.int64)
-
-
-def _rank_files(qrels_path, run_path, missing):
-    """Rank files read into columns (Arrow ids, numpy values): no pandas is loaded."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from reteval.evaluation.ranking import rank_columns
-    from reteval.io.runfile import read_run_columns
+    from reteval.evaluation.ranking import rank
+    from reteval.io.columns import as_qrels_columns, as_run_columns
 
     # The qrels are read while the run is: a large run file is parsed by Arrow outside the
     # GIL. The run's error, if any, is the one reported (it is raised first).
     with ThreadPoolExecutor(max_workers=1) as pool:
-        qrels = pool.submit(_qrels_columns, qrels_path)
-        run = read_run_columns(run_path)
-        judged_queries, judged_docs, rels = qrels.result()
-    queries = _evaluated_queries(set(judged_queries.unique().to_pylist()),
-                                 set(run.query_ids.dictionary.to_pylist()), missing)
-    return rank_columns(judged_queries, judged_docs, rels, run.query_ids, run.doc_ids,
-                        run.scores, queries, run_labels=run.lines, labels_are_lines=True,
-                        source=run.source)
+        qrels = pool.submit(as_qrels_columns, qrels)
+        run = as_run_columns(run)
+        qrels = qrels.result()
+    queries = _evaluated_queries(_distinct(qrels.query_ids), _distinct(run.query_ids), missing)
+    return rank(qrels, run, queries)
+
+
+def _distinct(ids) -> set:
+    """The distinct ids of an Arrow column (a dictionary array lists each once already)."""
+    import pyarrow as pa
+
+    return set((ids.dictionary if pa.types.is_dictionary(ids.type) else ids.unique()).to_pylist())
 
 
 _SUMMED_FAMILIES = ("NumQ", "NumRet", "NumRel", "NumRelRet")

@@ -20,7 +20,7 @@ from reteval._util.fonts import figure_text, use_cjk_font
 from reteval.errors import InputError
 from reteval.monitor.history import HistoryStore, open_history
 
-__all__ = ["history_frame", "plot_history"]
+__all__ = ["display_name", "history_frame", "plot_history"]
 
 _FIXED_COLUMNS = ("created_utc", "retriever", "dataset", "fingerprint", "num_queries")
 

@@ -23,6 +23,11 @@ from reteval.errors import InputError
 from reteval.evaluation.comparison import Comparison
 from reteval.stats import format_pvalue, minimum_detectable_difference, queries_needed
 
+__all__ = [
+    "CORRECTION_NAMES", "Bullets", "Figure", "Heading", "Paragraph", "Table", "build_document",
+    "check_arguments", "check_history", "fmt", "p_label"
+]
+
 #: Names of the multiple-comparison corrections (the same in both languages).
 CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg",
                     "none": None}

@@ -11,6 +11,8 @@ from reteval.errors import InputError
 from reteval.evaluation.comparison import Comparison
 from reteval.report.document import CORRECTION_NAMES, check_arguments, fmt, p_label
 
+__all__ = ["to_latex"]
+
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
     "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",

@@ -13,6 +13,8 @@ from reteval._util.catalogue import phrase
 from reteval.errors import InputError
 from reteval.io import as_run, sort_run
 
+__all__ = ["Displayable", "check_int", "check_runs"]
+
 STYLE = (
     "<style>"
     ".reteval-w table{border-collapse:collapse;font-size:12px}"
