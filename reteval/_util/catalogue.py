@@ -348,6 +348,23 @@ _TEXTS: dict[str, dict[str, object]] = {
                  "collecting, or stop for futility if it excludes every effect worth having.")),
     ),
     **_section(
+        "ab.interleaving",
+        preferred=(("用户更偏好 {who}：在 {n:,} 次有点击的展示中，A 胜 {wins:,} 次、"
+                    "负 {losses:,} 次、平 {ties:,} 次（偏好 {preference:+.3f}，{confidence:.0%} "
+                    "置信区间 {low:+.3f} 至 {high:+.3f}）；如此不均衡的结果偶然出现的概率为 "
+                    "{p:.2g}（符号检验）。"),
+                   ("Users preferred {who}: over {n:,} impressions with clicks, A won {wins:,}, "
+                   "lost {losses:,} and tied {ties:,} (preference {preference:+.3f}, "
+                   "{confidence:.0%} CI {low:+.3f} to {high:+.3f}); a split this uneven "
+                   "happens by chance with probability {p:.2g} (sign test).")),
+        none=(("未检出偏好：在 {n:,} 次有点击的展示中，A 胜 {wins:,} 次、负 {losses:,} 次、"
+               "平 {ties:,} 次（偏好 {preference:+.3f}，{confidence:.0%} 置信区间 {low:+.3f} 至 "
+               "{high:+.3f}；符号检验 p = {p:.3g}）。"),
+              ("No preference detected: over {n:,} impressions with clicks, A won {wins:,}, "
+              "lost {losses:,} and tied {ties:,} (preference {preference:+.3f}, "
+              "{confidence:.0%} CI {low:+.3f} to {high:+.3f}; sign test p = {p:.3g}).")),
+    ),
+    **_section(
         "ab.methods",
         about=("约 {n:,} 次展示", "about {n:,} impressions"),
         more=("超过 {n:,} 次展示", "more than {n:,} impressions"),

@@ -103,3 +103,11 @@ def test_report_documents_carry_the_same_numbers():
     comparison = compare(qrels, runs, ["P@1", "RR", "AP"], baseline="a", rng=0)
     en, zh = (to_markdown(comparison, lang=lang) for lang in ("en", "zh"))
     assert _numbers(zh) == _numbers(en)
+
+
+def test_interleaving_verdicts_carry_the_same_numbers():
+    from reteval.ab.interleaving import interleaving_test
+
+    for counts in ((60, 40, 20), (600, 400, 200)):
+        en, zh = (interleaving_test(*counts, rng=0, lang=lang).verdict for lang in ("en", "zh"))
+        assert _numbers(zh) == _numbers(en) and _HAN.search(zh)
