@@ -17,8 +17,9 @@ rewritten, so this process and the next ones find the font.
 **With no CJK font**, :func:`use_cjk_font` warns once and figures still render
 (Chinese glyphs as boxes); :func:`require_cjk_font`, which ``reteval run`` calls
 before the Chinese edition, raises :class:`~reteval.errors.MissingFontError`
-instead, and that edition's kernels turn matplotlib's "Glyph ... missing" warning
-into an error, so a figure that would draw boxes stops the run with one error.
+instead, and an executed notebook of that edition in which matplotlib warned
+"Glyph ... missing" (a figure saved or displayed with boxes) stops the run with
+one error.
 """
 
 from __future__ import annotations
@@ -48,8 +49,8 @@ CJK_FONTS = (
     "Arial Unicode MS",
 )
 
-#: How matplotlib's warning for a glyph missing from every font starts (``-W`` syntax:
-#: ``PYTHONWARNINGS=error:Glyph:UserWarning`` makes it an error).
+#: How matplotlib's warning for a glyph missing from every font of a text starts
+#: ("Glyph 21484 (...) missing from font(s) DejaVu Sans.").
 GLYPH_MISSING = "Glyph"
 
 _INSTALL = ("install one (Debian: apt-get install fonts-noto-cjk; `make fonts` does, "
@@ -153,9 +154,9 @@ def use_cjk_font(*, warn: bool = True) -> str | None:
 def require_cjk_font() -> str:
     """:func:`use_cjk_font`, or a :class:`~reteval.errors.MissingFontError` when there is none.
 
-    ``reteval run`` calls this before it runs the Chinese edition, and runs that
-    edition's kernels with matplotlib's "Glyph ... missing" warning as an error
-    (:data:`GLYPH_MISSING`), so a figure that would still draw boxes fails its cell.
+    ``reteval run`` calls this before it runs the Chinese edition, and fails a
+    notebook of that edition in which matplotlib warned that a glyph is missing
+    (:data:`GLYPH_MISSING`): a figure that still drew boxes stops the run.
 
     Returns
     -------

@@ -451,17 +451,41 @@ def _check_fonts(langs) -> None:
         require_cjk_font()
 
 
-def _glyph_errors(lang: str) -> dict:
-    """The kernel environment that makes a Chinese label drawn as boxes fail its cell (zh only).
+def _boxes(executed: Path) -> tuple[list[int], set[str], int]:
+    """Where matplotlib drew characters as boxes: cells (from 0), fonts named, and how many.
 
-    matplotlib's "Glyph 21484 (...) missing from font(s) DejaVu Sans." warning becomes an error.
+    matplotlib warns "Glyph 21484 (...) missing from font(s) DejaVu Sans." for each
+    character no font of the text has, whether the figure was saved or displayed; the
+    warnings are the cells' stderr outputs.
     """
-    if lang != "zh":
-        return {}
+    import re
+
+    import nbformat
+
     from reteval._util.fonts import GLYPH_MISSING
 
-    given = os.environ.get("PYTHONWARNINGS")
-    return {"PYTHONWARNINGS": ",".join(filter(None, [given, f"error:{GLYPH_MISSING}:UserWarning"]))}
+    found = re.compile(rf"{GLYPH_MISSING} \d+ .*? missing from font\(s\) ([^.\n]+)")
+    cells, fonts, count = [], set(), 0
+    for index, cell in enumerate(nbformat.read(str(executed), as_version=4).cells):
+        text = "".join(str(out.get("text", "")) for out in cell.get("outputs", ())
+                       if out.get("output_type") == "stream")
+        hits = found.findall(text)
+        if hits:
+            cells.append(index)
+            fonts.update(hits)
+            count += len(hits)
+    return cells, fonts, count
+
+
+def _check_glyphs(executed: Path, failed: str) -> None:
+    """A Chinese edition whose figures drew characters as boxes fails with one error."""
+    cells, fonts, count = _boxes(executed)
+    if count:
+        raise NotebookFailed(
+            f"{failed}: {count} characters drawn as empty boxes in cells {cells} (from 0) of "
+            f"{executed} (matplotlib: glyph missing from font(s) {', '.join(sorted(fonts))}); "
+            "its figures need a CJK font: `make fonts` installs fonts-noto-cjk"
+        )
 
 
 def _execute(executed: Path, values: dict, cells: dict, failed: str, lang: str = "en") -> None:
@@ -477,7 +501,7 @@ def _execute(executed: Path, values: dict, cells: dict, failed: str, lang: str =
     client_log = logging.getLogger("papermill")  # the log papermill gives nbclient
     client_log.addFilter(not_the_death)
     try:
-        with _kernel_environment(RETEVAL_PROGRESS="off", **_glyph_errors(lang)):
+        with _kernel_environment(RETEVAL_PROGRESS="off"):
             papermill.execute_notebook(
                 str(executed), str(executed), parameters=values, cwd=os.getcwd(),
                 progress_bar=cells, kernel_name="python3",
@@ -500,6 +524,8 @@ def _execute(executed: Path, values: dict, cells: dict, failed: str, lang: str =
                          f"{exc.strerror or exc}", path=executed) from None
     finally:
         client_log.removeFilter(not_the_death)
+    if lang == "zh":
+        _check_glyphs(executed, failed)
 
 
 def _prepare(executed: Path) -> None:
