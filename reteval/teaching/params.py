@@ -18,6 +18,7 @@ import difflib
 from datetime import datetime, timezone
 from pathlib import Path
 
+from reteval._util.catalogue import check_lang
 from reteval._util.validation import check_probability
 from reteval.errors import InputError
 from reteval.evaluation.measures import parse_measure, parse_measures
@@ -26,6 +27,7 @@ from reteval.retrievers import available_retrievers
 __all__ = [
     "check_lang",
     "check_notebook_01",
+    "check_notebook_01b",
     "check_notebook_02",
     "check_notebook_03",
     "check_notebook_04",
@@ -38,25 +40,8 @@ __all__ = [
     "report_sources",
 ]
 
-#: Languages of the notebooks' editions.
-LANGS = ("zh", "en")
 #: File endings of the interaction logs notebook 03 reads.
 LOG_SUFFIXES = (".csv", ".jsonl", ".ndjson", ".sqlite", ".db")
-
-
-def check_lang(lang) -> str:
-    """The edition's language, ``"zh"`` or ``"en"``.
-
-    Examples
-    --------
-    >>> check_lang("fr")
-    Traceback (most recent call last):
-    ...
-    reteval.errors.InputError: lang must be 'zh' or 'en'; got 'fr'
-    """
-    if lang not in LANGS:
-        raise InputError(f"lang must be 'zh' or 'en'; got {lang!r}")
-    return lang
 
 
 def check_positive_int(value, name: str, *, minimum: int = 1) -> int:
@@ -148,6 +133,27 @@ def check_notebook_01(*, lang, retriever, other_retriever, k, depth) -> None:
     check_positive_int(depth, "depth", minimum=10)
 
 
+def check_notebook_01b(*, lang, depth, pool_depths, loo_depths, measure) -> None:
+    """The parameters of notebook 01b (building and trusting the evaluation set).
+
+    Examples
+    --------
+    >>> check_notebook_01b(lang="en", depth=100, pool_depths=[1, 200], loo_depths=[10],
+    ...                    measure="AP")
+    Traceback (most recent call last):
+    ...
+    reteval.errors.InputError: pool depth 200 is deeper than the runs (depth=100)
+    """
+    check_lang(lang)
+    check_positive_int(depth, "depth", minimum=10)
+    check_positive_ints(pool_depths, "pool_depths")
+    check_positive_ints(loo_depths, "loo_depths")
+    for d in [*pool_depths, *loo_depths]:
+        if d > depth:
+            raise InputError(f"pool depth {d} is deeper than the runs (depth={depth})")
+    parse_measures([measure])
+
+
 def check_notebook_02(*, lang, retrievers, baseline, measures, k_values, cutoffs, depth) -> None:
     """The parameters of notebook 02 (the comparison of retrievers).
 
@@ -227,10 +233,7 @@ def check_notebook_04(*, lang, measures, k_values, baseline=None) -> None:
     ...
     reteval.errors.InputError: k_values must be positive integers; got []
     """
-    from reteval.report import LANGUAGES
-
-    if lang not in LANGUAGES:
-        raise InputError(f"lang must be one of {list(LANGUAGES)}; got {lang!r}")
+    check_lang(lang)
     parse_measures(measures)  # raises with the valid names and the nearest match
     check_positive_ints(k_values, "k_values")
 
