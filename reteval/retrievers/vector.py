@@ -9,7 +9,7 @@ Three encoders turn texts into unit vectors:
   and Chinese among them, so a Chinese query can find an English document and
   the other way round. No download at run time. It is a general-purpose
   model, not a strong English retriever: on SciFact and Cranfield it is far
-  behind BM25 and LSA (README, ``bench/bench_retrievers.py``).
+  behind BM25 and LSA (``docs/retrievers.md``, ``bench/bench_retrievers.py``).
 * :class:`LsaEncoder` (retriever name ``lsa``, the fallback): latent semantic
   analysis, a TF-IDF matrix reduced by truncated SVD. It is learnt from the
   corpus itself and needs only scikit-learn. On a small corpus it keeps almost
