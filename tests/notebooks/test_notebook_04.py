@@ -149,12 +149,12 @@ def test_default_run(tmp_path, teaching):
     mean_of_means = {name: sum(v.values()) / len(v) for name, v in chapter["input"].items()}
     assert chapter["mean_of_means"] == pytest.approx(mean_of_means, abs=1e-12)
     # Prose: the printed "best overall" is the highest mean of means, ahead of the runner-up by
-    # less than a hundredth ("in the third decimal").
+    # a few hundredths at most.
     overall = max(mean_of_means, key=mean_of_means.get)
     runner = max((n for n in mean_of_means if n != overall), key=mean_of_means.get)
     assert (chapter["overall"], chapter["runner_up"]) == (overall, runner)
     assert chapter["margin"] == pytest.approx(mean_of_means[overall] - mean_of_means[runner])
-    assert 0 <= chapter["margin"] < 0.01
+    assert 0 <= chapter["margin"] < 0.05
     # Prose: keeping the deepest cutoff's columns and mrr changes the lead.
     subset = chapter["subset"]
     assert subset["columns"] == ["recall@10", "precision@10", "ndcg@10", "mrr"]
@@ -301,8 +301,7 @@ def test_solutions_pass_their_checks(tmp_path):
     text = execute(SOLUTIONS, tmp_path, cwd=tmp_path, lang="en")
     assert text.count("Correct!") == 4
     # the computed checks reject plausible wrong answers
-    assert check("04.1", "hybrid") and not check("04.1", "bm25") and not check("04.1", "vector")
-    tied = {"recall@1", "precision@1", "ndcg@1", "recall@3", "precision@3", "ndcg@3"}
-    assert check("04.2", tied) and check("04.2", ["R@1", "P@1", "nDCG@1", "R@3", "P@3", "nDCG@3"])
+    assert check("04.1", "vector") and not check("04.1", "bm25") and not check("04.1", "hybrid")
+    assert check("04.2", {"precision@1"}) and check("04.2", ["P@1"])
     assert not check("04.2", {"recall@1", "precision@1"})
-    assert not check("04.2", tied | {"ndcg@5"})
+    assert not check("04.2", {"precision@1", "ndcg@5"})

@@ -244,8 +244,8 @@ def top_k(run, k):
     return ordered.groupby("query_id").head(k)
 
 
-def test_02_3_runs_the_students_top_k_on_hidden_runs():
-    assert check("02.3", top_k)
+def test_02_5_runs_the_students_top_k_on_hidden_runs():
+    assert check("02.5", top_k)
 
     def ties_the_wrong_way(run, k):
         ordered = run.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, True])
@@ -255,9 +255,9 @@ def test_02_3_runs_the_students_top_k_on_hidden_runs():
         return run.groupby("query_id").head(k)
 
     for wrong in (ties_the_wrong_way, file_order, lambda run, k: run.head(k), lambda run, k: None):
-        verdict = check("02.3", wrong, lang="en")
+        verdict = check("02.5", wrong, lang="en")
         assert not verdict and "hidden run" in verdict.message
-    assert not check("02.3", pd.DataFrame())
+    assert not check("02.5", pd.DataFrame())
 
 
 def hashed_assignment(user_id, experiment):

@@ -9,7 +9,9 @@ solutions: ``notebooks/solutions/02_solutions.ipynb``.
   returns fewer than 10 (``NumRet < 10``): a whole number.
 * ``02.2`` (computed): the p-value of the paired t-test of vector against
   bm25 on ``AP@20`` (uncorrected): a number.
-* ``02.3`` (code): ``top_k(run, k)``, a run cut to its top ``k`` documents
+* ``02.3`` (why re-ranking cannot reach the other language): a letter of
+  :data:`WHY_IDENTICAL`.
+* ``02.5`` (code): ``top_k(run, k)``, a run cut to its top ``k`` documents
   per query in trec_eval's order, run on hidden runs.
 * ``02.4`` (the chapter's nDCG): the reteval measure that gives exactly the
   chapter's ``ndcg@10``: a measure name.
@@ -21,15 +23,36 @@ import functools
 
 import pandas as pd
 
-from reteval.teaching.exercises import Exercise, WrongAnswer, close_to, whole_number
+from reteval.teaching.exercises import Exercise, WrongAnswer, close_to, letters, whole_number
 
-__all__ = ["DEPTH", "EXERCISES", "SHORT"]
+__all__ = ["DEPTH", "EXERCISES", "SHORT", "WHY_IDENTICAL"]
 
 #: Documents asked of every retriever in the computed exercises.
 DEPTH = 100
 
 #: 02.1: a list shorter than this is "short" (P@10 counts its missing ranks as not relevant).
 SHORT = 10
+
+#: 02.3: why does reranked find no more cross-language relevant documents in its top 100
+#: than bm25, although its second stage is vector's multilingual model? (The name is kept
+#: for the notebook cell that prints the options.)
+WHY_IDENTICAL = {
+    "zh": {
+        "A": "reranked 的第二阶段是 LSA，只会匹配词项。",
+        "B": "reranked 只给 BM25 的候选文档重新排序：BM25 没有返回的文档（多半是与查询没有"
+             "共同词项的另一种语言的文档）根本到不了第二阶段。",
+        "C": "多语言句向量模型无法比较中文和英文文本。",
+        "D": "未判断的文档按不相关计算。",
+    },
+    "en": {
+        "A": "reranked's second stage is LSA, which only matches words.",
+        "B": "reranked only re-orders BM25's candidates: a document BM25 did not return (mostly "
+             "one in the other language, sharing no term with the query) never reaches the "
+             "second stage.",
+        "C": "The multilingual sentence encoder cannot compare Chinese and English texts.",
+        "D": "Unjudged documents count as non-relevant.",
+    },
+}
 
 
 @functools.lru_cache(maxsize=1)
@@ -70,6 +93,10 @@ def _check_pvalue(answer) -> bool:
     return close_to(answer, _ap20_pvalue(), decimals=2, significant=2)
 
 
+def _check_letter(answer) -> bool:
+    return letters(answer) == {"B"}
+
+
 def _check_measure(answer) -> bool:
     if not isinstance(answer, str):
         raise TypeError("a measure name is expected")
@@ -80,7 +107,7 @@ def _run(rows) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["query_id", "doc_id", "score"])
 
 
-# 02.3: hidden runs, each with what it is about.
+# 02.5: hidden runs, each with what it is about.
 _TOP_K_CASES = [
     (_run([("q1", "d1", 0.2), ("q1", "d2", 0.9), ("q1", "d3", 0.5), ("q1", "d4", 0.7)]), 2,
      "行没有按分数排序", "rows not sorted by score"),
@@ -157,25 +184,17 @@ EXERCISES = {
         ),
     ),
     "02.3": Exercise(
-        _check_top_k,
+        _check_letter,
         hints_zh=(
-            ("写一个函数 top_k(run, k)：run 是有 query_id、doc_id、score 三列的 DataFrame，"
-            "返回每个查询排在前 k 名的行。"),
-            ("排序要和 trec_eval 一样：分数降序；分数相同时，doc_id 按字符串降序。"
-            "输入的行不一定已经排好。"),
-            ("可以先用 sort_values 按 [\"query_id\", \"score\", \"doc_id\"] 排序"
-            "（升序、降序、降序），再按 query_id 分组取前 k 行；文档不足 k 篇的查询保留全部。"),
+            "答案是一个字母。reranked 的第二阶段能看到哪些文档？",
+            ("看 RerankedRetriever 的第二阶段能看到哪些文档，"
+            "再对比第 4 节表中 bm25 与 reranked 的 R@100。"),
         ),
         hints_en=(
-            ("Write a function top_k(run, k): run is a DataFrame with the columns query_id, "
-            "doc_id and score; return each query's rows at ranks 1 to k."),
-            ("Rank as trec_eval does: score descending; equal scores by doc_id descending, as "
-            "strings. The rows given may be in any order."),
-            ("Sort with sort_values on [\"query_id\", \"score\", \"doc_id\"] (ascending, "
-            "descending, descending), then group by query_id and take the first k rows; a "
-            "query with fewer than k documents keeps them all."),
+            "The answer is one letter. Which documents does reranked's second stage see?",
+            ("Look at which documents RerankedRetriever's second stage ever sees, and compare "
+            "the R@100 of bm25 and reranked in section 4's table."),
         ),
-        code=True,
     ),
     "02.4": Exercise(
         _check_measure,
@@ -192,5 +211,26 @@ EXERCISES = {
             "the linear gain (as trec_eval does); reteval has another nDCG with the "
             "exponential gain."),
         ),
+    ),
+    "02.5": Exercise(
+        _check_top_k,
+        hints_zh=(
+            ("写一个函数 top_k(run, k)：run 是有 query_id、doc_id、score 三列的 DataFrame，"
+             "返回每个查询排在前 k 名的行。"),
+            ("排序要和 trec_eval 一样：分数降序；分数相同时，doc_id 按字符串降序。"
+             "输入的行不一定已经排好。"),
+            ("可以先用 sort_values 按 [\"query_id\", \"score\", \"doc_id\"] 排序"
+             "（升序、降序、降序），再按 query_id 分组取前 k 行；文档不足 k 篇的查询保留全部。"),
+        ),
+        hints_en=(
+            ("Write a function top_k(run, k): run is a DataFrame with the columns query_id, "
+             "doc_id and score; return each query's rows at ranks 1 to k."),
+            ("Rank as trec_eval does: score descending; equal scores by doc_id descending, as "
+             "strings. The rows given may be in any order."),
+            ("Sort with sort_values on [\"query_id\", \"score\", \"doc_id\"] (ascending, "
+             "descending, descending), then group by query_id and take the first k rows; a "
+             "query with fewer than k documents keeps them all."),
+        ),
+        code=True,
     ),
 }

@@ -146,15 +146,15 @@ EXERCISES = {
         _choices({"A", "B", "C"}),
         hints_zh=(
             "答案是字母的集合，如 {\"A\"}。可能不止一个理由是对的。",
-            "想想练习 04.1 中加一列 recall@100 时发生了什么，以及 0.002 的领先意味着什么。",
+            "想想只保留 mrr 一列时谁是“综合最佳”，以及千分位、百分位上的领先意味着什么。",
             "均值的均值与查询数无关；idxmax 的速度与结论无关。",
         ),
         hints_en=(
             "The answer is a set of letters, such as {\"A\"}. More than one reason may be right.",
-            ("Think of what adding recall@100 did in exercise 04.1, and of what a lead of 0.002 "
-            "means."),
+            ("Think of who is 'best overall' with the mrr column alone, and of what a lead in "
+             "the second or third decimal means."),
             ("The mean of means does not depend on the number of queries; the speed of idxmax "
-            "has nothing to do with the conclusion."),
+             "has nothing to do with the conclusion."),
         ),
     ),
 }
