@@ -363,9 +363,10 @@ class TukeyHSDResult:
     def significant(self, alpha: float = 0.05) -> pd.DataFrame:
         """Boolean matrix: pairs whose p-value is at most ``alpha`` (diagonal False)."""
         alpha = check_probability(alpha, "alpha")
-        out = self.pvalue <= alpha
-        np.fill_diagonal(out.values, False)
-        return out
+        out = self.pvalue.to_numpy() <= alpha
+        np.fill_diagonal(out, False)
+        return pd.DataFrame(out, index=self.pvalue.index.copy(),
+                            columns=self.pvalue.columns.copy())
 
     def critical_difference(self, confidence_level: float = 0.95) -> float:
         """Smallest difference of means that is significant at ``1 - confidence_level``.
