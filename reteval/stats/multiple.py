@@ -54,6 +54,8 @@ References
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -93,8 +95,8 @@ TUKEY_METHODS: dict[str, str] = {
     "studentised": "studentized",
 }
 
-# Rounds of the randomised Tukey HSD drawn at once: about 4 million scores per chunk.
-_CHUNK_VALUES = 1 << 22
+# Rounds of the randomised Tukey HSD drawn at once: about 130,000 scores per chunk.
+_CHUNK_VALUES = 1 << 17
 
 
 # --------------------------------------------------------------------------- inputs
@@ -427,23 +429,75 @@ def _method(method) -> str:
     return TUKEY_METHODS[key]
 
 
+#: Up to this many systems the randomised Tukey HSD draws permutations from tables.
+_TABLE_MAX_SYSTEMS = 10
+
+
+@functools.lru_cache(maxsize=16)
+def _permutation_tables(m: int) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Every permutation of ``m`` items as two halves: ``m!`` = C(m, h) h! (m - h)! codes.
+
+    A permutation is the set ``S`` of the ``h = m // 2`` positions the first
+    ``h`` items go to, an order of those items within ``S`` and an order of
+    the other items within the complement. ``first[s * h! + a]`` holds the
+    positions of items ``0 .. h-1`` for subset ``s`` and order ``a``;
+    ``second[s * (m-h)! + b]`` those of items ``h .. m-1``. Drawing ``s``,
+    ``a`` and ``b`` uniformly draws a uniform permutation.
+    """
+    h = m // 2
+    orders1 = np.array(list(itertools.permutations(range(h))), dtype=np.intp).reshape(-1, h)
+    orders2 = np.array(list(itertools.permutations(range(m - h))), dtype=np.intp)
+    subsets = list(itertools.combinations(range(m), h))
+    first = np.empty((len(subsets), len(orders1), h), dtype=np.intp)
+    second = np.empty((len(subsets), len(orders2), m - h), dtype=np.intp)
+    for k, subset in enumerate(subsets):
+        inside = np.array(subset, dtype=np.intp)
+        outside = np.array([i for i in range(m) if i not in subset], dtype=np.intp)
+        first[k] = inside[orders1]
+        second[k] = outside[orders2]
+    return first.reshape(-1, h), second.reshape(-1, m - h), len(orders1), len(orders2)
+
+
 def randomised_ranges(x: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
     """Range (max - min) of the system means after permuting every topic's scores.
 
-    ``x`` is ``(n_topics, n_systems)``. The rounds are drawn a chunk at a
-    time: one :meth:`numpy.random.Generator.permuted` call permutes every row
-    of a ``(chunk, n_topics, n_systems)`` stack, then one reduction gives the
-    means of all rounds of the chunk. The random stream is the one of a loop
-    calling ``rng.permuted(x, axis=1)`` once per round, so both give the same
-    ranges for the same seed.
+    ``x`` is ``(n_topics, n_systems)``; the rounds are drawn a chunk at a
+    time (about 130,000 scores per chunk, so that a chunk stays in cache).
+
+    Up to 10 systems, each topic's permutation in each round is one random
+    integer below ``m!``, decoded through :func:`_permutation_tables` (two
+    small tables of half-permutations); gathering the permuted scores and
+    summing them over the topics is then one ``take`` and one reduction per
+    half for the whole chunk. Above 10 systems (the tables would outgrow the
+    cache) one :meth:`numpy.random.Generator.permuted` call permutes every
+    row of a ``(chunk, n_topics, n_systems)`` stack; its random stream is then
+    the one of a loop calling ``rng.permuted(x, axis=1)`` once per round.
     """
     n, m = x.shape
     chunk = max(1, min(n_resamples, _CHUNK_VALUES // (n * m)))
     out = np.empty(n_resamples)
+    if m > _TABLE_MAX_SYSTEMS:
+        for start in range(0, n_resamples, chunk):
+            c = min(chunk, n_resamples - start)
+            sums = rng.permuted(np.broadcast_to(x, (c, n, m)), axis=2).sum(axis=1)
+            out[start:start + c] = (sums.max(axis=1) - sums.min(axis=1)) / n
+        return out
+    first, second, n1, n2 = _permutation_tables(m)
+    flat = np.ascontiguousarray(x).ravel()
+    offsets = (np.arange(n, dtype=np.intp) * m)[:, None]
+
+    def half_sums(table: np.ndarray, codes: np.ndarray) -> np.ndarray:
+        positions = table.take(codes, axis=0)  # (c, n, h): which system's score goes where
+        np.add(positions, offsets, out=positions)
+        return np.einsum("cnh->ch", flat.take(positions))
+
     for start in range(0, n_resamples, chunk):
         c = min(chunk, n_resamples - start)
-        stack = rng.permuted(np.broadcast_to(x, (c, n, m)), axis=2)
-        sums = stack.sum(axis=1)
+        code = rng.integers(0, math.factorial(m), size=(c, n))
+        subset, rest = np.divmod(code, n1 * n2)
+        order1, order2 = np.divmod(rest, n2)
+        sums = np.concatenate([half_sums(first, subset * n1 + order1),
+                               half_sums(second, subset * n2 + order2)], axis=1)
         out[start:start + c] = (sums.max(axis=1) - sums.min(axis=1)) / n
     return out
 

@@ -24,7 +24,7 @@ from reteval.stats import (
     queries_needed_anova,
     tukey_hsd,
 )
-from reteval.stats.multiple import randomised_ranges
+from reteval.stats.multiple import _permutation_tables, randomised_ranges
 
 # Sakai, "Laboratory Experiments in Information Retrieval" (Springer, 2018), Table 5.1:
 # three systems, twenty topics; the book reports F = 2.475, V_E = 0.0219, MOE = 0.0670 and
@@ -150,8 +150,29 @@ def test_pairs_long_form():
 # --------------------------------------------------------------------------- randomised Tukey HSD
 
 
-def test_randomised_ranges_equal_a_loop_of_permuted():
+@pytest.mark.parametrize("m", [2, 3, 4, 5, 7])
+def test_permutation_tables_hold_every_permutation_once(m):
+    first, second, n1, n2 = _permutation_tables(m)
+    codes = np.arange(math.factorial(m))
+    subset, rest = np.divmod(codes, n1 * n2)
+    order1, order2 = np.divmod(rest, n2)
+    perms = np.concatenate([first[subset * n1 + order1], second[subset * n2 + order2]], axis=1)
+    assert sorted(map(tuple, perms.tolist())) == list(itertools.permutations(range(m)))
+
+
+def test_randomised_ranges_follow_the_distribution_of_a_permuted_loop():
     x = _random_scores(40, 6, seed=4).to_numpy()
+    ranges = randomised_ranges(x, 4000, np.random.default_rng(11))
+    loop_rng = np.random.default_rng(12)
+    expected = []
+    for _ in range(4000):
+        means = loop_rng.permuted(x, axis=1).mean(axis=0)
+        expected.append(means.max() - means.min())
+    assert stats.ks_2samp(ranges, expected).pvalue > 0.01
+
+
+def test_randomised_ranges_of_many_systems_equal_a_loop_of_permuted():
+    x = _random_scores(15, 12, seed=4).to_numpy()  # above the table limit: Generator.permuted
     ranges = randomised_ranges(x, 300, np.random.default_rng(11))
     loop_rng = np.random.default_rng(11)
     expected = []
