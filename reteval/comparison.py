@@ -148,11 +148,11 @@ class Comparison:
         ...         "c": {"q1": ["d9"], "q2": ["d2"], "q3": ["d9", "d3"]}}
         >>> for line in compare(qrels, runs, ["RR"], test="tukey", n_resamples=200,
         ...                     rng=0).summary():
-        ...     print(line)
-        Do the systems differ at all? Two-way ANOVA (topic x system), one F test per measure.
-        Which pairs differ? Randomised Tukey HSD over all 3 pairs (family-wise error at most 0.05; no further correction).
-        How large are the differences? Effect sizes (mean_i - mean_j) / sqrt(V_E) of the two-way ANOVA, with simultaneous intervals.
-        How precise is each mean? 95% percentile bootstrap interval over the 3 queries.
+        ...     print(line.split("? ")[1].split(" (")[0])
+        Two-way ANOVA
+        Randomised Tukey HSD over all 3 pairs
+        Effect sizes
+        95% percentile bootstrap interval over the 3 queries.
         """
         lines = []
         k = len(self.systems)

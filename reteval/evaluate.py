@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 # for them.
 
 __all__ = ["MISSING_POLICIES", "MissingQueriesWarning", "aggregate", "evaluate",
-           "evaluate_columns", "summarize"]
+           "evaluate_columns", "evaluate_runs", "summarize"]
 
 MISSING_POLICIES = ("zero", "skip", "error")
 
@@ -172,6 +172,39 @@ def evaluate_columns(qrels, run, measures, *, relevance_level: int = 1,
     return _values(qrels, run, measures, relevance_level, missing)
 
 
+def evaluate_runs(qrels, runs, measures, *, relevance_level: int = 1,
+                  missing: str = "zero") -> dict:
+    """:func:`evaluate_columns` of several runs against the same qrels, read once.
+
+    ``runs`` maps a name to a run (anything :func:`evaluate` takes). When the
+    qrels and a run are files, the qrels file is parsed once for all runs.
+    Returns ``{name: (query ids, {column: values})}``.
+
+    Examples
+    --------
+    >>> out = evaluate_runs({"q1": {"d1": 1}}, {"a": {"q1": ["d1"]}, "b": {"q1": ["d2", "d1"]}},
+    ...                     ["RR"])
+    >>> {name: values["RR"].tolist() for name, (ids, values) in out.items()}
+    {'a': [1.0], 'b': [0.5]}
+    """
+    columns = check_arguments(measures, relevance_level, missing)
+    judged = None
+    out = {}
+    for name, run in runs.items():
+        if isinstance(qrels, (str, os.PathLike)) and isinstance(run, (str, os.PathLike)):
+            from reteval.metrics import compute
+
+            if judged is None:
+                judged = _qrels_columns(qrels)
+            ranking = _rank_files(qrels, run, missing, judged=judged)
+            values = {label: compute(ranking, spec, relevance_level=int(relevance_level))
+                      for label, spec in columns}
+            out[name] = (ranking.query_ids.astype(str).tolist(), values)
+        else:
+            out[name] = _values(qrels, run, measures, relevance_level, missing)
+    return out
+
+
 def _values(qrels, run, measures, relevance_level, missing):
     columns = check_arguments(measures, relevance_level, missing)
     if any(type(x).__module__.partition(".")[0] == "dask" for x in (run, qrels)):
@@ -231,19 +264,26 @@ def _qrels_columns(path):
     return query_ids, doc_ids, np.asarray(rels, dtype=np.int64)
 
 
-def _rank_files(qrels_path, run_path, missing):
-    """Rank files read into columns (Arrow ids, numpy values): no pandas is loaded."""
+def _rank_files(qrels_path, run_path, missing, *, judged=None):
+    """Rank files read into columns (Arrow ids, numpy values): no pandas is loaded.
+
+    ``judged``: the qrels' columns already read (:func:`_qrels_columns`).
+    """
     from concurrent.futures import ThreadPoolExecutor
 
     from reteval.io.runfile import read_run_columns
     from reteval.ranking import rank_columns
 
-    # The qrels are read while the run is: a large run file is parsed by Arrow outside the
-    # GIL. The run's error, if any, is the one reported (it is raised first).
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        qrels = pool.submit(_qrels_columns, qrels_path)
+    if judged is not None:
         run = read_run_columns(run_path)
-        judged_queries, judged_docs, rels = qrels.result()
+        judged_queries, judged_docs, rels = judged
+    else:
+        # The qrels are read while the run is: a large run file is parsed by Arrow outside
+        # the GIL. The run's error, if any, is the one reported (it is raised first).
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            qrels = pool.submit(_qrels_columns, qrels_path)
+            run = read_run_columns(run_path)
+            judged_queries, judged_docs, rels = qrels.result()
     queries = _evaluated_queries(set(judged_queries.unique().to_pylist()),
                                  set(run.query_ids.dictionary.to_pylist()), missing)
     return rank_columns(judged_queries, judged_docs, rels, run.query_ids, run.doc_ids,

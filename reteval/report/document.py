@@ -425,7 +425,13 @@ def build_document(c: Comparison, title: str, digits: int, figures, lang: str,
                          _t((yes,)) if r.significant else _t(no)))
         corr = CORRECTION_NAMES.get(c.correction, c.correction)
         ci_note = CI_NOTES[lang][c.test]
-        if zh:
+        if c.test.startswith("tukey"):
+            note = (f"差值 = 检索器 − 对照。置信区间：{level} {ci_note}。效应量：(均值差)/√V_E。"
+                    "Tukey HSD 已控制所有两两比较的族错误率，不再校正。" if zh else
+                    f"Difference = system - other. Interval: {level} {ci_note}. Effect size: "
+                    "(mean difference) / sqrt(V_E). Tukey's HSD controls the family-wise error "
+                    "of all pairs; no further correction.")
+        elif zh:
             note = (f"差值 = 检索器 − 对照。置信区间：{level} {ci_note}。效应量：Cohen 的 d_z。"
                     + (f"校正：每个指标内做 {corr} 校正。" if corr else "未做多重比较校正。"))
         else:
@@ -438,6 +444,7 @@ def build_document(c: Comparison, title: str, digits: int, figures, lang: str,
             Table(header=tuple(_t(h) for h in HEADERS[lang]["tests"]), rows=tuple(prow),
                    numeric=(False, False, False, True, True, True, True, True, False)),
         ]
+    doc += many_systems_blocks(c, digits, lang)
     doc += [Heading(2, _t(heading["advice"])),
             *[Paragraph(p) for p in _recommendation(c, digits, lang)]]
     if history is not None:
@@ -450,6 +457,57 @@ def build_document(c: Comparison, title: str, digits: int, figures, lang: str,
         for name in figures:
             doc.append(Figure(name, FIGURE_CAPTIONS[lang].get(name, name)))
     return doc
+
+
+def many_systems_blocks(c: Comparison, digits: int, lang: str) -> list:
+    """Three or more systems: per measure the ANOVA, the significance matrix, effect sizes.
+
+    The effect size of a pair is ``(mean_i - mean_j) / sqrt(V_E)`` with V_E the
+    residual variance of the measure's two-way ANOVA; its interval is the
+    pair's interval (the test's, e.g. Tukey's simultaneous one) in the same units.
+    """
+    if len(c.systems) < 3 or not c.anova:
+        return []
+    zh = lang == "zh"
+    level = f"{100 * c.confidence_level:g}%"
+    blocks = [Heading(2, _t(HEADINGS[lang]["many"]))]
+    blocks.append(Paragraph(_t(
+        "方差分析（主题 × 检索器，双因素无重复）检验是否存在任何差异；矩阵中 ▲/▼ 表示行检索器"
+        "显著高于/低于列检索器；效应量 = 均值差 / √V_E，区间为对应检验的 "
+        f"{level} 区间除以 √V_E。" if zh else
+        "The two-way ANOVA (topic x system, without replication) asks whether the systems "
+        "differ at all; in the matrix ▲/▼ mark a row system significantly above/below the "
+        "column system; effect size = mean difference / sqrt(V_E), its interval the test's "
+        f"{level} interval divided by sqrt(V_E).")))
+    for m in c.measures:
+        if m not in c.anova:
+            continue
+        a = c.anova[m]
+        moe = a.margin_of_error(c.confidence_level)
+        blocks.append(Paragraph(_t((m,), (
+            f"：F({a.df_system}, {a.df_residual}) = {a.statistic:.3f}，p = {_fmt_p(a.pvalue)}，"
+            f"V_E = {a.residual_variance:.{digits}f}，均值的误差幅度（MOE）±{moe:.{digits}f}。"
+            if zh else
+            f": F({a.df_system}, {a.df_residual}) = {a.statistic:.3f}, p = {_fmt_p(a.pvalue)}, "
+            f"V_E = {a.residual_variance:.{digits}f}, margin of error of a mean "
+            f"±{moe:.{digits}f}."))))
+        matrix = c.significance_matrix(m)
+        blocks.append(Table(
+            header=(_t(HEADERS[lang]["system"]), *[_t(s) for s in c.systems]),
+            rows=tuple((_t(s), *[_t(matrix.loc[s, o]) for o in c.systems]) for s in c.systems),
+            numeric=(False, *[False] * len(c.systems))))
+        sd = math.sqrt(a.residual_variance) if a.residual_variance > 0 else math.nan
+        rows = []
+        for r in c.pairwise[c.pairwise["measure"] == m].itertuples(index=False):
+            es = r.mean_difference / sd
+            rows.append((_t(r.system), _t(r.other), _t(f"{es:+.2f}"),
+                         _t(f"({r.ci_low / sd:+.2f}, {r.ci_high / sd:+.2f})"),
+                         _t(_fmt_p(r.pvalue_corrected))))
+        header = (("检索器", "对照", "效应量", "置信区间", "p") if zh
+                  else ("System", "Other", "Effect size", "Interval", "p"))
+        blocks.append(Table(header=tuple(_t(h) for h in header), rows=tuple(rows),
+                            numeric=(False, False, True, True, True)))
+    return blocks
 
 
 _HISTORY_COLUMNS = ("created_utc", "retriever", "num_queries", "alert", "alerts")

@@ -13,9 +13,13 @@ LANGUAGES = ("zh", "en")
 TITLES = {"zh": "检索系统评估报告", "en": "Retrieval evaluation report"}
 TEST_NAMES = {
     "en": {"t": "paired t test", "wilcoxon": "Wilcoxon signed-rank test",
-           "randomization": "Fisher randomization test", "bootstrap": "paired bootstrap test"},
+           "randomization": "Fisher randomization test", "bootstrap": "paired bootstrap test",
+           "tukey": "randomised Tukey HSD test",
+           "tukey-studentized": "Tukey HSD test (studentized range)"},
     "zh": {"t": "配对 t 检验", "wilcoxon": "Wilcoxon 符号秩检验",
-           "randomization": "Fisher 随机化检验", "bootstrap": "配对自助法（bootstrap）检验"},
+           "randomization": "Fisher 随机化检验", "bootstrap": "配对自助法（bootstrap）检验",
+           "tukey": "随机化 Tukey HSD 检验",
+           "tukey-studentized": "Tukey HSD 检验（学生化极差分布）"},
 }
 CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg",
                      "none": None}
@@ -23,11 +27,15 @@ CI_NOTES = {
     "en": {"t": "t interval of the mean difference",
            "wilcoxon": "Hodges-Lehmann interval of the median difference",
            "randomization": "interval by inverting the randomization test",
-           "bootstrap": "percentile bootstrap interval of the mean difference"},
+           "bootstrap": "percentile bootstrap interval of the mean difference",
+           "tukey": "simultaneous interval of Tukey's HSD (randomised)",
+           "tukey-studentized": "simultaneous interval of Tukey's HSD (studentized range)"},
     "zh": {"t": "均值差的 t 置信区间",
            "wilcoxon": "中位数差的 Hodges-Lehmann 置信区间",
            "randomization": "由随机化检验反推的置信区间",
-           "bootstrap": "均值差的百分位自助法置信区间"},
+           "bootstrap": "均值差的百分位自助法置信区间",
+           "tukey": "Tukey HSD 的联合置信区间（随机化）",
+           "tukey-studentized": "Tukey HSD 的联合置信区间（学生化极差）"},
 }
 # Measure families: (term of one query's score, term of the mean over queries).
 TERMS = {
@@ -72,9 +80,11 @@ FIGURE_CAPTIONS = {
 HEADINGS = {
     "en": {"measures": "Measures", "best": "Best system per measure",
            "tests": "Significance tests", "advice": "Recommendation",
-           "history": "Continuous evaluation", "figures": "Figures"},
+           "history": "Continuous evaluation", "figures": "Figures",
+           "many": "Many systems: ANOVA, significance matrix, effect sizes"},
     "zh": {"measures": "评估指标对比", "best": "各指标的最佳检索器", "tests": "显著性检验",
-           "advice": "建议", "history": "持续评估", "figures": "图表"},
+           "advice": "建议", "history": "持续评估", "figures": "图表",
+           "many": "多个检索器：方差分析、显著性矩阵与效应量"},
 }
 HEADERS = {
     "en": {"system": "System", "tests": ("Measure", "System", "Other", "Difference",
