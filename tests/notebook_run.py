@@ -1,13 +1,11 @@
 """Running a teaching notebook the way `reteval run` does, for the notebook tests."""
 
 import json
-from pathlib import Path
 
 import papermill
+from paths import ROOT
 
-from reteval.pipeline import load_params
-
-ROOT = Path(__file__).resolve().parents[1]
+from reteval.book.pipeline import load_params
 
 
 def pipeline_parameters(stem):

@@ -64,3 +64,10 @@ def test_every_module_is_in_a_layer():
     modules = {f"reteval.{p.stem}" for p in PACKAGE.glob("*.py") if p.stem != "__init__"}
     modules |= {f"reteval.{p.parent.name}" for p in PACKAGE.glob("*/__init__.py")}
     assert sorted(modules - listed) == []
+
+
+def test_the_top_level_holds_only_the_entry_points():
+    # The folder listing is the layer diagram: beside __init__, cli, errors and version,
+    # at most two plain modules (today _moved, the old module paths).
+    plain = sorted(p.stem for p in PACKAGE.glob("*.py"))
+    assert plain == ["__init__", "_moved", "cli", "errors", "version"]

@@ -47,6 +47,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
+from reteval._util.validation import check_probability
 from reteval.ab.assignment import Experiment
 from reteval.ab.metrics import Metric, estimate, get_metric
 from reteval.ab.stats import (
@@ -59,7 +60,6 @@ from reteval.ab.stats import (
 )
 from reteval.errors import InputError
 from reteval.stats import adjust_pvalues
-from reteval.validation import check_probability
 
 __all__ = ["ABResult", "MetricResult", "analyze", "summarize_variants"]
 

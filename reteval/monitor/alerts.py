@@ -32,9 +32,9 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
+from reteval._util.validation import check_number, check_probability, check_rng
 from reteval.errors import InputError
-from reteval.measures import parse_measure
-from reteval.validation import check_number, check_probability, check_rng
+from reteval.evaluation.measures import parse_measure
 
 __all__ = [
     "ALERT_KINDS",

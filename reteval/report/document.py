@@ -1,6 +1,6 @@
 """The report's content as a language-neutral list of blocks, before any format.
 
-:func:`build_document` turns a :class:`reteval.comparison.Comparison` (and,
+:func:`build_document` turns a :class:`reteval.evaluation.comparison.Comparison` (and,
 optionally, a continuous-evaluation history) into headings, paragraphs, bullet
 lists, tables and figure references, every piece of text in the chosen
 language. A text is a tuple of runs ``(text, bold)``; the renderers
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from reteval.comparison import Comparison
 from reteval.errors import InputError
+from reteval.evaluation.comparison import Comparison
 from reteval.report.texts import (
     ALERT_KINDS,
     CI_NOTES,
@@ -43,7 +43,7 @@ def _check_lang(lang) -> str:
 def check_arguments(comparison, digits, lang="en") -> None:
     """Raise :class:`~reteval.errors.InputError` unless the arguments of a report are valid.
 
-    ``comparison`` must be a :class:`~reteval.comparison.Comparison`, ``digits`` an
+    ``comparison`` must be a :class:`~reteval.evaluation.comparison.Comparison`, ``digits`` an
     integer from 0 to 12 and ``lang`` one of :data:`~reteval.report.texts.LANGUAGES`.
 
     Examples
@@ -51,11 +51,11 @@ def check_arguments(comparison, digits, lang="en") -> None:
     >>> check_arguments(None, 4)
     Traceback (most recent call last):
     ...
-    reteval.errors.InputError: expected a reteval.comparison.Comparison; got NoneType
+    reteval.errors.InputError: expected a reteval.evaluation.comparison.Comparison; got NoneType
     """
     if not isinstance(comparison, Comparison):
         raise InputError(
-            f"expected a reteval.comparison.Comparison; got {type(comparison).__name__}"
+            f"expected a reteval.evaluation.comparison.Comparison; got {type(comparison).__name__}"
         )
     if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 12:
         raise InputError(f"digits must be an integer from 0 to 12; got {digits!r}")

@@ -24,8 +24,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from reteval._util.progress import progress
 from reteval.errors import InputError
-from reteval.progress import progress
 
 __all__ = ["Retriever", "check_k", "corpus_texts", "query_items"]
 

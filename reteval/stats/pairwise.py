@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
+from reteval._util.validation import (
+    check_n_resamples,
+    check_rng,
+)
 from reteval.errors import InputError
 from reteval.stats.inputs import (
     score_matrix,
@@ -16,10 +20,6 @@ from reteval.stats.resampling import (
     randomization_test,
 )
 from reteval.stats.results import PairedTestResult
-from reteval.validation import (
-    check_n_resamples,
-    check_rng,
-)
 
 __all__ = [
     "TESTS",

@@ -62,8 +62,8 @@ import numpy as np
 from scipy import optimize, special
 from scipy import stats as _st
 
+from reteval._util.validation import check_alternative, check_probability
 from reteval.errors import InputError
-from reteval.validation import check_alternative, check_probability
 
 __all__ = [
     "anova_power",

@@ -18,10 +18,10 @@ import difflib
 from datetime import datetime, timezone
 from pathlib import Path
 
+from reteval._util.validation import check_probability
 from reteval.errors import InputError
-from reteval.measures import parse_measure, parse_measures
+from reteval.evaluation.measures import parse_measure, parse_measures
 from reteval.retrievers import available_retrievers
-from reteval.validation import check_probability
 
 __all__ = [
     "check_lang",

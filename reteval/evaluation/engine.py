@@ -1,0 +1,354 @@
+"""``evaluate``: per-query measure values of a run against relevance judgments."""
+
+from __future__ import annotations
+
+import numbers
+import os
+import warnings
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from reteval._util.dask import is_dask_collection
+from reteval.errors import InputError, outside_stacklevel
+from reteval.evaluation.measures import measure_columns, parse_measures
+from reteval.io.textfile import INT64_MAX
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# numpy, pandas, pyarrow and the modules that need them are imported inside the functions:
+# ``import reteval`` (and so every command line call, ``reteval --help`` too) does not pay
+# for them.
+
+__all__ = ["MISSING_POLICIES", "MissingQueriesWarning", "aggregate", "evaluate",
+           "evaluate_columns", "evaluate_runs", "summarize"]
+
+MISSING_POLICIES = ("zero", "skip", "error")
+
+
+class MissingQueriesWarning(UserWarning):
+    """Judged queries had no results in the run and were scored 0."""
+
+
+def _describe(ids, limit=10) -> str:
+    ids = sorted(ids)
+    shown = ", ".join(repr(i) for i in ids[:limit])
+    return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
+
+
+def check_missing(absent, missing: str) -> None:
+    """Apply the ``missing`` policy to judged queries absent from the run.
+
+    Raises for ``"error"``, warns (:class:`MissingQueriesWarning`) for ``"zero"``;
+    ``"skip"`` says nothing.
+    """
+    if absent and missing == "error":
+        raise InputError(
+            f"{len(absent)} judged queries have no results in the run: {_describe(absent)} "
+            "(missing 'zero' scores them 0, 'skip' leaves them out)"
+        )
+    if absent and missing == "zero":
+        warnings.warn(
+            f"{len(absent)} judged queries have no results in the run and score 0: "
+            f"{_describe(absent)}",
+            MissingQueriesWarning,
+            stacklevel=outside_stacklevel(),
+        )
+
+
+def check_arguments(measures, relevance_level, missing) -> list:
+    """Check :func:`evaluate`'s options; return the ``(label, measure)`` columns.
+
+    ``relevance_level`` (and a measure's ``rel=``) must be an integer from 0 to
+    2**63 - 1. A negative level is refused: negative judgments mean "in the pool
+    but not judged" (trec_eval), so they can never count as relevant.
+    """
+    if missing not in MISSING_POLICIES:
+        raise InputError(f"missing must be one of {MISSING_POLICIES}; got {missing!r}")
+    if isinstance(relevance_level, bool) or not isinstance(relevance_level, numbers.Integral):
+        raise InputError(f"relevance_level must be an integer; got {relevance_level!r}")
+    if not 0 <= int(relevance_level) <= INT64_MAX:
+        raise InputError(f"relevance_level must be from 0 to {INT64_MAX} (negative judgments "
+                         f"are never relevant); got {relevance_level!r}")
+    if measures is None or not (isinstance(measures, str) or hasattr(measures, "__iter__")
+                                or hasattr(measures, "family")):
+        raise InputError("measures must be a measure name or a list of names such as "
+                         f"['nDCG@10', 'AP']; got {measures!r}")
+    if not isinstance(measures, str) and isinstance(measures, Iterable):
+        measures = list(measures)
+        odd = [m for m in measures if not isinstance(m, str) and not hasattr(m, "family")
+               and type(m).__module__.partition(".")[0] != "ir_measures"]
+        if odd:
+            raise InputError(f"a measure must be a name such as 'nDCG@10'; got {odd[0]!r}")
+    columns = measure_columns(measures)
+    for label, spec in columns:
+        rel = getattr(spec, "rel", None)
+        if rel is not None and not 0 <= rel <= INT64_MAX:
+            raise InputError(f"measure {label!r}: rel must be from 0 to {INT64_MAX} (negative "
+                             f"judgments are never relevant); got {rel}")
+    return columns
+
+
+def evaluate(qrels, run, measures, *, relevance_level: int = 1,
+             missing: str = "zero") -> pd.DataFrame:
+    """Evaluate a run: one row per query, one column per measure, as trec_eval.
+
+    Parameters
+    ----------
+    qrels : path, DataFrame, dict or EvaluationQuery records
+        Relevance judgments, in any form :func:`reteval.io.as_qrels` takes.
+    run : path, DataFrame or dict
+        Retrieval results, in any form :func:`reteval.io.as_run` takes. A Dask
+        DataFrame too large for memory is evaluated partition by partition with
+        the same kernels and the same result
+        (:func:`reteval.evaluation.distributed.evaluate_dask`).
+    measures : str or sequence of str
+        Measure names such as ``"nDCG@10"``, ``"AP"``, ``"MRR"``,
+        ``"P(rel=2)@10"`` or trec_eval's ``"P_5,10"`` and ``"official"``
+        (see :mod:`reteval.evaluation.measures`; lists and defaults expand into several
+        columns, named by :func:`reteval.evaluation.measures.measure_columns`).
+    relevance_level : int, default 1
+        Minimum judged relevance that counts as relevant (trec_eval ``-l``);
+        a measure's own ``rel`` parameter overrides it for that measure.
+        It does not change nDCG gains. It must be 0 or more: a negative
+        judgment ("in the pool, not judged") is never relevant, whatever the
+        level, so a negative level is refused rather than given a meaning.
+    missing : {"zero", "skip", "error"}, default "zero"
+        What to do with judged queries that have no results in the run:
+        ``"zero"`` scores them as empty rankings and warns
+        (:class:`MissingQueriesWarning`; trec_eval ``-c``), ``"skip"``
+        evaluates only queries in both, ``"error"`` raises. Run queries without
+        judgments are always ignored.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``query_id`` (sorted), one float64 column per measure, named as
+        given and in the order given. ``.mean()`` is the aggregate trec_eval
+        reports, except for the counts (``NumRet``, ``NumRel``,
+        ``NumRelRet``, ``NumQ``), which trec_eval sums: :func:`aggregate` does both.
+
+    Raises
+    ------
+    InputError
+        Malformed inputs, an unknown measure, a bad option, or missing queries
+        with ``missing="error"``.
+
+    Examples
+    --------
+    >>> qrels = {"q1": {"d1": 2, "d2": 1, "d3": 0}, "q2": {"d4": 1}}
+    >>> run = {"q1": {"d1": 0.9, "d3": 0.8, "d2": 0.7}, "q2": {"d5": 0.9, "d4": 0.5}}
+    >>> evaluate(qrels, run, ["P@2", "RR", "AP"])
+              P@2   RR        AP
+    query_id
+    q1        0.5  1.0  0.833333
+    q2        0.5  0.5  0.500000
+    >>> evaluate(qrels, run, ["P@2", "RR", "AP"]).mean()
+    P@2    0.500000
+    RR     0.750000
+    AP     0.666667
+    dtype: float64
+    """
+    if is_dask_collection(run) or is_dask_collection(qrels):
+        from reteval.evaluation.distributed import evaluate_dask
+
+        return evaluate_dask(qrels, run, measures, relevance_level=relevance_level,
+                             missing=missing)
+    query_ids, values = _values(qrels, run, measures, relevance_level, missing)
+    import numpy as np
+    import pandas as pd
+
+    frame = pd.DataFrame(values, index=pd.Index(query_ids, name="query_id"))
+    return frame.astype(np.float64)
+
+
+def evaluate_columns(qrels, run, measures, *, relevance_level: int = 1,
+                     missing: str = "zero") -> tuple[list[str], dict]:
+    """:func:`evaluate`'s values without the DataFrame: ``(query ids, {column: values})``.
+
+    Files are read into Arrow and numpy columns and evaluated without loading
+    pandas (the command line answers sooner); the values are those of
+    :func:`evaluate`, bit for bit.
+
+    Examples
+    --------
+    >>> ids, values = evaluate_columns({"q1": {"d1": 1}}, {"q1": ["d2", "d1"]}, ["RR", "P@2"])
+    >>> ids, {k: v.tolist() for k, v in values.items()}
+    (['q1'], {'RR': [0.5], 'P@2': [0.5]})
+    """
+    return _values(qrels, run, measures, relevance_level, missing)
+
+
+def evaluate_runs(qrels, runs, measures, *, relevance_level: int = 1,
+                  missing: str = "zero") -> dict:
+    """:func:`evaluate_columns` of several runs against the same qrels, read once.
+
+    ``runs`` maps a name to a run (anything :func:`evaluate` takes). When the
+    qrels and a run are files, the qrels file is parsed once for all runs.
+    Returns ``{name: (query ids, {column: values})}``.
+
+    Examples
+    --------
+    >>> out = evaluate_runs({"q1": {"d1": 1}}, {"a": {"q1": ["d1"]}, "b": {"q1": ["d2", "d1"]}},
+    ...                     ["RR"])
+    >>> {name: values["RR"].tolist() for name, (ids, values) in out.items()}
+    {'a': [1.0], 'b': [0.5]}
+    """
+    columns = check_arguments(measures, relevance_level, missing)
+    judged = None
+    out = {}
+    for name, run in runs.items():
+        if isinstance(qrels, (str, os.PathLike)) and isinstance(run, (str, os.PathLike)):
+            from reteval.metrics import compute
+
+            if judged is None:
+                judged = _qrels_columns(qrels)
+            ranking = _rank_files(qrels, run, missing, judged=judged)
+            values = {label: compute(ranking, spec, relevance_level=int(relevance_level))
+                      for label, spec in columns}
+            out[name] = (ranking.query_ids.astype(str).tolist(), values)
+        else:
+            out[name] = _values(qrels, run, measures, relevance_level, missing)
+    return out
+
+
+def _values(qrels, run, measures, relevance_level, missing):
+    columns = check_arguments(measures, relevance_level, missing)
+    if is_dask_collection(run) or is_dask_collection(qrels):
+        raise InputError("a Dask collection is evaluated by reteval.evaluate, which gives the "
+                         "values partition by partition; evaluate_columns works in memory")
+    from reteval.evaluation.metrics import compute
+
+    if all(isinstance(x, (str, os.PathLike)) for x in (qrels, run)):
+        ranking = _rank_files(qrels, run, missing)
+    else:
+        ranking = _rank_frames(qrels, run, missing)
+    values = {
+        label: compute(ranking, spec, relevance_level=int(relevance_level))
+        for label, spec in columns
+    }
+    return ranking.query_ids.astype(str).tolist(), values
+
+
+def _evaluated_queries(judged: set, retrieved: set, missing: str) -> set:
+    check_missing(judged - retrieved, missing)
+    return judged & retrieved if missing == "skip" else judged
+
+
+def _rank_frames(qrels, run, missing):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from reteval.evaluation.ranking import rank_judgments
+    from reteval.io import as_qrels, as_run
+
+    # The qrels are read while the run is: a large run file is parsed by Arrow outside the GIL.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        qrels_future = pool.submit(as_qrels, qrels)
+        run = as_run(run, check_duplicates=False)  # checked while ranking, on integer keys
+        qrels = qrels_future.result()
+    queries = _evaluated_queries(set(qrels["query_id"].unique()), set(run["query_id"].unique()),
+                                 missing)
+    return rank_judgments(qrels, run, queries)
+
+
+def _qrels_columns(path):
+    """A qrels file as Arrow ids, numpy relevance values and line numbers; duplicates refused."""
+    import numpy as np
+
+    from reteval.io.arrow import strings
+    from reteval.io.duplicates import check_unique_ids
+    from reteval.io.lines import parse_qrels_lines
+    from reteval.io.textfile import as_path, decode, read_bytes
+
+    path = as_path(path, "qrels path")
+    query_ids, doc_ids, rels, lines = parse_qrels_lines(decode(read_bytes(path), path), path)
+    query_ids, doc_ids = strings(query_ids), strings(doc_ids)
+    check_unique_ids(query_ids, doc_ids, "qrels", labels=lines, labels_are_lines=True,
+                     source=str(path))
+    return query_ids, doc_ids, np.asarray(rels, dtype=np.int64)
+
+
+def _rank_files(qrels_path, run_path, missing, *, judged=None):
+    """Rank files read into columns (Arrow ids, numpy values): no pandas is loaded.
+
+    ``judged``: the qrels' columns already read (:func:`_qrels_columns`).
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    from reteval.evaluation.ranking import rank_columns
+    from reteval.io.runfile import read_run_columns
+
+    if judged is not None:
+        run = read_run_columns(run_path)
+        judged_queries, judged_docs, rels = judged
+    else:
+        # The qrels are read while the run is: a large run file is parsed by Arrow outside
+        # the GIL. The run's error, if any, is the one reported (it is raised first).
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            qrels = pool.submit(_qrels_columns, qrels_path)
+            run = read_run_columns(run_path)
+            judged_queries, judged_docs, rels = qrels.result()
+    queries = _evaluated_queries(set(judged_queries.unique().to_pylist()),
+                                 set(run.query_ids.dictionary.to_pylist()), missing)
+    return rank_columns(judged_queries, judged_docs, rels, run.query_ids, run.doc_ids,
+                        run.scores, queries, run_labels=run.lines, labels_are_lines=True,
+                        source=run.source)
+
+
+_SUMMED_FAMILIES = ("NumQ", "NumRet", "NumRel", "NumRelRet")
+
+
+def aggregate(per_query: pd.DataFrame) -> pd.Series:
+    """The values trec_eval reports for ``all``: the mean, or the sum for counts.
+
+    Parameters
+    ----------
+    per_query : pandas.DataFrame
+        A result of :func:`evaluate`.
+
+    Returns
+    -------
+    pandas.Series
+        One value per measure column.
+
+    Examples
+    --------
+    >>> per_query = evaluate({"q1": {"d1": 1}, "q2": {"d2": 1}},
+    ...                      {"q1": ["d1", "d9"], "q2": ["d2"]}, ["P@1", "NumRet"])
+    >>> aggregate(per_query)
+    P@1       1.0
+    NumRet    3.0
+    dtype: float64
+    """
+    import pandas as pd
+
+    values = [summarize({column: per_query.iloc[:, i].to_numpy(dtype=float)})[column]
+              for i, column in enumerate(per_query.columns)]  # by position: names may repeat
+    return pd.Series(values, index=per_query.columns, dtype=float)
+
+
+def summarize(values) -> dict:
+    """:func:`aggregate` on columns: ``{column: per-query values}`` -> ``{column: value}``.
+
+    The mean of the values that are not NaN (NaN when none is), or their sum for the
+    counts (``NumQ``, ``NumRet``, ``NumRel``, ``NumRelRet``), as pandas' ``mean``
+    and ``sum`` give them, bit for bit.
+
+    Examples
+    --------
+    >>> summarize({"AP": [0.5, 1.0, float("nan")], "NumRet": [10, 5, 0]})
+    {'AP': 0.75, 'NumRet': 15.0}
+    """
+    import numpy as np
+
+    summary = {}
+    for column, column_values in values.items():
+        column_values = np.asarray(column_values, dtype=np.float64)
+        missing = np.isnan(column_values)
+        total = float(np.where(missing, 0.0, column_values).sum())
+        if parse_measures([column])[0].family in _SUMMED_FAMILIES:
+            summary[column] = total
+        else:
+            count = len(column_values) - int(missing.sum())
+            summary[column] = total / count if count else float("nan")
+    return summary
