@@ -25,9 +25,10 @@ estimate the same p-values; up to 10 systems reteval draws its permutations
 from tables, so the random streams differ).
 
 Run: ``python bench/bench_stats.py [--systems 5] [--queries 10000] [--rounds 10000]
-[--skip-ranx]``, or ``python bench/bench_stats.py --tukey [--systems 10] [--queries 1000]``. Prints times in seconds, the speed-up of reteval, and how far the p-values
-and intervals of the implementations are apart (all are Monte Carlo estimates of the same
-quantities, so they agree within a few Monte Carlo standard errors).
+[--skip-ranx]``, or ``python bench/bench_stats.py --tukey [--systems 10] [--queries 1000]``.
+Prints times in seconds, the speed-up of reteval, and how far the p-values and intervals
+of the implementations are apart (all are Monte Carlo estimates of the same quantities,
+so they agree within a few Monte Carlo standard errors).
 """
 
 from __future__ import annotations

@@ -64,16 +64,16 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
-from reteval.errors import InputError
-from reteval.stats.inputs import EXTREME_RTOL
-from reteval.stats.pairwise import TESTS, pairwise_tests
-from reteval.stats.results import ConfidenceInterval
-from reteval.validation import (
+from reteval._util.validation import (
     check_confidence_level,
     check_n_resamples,
     check_probability,
     check_rng,
 )
+from reteval.errors import InputError
+from reteval.stats.inputs import EXTREME_RTOL
+from reteval.stats.pairwise import TESTS, pairwise_tests
+from reteval.stats.results import ConfidenceInterval
 
 __all__ = [
     "TUKEY_METHODS",
