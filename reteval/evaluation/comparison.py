@@ -562,6 +562,7 @@ def _compare_frames(per_query, systems, measures_t, baseline, test_name, correct
     best_rows = []
     for mi, m in enumerate(progress(measures_t, desc=f"{test_name} tests", unit="measure")):
         matrix = per_query[m].to_numpy().T
+        col_means = {s: float(per_query[m][s].mean()) for s in systems}
         results = {}
         family = None
         testable = len(systems) >= 2 and n_q >= 2
@@ -572,11 +573,14 @@ def _compare_frames(per_query, systems, measures_t, baseline, test_name, correct
                             method="studentized" if test_name == "tukey-studentized"
                             else "randomised")
             tukeys[m] = hsd
-            raw = np.array([float(hsd.pvalue.loc[p]) for p in pairs])
+            pos = {s: k for k, s in enumerate(systems)}
+            p_matrix = hsd.pvalue.to_numpy()
+            raw = np.array([p_matrix[pos[a], pos[b]] for a, b in pairs])
             adjusted = raw
-            family = {(a, b): float(hsd.pvalue.loc[a, b]) for a in systems for b in systems
-                      if a != b}
-            t_low, t_high = hsd.confidence_interval(confidence_level)
+            family = {(a, b): float(p_matrix[pos[a], pos[b]]) for a in systems
+                      for b in systems if a != b}
+            t_low, t_high = (f.to_numpy() for f in hsd.confidence_interval(confidence_level))
+            t_es, t_q = hsd.effect_size.to_numpy(), hsd.statistic.to_numpy()
         elif not is_tukey and pairs and n_q >= 2:
             results = pairwise_tests(matrix, test=test_name, names=list(systems), pairs=pairs,
                                      n_resamples=n_resamples, rng=gen)
@@ -592,10 +596,10 @@ def _compare_frames(per_query, systems, measures_t, baseline, test_name, correct
             effect = res.effect_size if res else math.nan
             statistic = res.statistic if res else math.nan
             if m in tukeys:
-                low, high = float(t_low.loc[s, o]), float(t_high.loc[s, o])
-                effect = float(tukeys[m].effect_size.loc[s, o])
-                statistic = float(tukeys[m].statistic.loc[s, o])
-            diff = float(per_query[m][s].mean() - per_query[m][o].mean())
+                i, j = pos[s], pos[o]
+                low, high = float(t_low[i, j]), float(t_high[i, j])
+                effect, statistic = float(t_es[i, j]), float(t_q[i, j])
+            diff = float(col_means[s] - col_means[o])
             significant = bool(p_adj <= alpha) if not math.isnan(p_adj) else False
             if res is not None:
                 tests[m, s, o] = res
@@ -609,7 +613,7 @@ def _compare_frames(per_query, systems, measures_t, baseline, test_name, correct
         for si, s in enumerate(systems):
             diff, p_raw, p_adj, sig = vs_base.get(s, (math.nan, math.nan, math.nan, pd.NA))
             table_rows.append({
-                "measure": m, "system": s, "mean": float(per_query[m][s].mean()),
+                "measure": m, "system": s, "mean": col_means[s],
                 "ci_low": float(ci_low[mi, si]), "ci_high": float(ci_high[mi, si]),
                 "n_queries": n_q, "mean_difference": diff, "pvalue": p_raw,
                 "pvalue_corrected": p_adj, "significant": sig,

@@ -199,7 +199,7 @@ def evaluate_runs(qrels, runs, measures, *, relevance_level: int = 1,
     out = {}
     for name, run in runs.items():
         if isinstance(qrels, (str, os.PathLike)) and isinstance(run, (str, os.PathLike)):
-            from reteval.metrics import compute
+            from reteval.evaluation.metrics import compute
 
             if judged is None:
                 judged = _qrels_columns(qrels)
