@@ -62,8 +62,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _st
 
+from reteval._util.lazy import LazyModule
 from reteval._util.validation import (
     check_confidence_level,
     check_n_resamples,
@@ -74,6 +74,9 @@ from reteval.errors import InputError
 from reteval.stats.inputs import EXTREME_RTOL
 from reteval.stats.pairwise import TESTS, pairwise_tests
 from reteval.stats.results import ConfidenceInterval
+
+_st = LazyModule("scipy.stats")
+_special = LazyModule("scipy.special")
 
 __all__ = [
     "TUKEY_METHODS",
@@ -241,7 +244,7 @@ class AnovaResult:
         variance pools the systems' deviations once topic effects are removed.
         """
         level = check_confidence_level(confidence_level)
-        crit = float(_st.t.isf((1 - level) / 2, self.df_residual))
+        crit = float(_special.stdtrit(self.df_residual, 1 - (1 - level) / 2))
         return crit * math.sqrt(self.residual_variance / self.n_topics)
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
@@ -299,7 +302,7 @@ def anova(scores) -> AnovaResult:
         f_top = float(np.float64(ss_topic / df_topic) / np.float64(v_e))
     return AnovaResult(
         statistic=f_sys,
-        pvalue=float(_st.f.sf(f_sys, df_system, df_residual)),
+        pvalue=float(_special.fdtrc(df_system, df_residual, f_sys)),
         df_system=df_system,
         df_topic=df_topic,
         df_residual=df_residual,
@@ -308,7 +311,7 @@ def anova(scores) -> AnovaResult:
         ss_residual=ss_residual,
         residual_variance=float(v_e),
         topic_statistic=f_top,
-        topic_pvalue=float(_st.f.sf(f_top, df_topic, df_residual)),
+        topic_pvalue=float(_special.fdtrc(df_topic, df_residual, f_top)),
         means=pd.Series(system_means, index=frame.columns, name="mean"),
         n_topics=n,
         n_systems=m,

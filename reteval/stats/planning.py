@@ -59,11 +59,14 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import optimize, special
-from scipy import stats as _st
 
+from reteval._util.lazy import LazyModule
 from reteval._util.validation import check_alternative, check_probability
 from reteval.errors import InputError
+
+_st = LazyModule("scipy.stats")
+optimize = LazyModule("scipy.optimize")
+special = LazyModule("scipy.special")
 
 __all__ = [
     "anova_power",

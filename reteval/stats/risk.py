@@ -29,10 +29,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _st
 
+from reteval._util.lazy import LazyModule
 from reteval.errors import InputError
 from reteval.stats.inputs import as_scores
+
+_st = LazyModule("scipy.stats")
 
 __all__ = ["RiskResult", "risk_differences", "trisk", "urisk"]
 
