@@ -1,4 +1,4 @@
-"""``reteval compare`` and ``compare(test="tukey")``: many systems, Tukey HSD, ANOVA, effect sizes."""
+"""``reteval compare`` and ``compare(test="tukey")``: Tukey HSD, ANOVA, effect sizes."""
 
 from __future__ import annotations
 
@@ -117,8 +117,8 @@ def test_names_by_tag(runs, capsys):
 
 
 @pytest.mark.parametrize("extra, message", [
-    (["--baseline", "nope"], "--baseline must name one of the runs ['bm25', 'dense', "
-                             "'hybrid']; got 'nope'"),
+    (["--baseline", "nope"], ("--baseline must name one of the runs ['bm25', 'dense', "
+                              "'hybrid']; got 'nope'")),
     (["-m", "nDGC@10"], "unknown measure 'nDGC@10'"),
 ])
 def test_errors_exit_2_with_one_line(runs, capsys, extra, message):
