@@ -12,6 +12,13 @@ solutions: ``notebooks/solutions/02_solutions.ipynb``.
 * ``02.3`` (why two systems are identical): a letter of :data:`WHY_IDENTICAL`.
 * ``02.4`` (the chapter's nDCG): the reteval measure that gives exactly the
   chapter's ``ndcg@10``: a measure name.
+* ``02.5`` (computed): the number of queries a one-way ANOVA of the four
+  default retrievers needs to detect a range of 0.03 in AP (alpha 0.05, power
+  0.8), with the residual variance of their AP on the teaching collection: an
+  integer.
+* ``02.6`` (pairwise tests or Tukey's HSD): a letter of :data:`PAIRWISE_VS_TUKEY`.
+* ``02.7`` (computed): TRisk of vector against bm25 on nDCG@10 with alpha = 1:
+  a number.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ import functools
 
 from reteval.teaching.exercises import Exercise, number
 
-__all__ = ["DEPTH", "EXERCISES", "WHY_IDENTICAL"]
+__all__ = ["DEPTH", "EXERCISES", "PAIRWISE_VS_TUKEY", "WHY_IDENTICAL"]
 
 #: Documents asked of every retriever in the computed exercises.
 DEPTH = 100
@@ -45,7 +52,32 @@ WHY_IDENTICAL = {
     },
 }
 
+#: 02.6: on AP, bm25 - reranked is significant by pairwise t tests with Holm's correction but
+#: not by Tukey's HSD. Why?
+PAIRWISE_VS_TUKEY = {
+    "zh": {
+        "A": "Tukey HSD 的实现有误差；重复运行就会显著。",
+        "B": "两两检验用这一对自己的逐查询差值估计噪声，这一对的差值非常一致，所以噪声小；"
+             "Tukey HSD 用所有检索器在各查询内的离散程度这同一把尺子，"
+             "并控制所有各对同时判断时的族错误率，按这把尺子差距不大。",
+        "C": "Holm 校正比 Tukey HSD 更保守，所以两两检验更难显著。",
+        "D": "方差分析不显著时 Tukey HSD 不会给出任何显著的对。",
+    },
+    "en": {
+        "A": "Tukey's HSD is imprecise; running it again would make the pair significant.",
+        "B": "A pairwise test measures the noise by this pair's own per-query differences, "
+             "which are very consistent, so the noise is small; Tukey's HSD uses one "
+             "yardstick for every pair (the spread of all retrievers within the queries) and "
+             "controls the error of judging all pairs at once, and by that yardstick the "
+             "difference is small.",
+        "C": "Holm's correction is more conservative than Tukey's HSD, so pairwise tests are "
+             "harder to pass.",
+        "D": "Tukey's HSD gives no significant pair when the ANOVA is not significant.",
+    },
+}
+
 _TOLERANCE = 5e-3
+_RETRIEVERS = ("bm25", "vector", "hybrid", "reranked")
 
 
 
@@ -76,6 +108,52 @@ def _ap20_pvalue() -> float:
     scores = {name: evaluate(collection.qrels, run, ["AP@20"])["AP@20"]
               for name, run in runs.items()}
     return float(paired_t_test(scores["vector"], scores["bm25"]).pvalue)
+
+
+@functools.lru_cache(maxsize=1)
+def _all_scores(measure: str):
+    """Per-query scores of the four default retrievers (queries x retrievers)."""
+    import pandas as pd
+
+    from reteval.datasets import load
+    from reteval.evaluation.engine import evaluate
+    from reteval.retrievers import make_retriever
+
+    collection = load("teaching")
+    return pd.DataFrame({
+        name: evaluate(collection.qrels,
+                       make_retriever(name, collection.corpus).run(collection.queries, k=DEPTH),
+                       [measure])[measure]
+        for name in _RETRIEVERS})
+
+
+def _queries_for_range() -> int:
+    from reteval.stats import pilot_variance, queries_needed_anova
+
+    scores = _all_scores("AP")
+    return queries_needed_anova(0.03, pilot_variance(scores), len(_RETRIEVERS))
+
+
+def _trisk_ndcg() -> float:
+    from reteval.stats import trisk
+
+    scores = _all_scores("nDCG@10")
+    return float(trisk(scores["vector"], scores["bm25"], alpha=1.0).statistic)
+
+
+def _check_queries(answer) -> bool:
+    value = number(answer)
+    return value == int(value) and int(value) == _queries_for_range()
+
+
+def _check_pairwise_letter(answer) -> bool:
+    if not isinstance(answer, str):
+        raise TypeError("a letter is expected")
+    return answer.strip().upper() == "B"
+
+
+def _check_trisk(answer) -> bool:
+    return abs(number(answer) - _trisk_ndcg()) <= _TOLERANCE
 
 
 def _check_numret(answer) -> bool:
@@ -128,5 +206,26 @@ EXERCISES = {
         "reteval 中用指数增益的 nDCG 叫什么？写成 \"名称@10\"。",
         "The chapter's dcg_at_k uses the exponential gain 2**rel - 1; what is reteval's nDCG "
         "with that gain called? Write it as \"name@10\".",
+    ),
+    "02.5": Exercise(
+        _check_queries,
+        "用 reteval.stats.pilot_variance 估计四个检索器逐查询 AP 的残差方差，"
+        "再调用 queries_needed_anova(0.03, 方差, 4)；答案是整数，不是第 9.2 节表中 0.02 的结果。",
+        "Estimate the residual variance of the four retrievers' per-query AP with "
+        "reteval.stats.pilot_variance, then call queries_needed_anova(0.03, variance, 4); the "
+        "answer is an integer, not the table's value for 0.02 in section 9.2.",
+    ),
+    "02.6": Exercise(
+        _check_pairwise_letter,
+        "比较两种方法各用什么来衡量噪声：这一对自己的差值，还是所有检索器的离散程度。",
+        "Compare what each procedure measures the noise by: this pair's own differences, or "
+        "the spread of all retrievers.",
+    ),
+    "02.7": Exercise(
+        _check_trisk,
+        "计算 vector 和 bm25 的逐查询 nDCG@10，"
+        "再用 reteval.stats.trisk(vector, bm25, alpha=1) 取 statistic；不是 AP 的结果。",
+        "Compute the per-query nDCG@10 of vector and of bm25, then "
+        "reteval.stats.trisk(vector, bm25, alpha=1).statistic; not the AP value.",
     ),
 }
