@@ -176,6 +176,151 @@ def test_default_run_draws_the_right_conclusions(default_run, teaching):
     assert signs("reranked", "AP") == (7, 16, 13)
 
 
+# --------------------------------------------------------------------------- many retrievers
+
+
+@pytest.fixture(scope="module")
+def teaching_scores(teaching):
+    """Per-query scores of the four retrievers, queries x retrievers, per measure."""
+    collection, runs = teaching
+    return {m: pd.DataFrame({n: reteval.evaluate(collection.qrels, r, [m])[m]
+                             for n, r in runs.items()})
+            for m in MEASURES}
+
+
+@pytest.mark.slow
+def test_default_run_records_the_many_systems_section(default_run, teaching, teaching_scores):
+    """Section 9's recorded values against statsmodels, scipy and the library called here."""
+    from scipy import stats
+    from statsmodels.formula.api import ols
+    from statsmodels.stats.anova import anova_lm
+    from statsmodels.stats.power import FTestAnovaPower
+
+    output_dir, _ = default_run
+    many = json.loads((output_dir / "many_systems.json").read_text())
+    collection, runs = teaching
+    for m in MEASURES:
+        long = teaching_scores[m].rename_axis("topic").reset_index().melt(
+            id_vars="topic", var_name="system", value_name="score")
+        ref = anova_lm(ols("score ~ C(system) + C(topic)", long).fit())
+        rec = many["anova"][m]
+        assert rec["statistic"] == pytest.approx(ref.loc["C(system)", "F"], rel=1e-9)
+        assert rec["residual_variance"] == pytest.approx(ref.loc["Residual", "mean_sq"], rel=1e-9)
+        assert rec["df_residual"] == ref.loc["Residual", "df"] == 105
+    all_pairs = reteval.compare(collection.qrels, runs, MEASURES, test="t", correction="holm",
+                                rng=0).pairwise.set_index(["measure", "system", "other"])
+    # "pairs", "risk" and "repeated_x4" are recorded by DataFrame.to_json: 10 decimals.
+    for row in many["pairs"]:
+        m, s, o = row["measure"], row["system"], row["other"]
+        scores = teaching_scores[m]
+        v_e = many["anova"][m]["residual_variance"]
+        diff = scores[s].mean() - scores[o].mean()
+        assert row["difference"] == pytest.approx(diff, abs=1e-10)
+        assert row["effect_size"] == pytest.approx(diff / np.sqrt(v_e), rel=1e-9, abs=1e-10)
+        q = abs(diff) / np.sqrt(v_e / 36)
+        assert row["p_tukey_studentized"] == pytest.approx(
+            stats.studentized_range.sf(q, 4, 105) if q > 0 else 1.0, rel=1e-6, abs=1e-10)
+        holm = all_pairs.loc[(m, s, o), "pvalue_corrected"]
+        assert (row["p_pairwise_holm"] is None) == bool(np.isnan(holm))
+        if row["p_pairwise_holm"] is not None:
+            assert row["p_pairwise_holm"] == pytest.approx(holm, rel=1e-9, abs=1e-10)
+    hsd_ap = reteval.stats.tukey_hsd(teaching_scores["AP"], rng=0)
+    for row in (r for r in many["pairs"] if r["measure"] == "AP"):
+        assert row["p_tukey"] == pytest.approx(hsd_ap.pvalue.loc[row["system"], row["other"]],
+                                               abs=1e-10)
+    plan = many["planning"]
+    for d, n in plan["queries_anova"].items():
+        f = float(d) / np.sqrt(2 * 4 * plan["variance"])
+        nobs = FTestAnovaPower().solve_power(f, None, 0.05, 0.8, k_groups=4)
+        assert n == int(np.ceil(nobs / 4 - 1e-9))
+    ap = teaching_scores["AP"]
+    for row in many["risk"]:
+        d = (ap[row["system"]] - ap["bm25"]).to_numpy()
+        weighted = np.where(d < 0, (1 + row["alpha"]) * d, d)
+        ref = stats.ttest_1samp(weighted, 0.0)
+        assert row["URisk"] == pytest.approx(weighted.mean(), abs=1e-10)
+        assert row["TRisk"] == pytest.approx(ref.statistic, rel=1e-9, abs=1e-10)
+        assert row["p"] == pytest.approx(ref.pvalue, rel=1e-9, abs=1e-10)
+
+
+@pytest.mark.slow
+def test_default_run_many_systems_conclusions(default_run, teaching_scores):
+    """What section 9's prose says, computed here."""
+    from reteval.stats import (
+        anova,
+        discriminative_power,
+        pilot_variance,
+        queries_needed,
+        queries_needed_anova,
+        trisk,
+        tukey_hsd,
+    )
+
+    output_dir, _ = default_run
+    many = json.loads((output_dir / "many_systems.json").read_text())
+    s = teaching_scores
+    # ANOVA: only AP (F ~ 22.9) and nDCG@10 (F ~ 3.28, p ~ 0.024) are significant.
+    assert many["conclusions"]["anova_significant"] == ["AP", "nDCG@10"]
+    assert anova(s["AP"]).statistic == pytest.approx(22.9, abs=0.05)
+    nd = anova(s["nDCG@10"])
+    assert nd.statistic == pytest.approx(3.28, abs=0.01) and nd.pvalue == pytest.approx(0.024,
+                                                                                       abs=5e-4)
+    assert all(anova(s[m]).pvalue > 0.2 for m in ("P@5", "R@10", "RR"))
+    # The procedures disagree in both directions.
+    assert many["conclusions"]["pairwise_only"] == [["AP", "bm25", "reranked"]]
+    assert many["conclusions"]["tukey_only"] == [["nDCG@10", "bm25", "vector"],
+                                                 ["nDCG@10", "bm25", "reranked"]]
+    rows = {(r["measure"], r["system"], r["other"]): r for r in many["pairs"]}
+    ap_br = rows["AP", "bm25", "reranked"]
+    assert ap_br["p_pairwise_holm"] == pytest.approx(0.029, abs=5e-4)
+    assert ap_br["p_tukey"] == pytest.approx(0.54, abs=0.01)
+    assert ap_br["p_tukey_studentized"] == pytest.approx(0.32, abs=0.005)
+    assert ap_br["effect_size"] == pytest.approx(0.40, abs=0.005)
+    nd_bv = rows["nDCG@10", "bm25", "vector"]
+    assert nd_bv["p_pairwise_holm"] == pytest.approx(0.31, abs=0.005)
+    assert 0.03 < nd_bv["p_tukey"] <= 0.05 < nd_bv["p_tukey_studentized"] < 0.07
+    # The yardsticks: this pair's own sd of differences against sqrt(2 V_E).
+    own = (s["AP"]["bm25"] - s["AP"]["reranked"]).std(ddof=1)
+    pooled = np.sqrt(2 * anova(s["AP"]).residual_variance)
+    assert own == pytest.approx(0.017, abs=5e-4) and pooled == pytest.approx(0.025, abs=5e-4)
+    # Effect size against p-value: the same effect, 4 times the queries, p from ~0.54 to ~0.04.
+    x4 = {(r["system"], r["other"]): r for r in many["repeated_x4"]}
+    assert x4["bm25", "reranked"]["effect_size_x4"] == pytest.approx(0.40, abs=0.01)
+    assert x4["bm25", "reranked"]["pvalue"] > 0.5
+    assert x4["bm25", "reranked"]["pvalue_x4"] < 0.05
+    assert abs(x4["bm25", "vector"]["effect_size"]) == pytest.approx(1.1, abs=0.05)
+    assert x4["bm25", "vector"]["pvalue"] < 0.05
+    # Discriminative power: AP 5 and 4 of 6 pairs, nDCG@10 0 and 2, the others none.
+    expected = {"P@5": (0, 0), "R@10": (0, 0), "RR": (0, 0), "AP": (5, 4), "nDCG@10": (0, 2)}
+    for m, (t_count, tukey_count) in expected.items():
+        assert discriminative_power(s[m], test="t").n_significant == t_count
+        assert discriminative_power(s[m], test="tukey", rng=0).n_significant == tukey_count
+        assert list(many["discriminative_power"][m].values()) == [t_count, tukey_count]
+    # Planning: V_E ~ 0.00032, sd ~ 0.033; 0.01 / 0.02 / 0.05 need 70 / 19 / 4 and 89 / 24 / 6.
+    v_e = pilot_variance(s["AP"])
+    sd = (s["AP"]["vector"] - s["AP"]["bm25"]).std(ddof=1)
+    assert v_e == pytest.approx(0.00032, abs=5e-6) and sd == pytest.approx(0.033, abs=5e-4)
+    assert [queries_needed_anova(d, v_e, 4) for d in (0.01, 0.02, 0.05)] == [70, 19, 4]
+    assert [queries_needed(d, sd) for d in (0.01, 0.02, 0.05)] == [89, 24, 6]
+    assert list(many["planning"]["queries_anova"].values()) == [70, 19, 4]
+    # Risk: vector wins 25 and loses 10; TRisk 3.6 / 2.2 / 1.2 for alpha 0 / 1 / 2.
+    ap = s["AP"]
+    r = [trisk(ap["vector"], ap["bm25"], alpha=a) for a in (0, 1, 2)]
+    assert (r[0].wins, r[0].losses) == (25, 10)
+    assert r[0].urisk == pytest.approx(0.020, abs=5e-4)
+    assert [round(x.trisk, 1) for x in r] == [3.6, 2.2, 1.2]
+    assert r[1].trisk > 2 > r[2].trisk and r[2].pvalue == pytest.approx(0.23, abs=0.005)
+    assert trisk(ap["hybrid"], ap["bm25"], alpha=1).trisk == pytest.approx(2.9, abs=0.05)
+    assert trisk(ap["reranked"], ap["bm25"], alpha=1).trisk == pytest.approx(-3.0, abs=0.05)
+    worst = (ap["vector"] - ap["bm25"]).idxmin()
+    assert worst == "q03" == next(iter(many["most_hurt"]))
+    assert many["most_hurt"]["q03"] == pytest.approx(-0.052, abs=5e-4)
+    # Exercise 02.7's solution: on nDCG@10 the risk flips sign.
+    nd = s["nDCG@10"]
+    assert trisk(nd["vector"], nd["bm25"], alpha=1).trisk == pytest.approx(-2.3, abs=0.05)
+    assert tukey_hsd(s["AP"], method="studentized").n_systems == 4
+
+
 # --------------------------------------------------------------------------- other parameters
 
 
@@ -248,6 +393,9 @@ def test_validation_cell_stops_with_a_clear_message(tmp_path, parameters, messag
         ("02.2", [0.0009, 1.0, 0.05, None]),
         ("02.3", ["A", "C", "D", 2, None]),
         ("02.4", ["nDCG@10", "ndcg_cut_10", "nDCG_exp@5", None]),
+        ("02.5", [19, 70, 9.5, "nine", None]),
+        ("02.6", ["A", "C", "D", None]),
+        ("02.7", [2.19, 0.0, 3.6, None]),
     ],
 )
 def test_checks_reject_plausible_wrong_answers(exercise, wrong):
@@ -261,6 +409,9 @@ def test_checks_accept_the_right_answers_in_either_form():
     assert check("02.1", 19.3889)
     assert check("02.3", " b ")
     assert check("02.4", "ndcg_exp@10", lang="zh").message == "正确！"
+    assert check("02.5", 9) and check("02.5", 9.0)
+    assert check("02.6", "b")
+    assert check("02.7", -2.31)
 
 
 @pytest.mark.slow
