@@ -12,6 +12,8 @@ import importlib.util
 import sys
 import warnings
 
+__all__ = ["MOVED", "install"]
+
 #: old module path -> new module path
 MOVED = {
     "reteval.arrow": "reteval.io.arrow",

@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 from reteval.errors import InputError
 
-__all__ = ["CHAPTER_ORDER", "add_subcommands", "build_book"]
+__all__ = ["CHAPTER_ORDER", "add_subcommands", "build_book", "math_to_mathml"]
 
 LANGS = ("zh", "en")
 HTML_LANG = {"zh": "zh-CN", "en": "en"}
@@ -152,7 +152,8 @@ def _notebooks(folder: Path) -> list[str]:
     if not folder.is_dir():
         return []
     names = [d.name for d in folder.iterdir()
-             if d.is_dir() and re.match(r"\d\d_", d.name) and (d / f"{d.name}.ipynb").is_file()]
+             if d.is_dir() and re.match(r"\d\d[a-z]?_", d.name)
+             and (d / f"{d.name}.ipynb").is_file()]
     return sorted(names, key=_order)
 
 
@@ -403,7 +404,7 @@ def _toc_html(lang: str, names: list[str], pages: dict, here: Path, output: Path
 
 
 def _find_glossary() -> Path | None:
-    candidate = Path(__file__).resolve().parents[1] / "docs" / "glossary.md"
+    candidate = Path(__file__).resolve().parents[2] / "docs" / "glossary.md"
     return candidate if candidate.is_file() else None
 
 

@@ -65,7 +65,8 @@ from typing import NamedTuple
 
 from reteval.errors import InputError, RetevalError
 
-__all__ = ["NotebookFailed", "NotebookResult", "add_subcommands", "load_params", "run_pipeline"]
+__all__ = ["NotebookFailed", "NotebookResult", "add_subcommands", "languages", "load_params",
+           "notebook_parameters", "notebook_paths", "run_pipeline"]
 
 LANG_CHOICES = ("zh", "en", "all")
 DEFAULT_LANG = "zh"
@@ -159,14 +160,14 @@ def _substitute(value, output: str):
 
 
 def notebook_paths(notebooks_dir: str | os.PathLike, only=None, order=()) -> list[Path]:
-    """The pipeline's notebooks (``NN_name.ipynb``).
+    """The pipeline's notebooks (``NN_name.ipynb``; ``NNb_name.ipynb`` for a chapter's second one).
 
     Those named in ``order`` come first, then the others by name.
     """
     folder = Path(notebooks_dir)
     if not folder.is_dir():
         raise InputError("no such notebooks folder", path=folder)
-    paths = sorted(p for p in folder.glob("[0-9][0-9]_*.ipynb"))
+    paths = sorted(p for p in folder.glob("[0-9][0-9]*_*.ipynb"))
     unknown = set(order) - {p.stem for p in paths}
     if unknown:
         raise InputError(f"'order' names unknown notebooks {sorted(unknown)}; "
@@ -275,6 +276,50 @@ def _kernel_environment(**variables):
                 os.environ[name] = value
 
 
+def notebook_parameters(params: dict, name: str, declared: dict) -> tuple[dict, dict]:
+    """The parameters ``reteval run`` gives notebook ``name``, and the defaults they replace.
+
+    Parameters
+    ----------
+    params : dict
+        As :func:`load_params` returns.
+    name : str
+        The notebook's file stem.
+    declared : dict
+        The notebook's parameters cell, as ``papermill.inspect_notebook`` reads it.
+
+    Returns
+    -------
+    values : dict
+        ``common`` values the notebook declares, then its own section over them.
+    overrides : dict
+        Parameter -> (notebook default, common value), where ``common`` changes a default.
+
+    Raises
+    ------
+    InputError
+        The notebook's section sets a parameter its parameters cell does not declare.
+
+    Examples
+    --------
+    >>> params = {"common": {"seed": 1, "lang": "en"}, "notebooks": {"nb": {"k": 5}}}
+    >>> notebook_parameters(params, "nb", {"seed": {"default": "0"}, "k": {"default": "3"}})
+    ({'seed': 1, 'k': 5}, {'seed': ('0', 1)})
+    """
+    given = dict(params["notebooks"].get(name, {}))
+    undeclared = set(given) - set(declared)
+    if undeclared:
+        raise InputError(f"parameters {sorted(undeclared)} are not declared in {name}'s "
+                         f"parameters cell; it declares {sorted(declared)}")
+    common = {k: v for k, v in params["common"].items() if k in declared and k not in given}
+    overrides = {}
+    for key, value in common.items():
+        default = declared[key].get("default")
+        if _default_value(default) != value:
+            overrides[key] = (default, value)
+    return {**common, **given}, overrides
+
+
 def languages(lang: str | None, params: dict | None = None) -> list[str]:
     """The editions to run: ``lang``, else the parameters' ``lang``, else ``zh``; ``all`` is zh, en.
 
@@ -354,23 +399,10 @@ def run_pipeline(
                          f"{sorted(present)}")
     plans = []
     for path in paths:  # check every notebook's parameters before running any
-        name = path.stem
         source = _read_source(path)
         declared = papermill.inspect_notebook(str(path))
-        given = dict(params["notebooks"].get(name, {}))
-        undeclared = set(given) - set(declared)
-        if undeclared:
-            raise InputError(
-                f"parameters {sorted(undeclared)} are not declared in {path.name}'s parameters "
-                f"cell; it declares {sorted(declared)}"
-            )
-        common = {k: v for k, v in params["common"].items() if k in declared and k not in given}
-        overrides = {}
-        for key, value in common.items():
-            default = declared[key].get("default")
-            if _default_value(default) != value:
-                overrides[key] = (default, value)
-        plans.append((path, source, declared, {**common, **given}, overrides))
+        values, overrides = notebook_parameters(params, path.stem, declared)
+        plans.append((path, source, declared, values, overrides))
 
     bars = "off" if quiet else progress_mode()
     jobs = [(lg, plan) for lg in langs for plan in plans]

@@ -43,7 +43,6 @@ from reteval._util.validation import check_n_resamples, check_rng
 from reteval.errors import InputError
 from reteval.evaluation.engine import evaluate
 from reteval.stats import (
-    CORRECTIONS,
     TESTS,
     AnovaResult,
     PairedTestResult,
@@ -51,6 +50,8 @@ from reteval.stats import (
     adjust_pvalues,
     anova,
     bootstrap_mean_ci,
+    canonical_correction,
+    canonical_test,
     pairwise_tests,
     tukey_hsd,
 )
@@ -342,12 +343,11 @@ def _check_options(runs, baseline, test, correction, alpha, confidence_level):
         raise InputError(f"baseline must be one of the systems {list(runs)}; got {baseline!r}")
     if not isinstance(test, str) or test.lower() not in COMPARE_TESTS:
         raise InputError(f"test must be one of {sorted(COMPARE_TESTS)}; got {test!r}")
-    if not isinstance(correction, str) or correction.lower() not in CORRECTIONS:
-        raise InputError(f"correction must be one of {sorted(CORRECTIONS)}; got {correction!r}")
+    correction = canonical_correction(correction)
     for value, label in ((alpha, "alpha"), (confidence_level, "confidence_level")):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
             raise InputError(f"{label} must be a number strictly between 0 and 1; got {value!r}")
-    return COMPARE_TESTS[test.lower()], CORRECTIONS[correction.lower()]
+    return COMPARE_TESTS[test.lower()], correction
 
 
 # --------------------------------------------------------------------------- compare

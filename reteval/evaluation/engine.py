@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numbers
-import os
 import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -20,8 +19,8 @@ if TYPE_CHECKING:
 # ``import reteval`` (and so every command line call, ``reteval --help`` too) does not pay
 # for them.
 
-__all__ = ["MISSING_POLICIES", "MissingQueriesWarning", "aggregate", "evaluate",
-           "evaluate_columns", "evaluate_runs", "summarize"]
+__all__ = ["MISSING_POLICIES", "MissingQueriesWarning", "aggregate", "check_arguments",
+           "check_missing", "evaluate", "evaluate_columns", "evaluate_runs", "summarize"]
 
 MISSING_POLICIES = ("zero", "skip", "error")
 
@@ -183,9 +182,10 @@ def evaluate_runs(qrels, runs, measures, *, relevance_level: int = 1,
                   missing: str = "zero") -> dict:
     """:func:`evaluate_columns` of several runs against the same qrels, read once.
 
-    ``runs`` maps a name to a run (anything :func:`evaluate` takes). When the
-    qrels and a run are files, the qrels file is parsed once for all runs.
-    Returns ``{name: (query ids, {column: values})}``.
+    ``runs`` maps a name to a run (anything :func:`evaluate` takes); the qrels
+    are read (or converted) once for all of them. Returns
+    ``{name: (query ids, {column: values})}``, each as :func:`evaluate_columns`
+    gives it.
 
     Examples
     --------
@@ -195,20 +195,20 @@ def evaluate_runs(qrels, runs, measures, *, relevance_level: int = 1,
     {'a': [1.0], 'b': [0.5]}
     """
     columns = check_arguments(measures, relevance_level, missing)
-    judged = None
+    from reteval.evaluation.metrics import compute
+    from reteval.evaluation.ranking import rank
+    from reteval.io.columns import as_qrels_columns, as_run_columns
+
+    judged = as_qrels_columns(qrels)
+    judged_queries = _distinct(judged.query_ids)
     out = {}
     for name, run in runs.items():
-        if isinstance(qrels, (str, os.PathLike)) and isinstance(run, (str, os.PathLike)):
-            from reteval.evaluation.metrics import compute
-
-            if judged is None:
-                judged = _qrels_columns(qrels)
-            ranking = _rank_files(qrels, run, missing, judged=judged)
-            values = {label: compute(ranking, spec, relevance_level=int(relevance_level))
-                      for label, spec in columns}
-            out[name] = (ranking.query_ids.astype(str).tolist(), values)
-        else:
-            out[name] = _values(qrels, run, measures, relevance_level, missing)
+        run_columns = as_run_columns(run)
+        queries = _evaluated_queries(judged_queries, _distinct(run_columns.query_ids), missing)
+        ranking = rank(judged, run_columns, queries)
+        values = {label: compute(ranking, spec, relevance_level=int(relevance_level))
+                  for label, spec in columns}
+        out[name] = (ranking.query_ids.astype(str).tolist(), values)
     return out
 
 
@@ -219,10 +219,7 @@ def _values(qrels, run, measures, relevance_level, missing):
                          "values partition by partition; evaluate_columns works in memory")
     from reteval.evaluation.metrics import compute
 
-    if all(isinstance(x, (str, os.PathLike)) for x in (qrels, run)):
-        ranking = _rank_files(qrels, run, missing)
-    else:
-        ranking = _rank_frames(qrels, run, missing)
+    ranking = _rank(qrels, run, missing)
     values = {
         label: compute(ranking, spec, relevance_level=int(relevance_level))
         for label, spec in columns
@@ -235,64 +232,28 @@ def _evaluated_queries(judged: set, retrieved: set, missing: str) -> set:
     return judged & retrieved if missing == "skip" else judged
 
 
-def _rank_frames(qrels, run, missing):
+def _rank(qrels, run, missing):
+    """Both inputs as columns (each read once, whatever its form), then ranked."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from reteval.evaluation.ranking import rank_judgments
-    from reteval.io import as_qrels, as_run
+    from reteval.evaluation.ranking import rank
+    from reteval.io.columns import as_qrels_columns, as_run_columns
 
-    # The qrels are read while the run is: a large run file is parsed by Arrow outside the GIL.
+    # The qrels are read while the run is: a large run file is parsed by Arrow outside the
+    # GIL. The run's error, if any, is the one reported (it is raised first).
     with ThreadPoolExecutor(max_workers=1) as pool:
-        qrels_future = pool.submit(as_qrels, qrels)
-        run = as_run(run, check_duplicates=False)  # checked while ranking, on integer keys
-        qrels = qrels_future.result()
-    queries = _evaluated_queries(set(qrels["query_id"].unique()), set(run["query_id"].unique()),
-                                 missing)
-    return rank_judgments(qrels, run, queries)
+        qrels = pool.submit(as_qrels_columns, qrels)
+        run = as_run_columns(run)
+        qrels = qrels.result()
+    queries = _evaluated_queries(_distinct(qrels.query_ids), _distinct(run.query_ids), missing)
+    return rank(qrels, run, queries)
 
 
-def _qrels_columns(path):
-    """A qrels file as Arrow ids, numpy relevance values and line numbers; duplicates refused."""
-    import numpy as np
+def _distinct(ids) -> set:
+    """The distinct ids of an Arrow column (a dictionary array lists each once already)."""
+    import pyarrow as pa
 
-    from reteval.io.arrow import strings
-    from reteval.io.duplicates import check_unique_ids
-    from reteval.io.lines import parse_qrels_lines
-    from reteval.io.textfile import as_path, decode, read_bytes
-
-    path = as_path(path, "qrels path")
-    query_ids, doc_ids, rels, lines = parse_qrels_lines(decode(read_bytes(path), path), path)
-    query_ids, doc_ids = strings(query_ids), strings(doc_ids)
-    check_unique_ids(query_ids, doc_ids, "qrels", labels=lines, labels_are_lines=True,
-                     source=str(path))
-    return query_ids, doc_ids, np.asarray(rels, dtype=np.int64)
-
-
-def _rank_files(qrels_path, run_path, missing, *, judged=None):
-    """Rank files read into columns (Arrow ids, numpy values): no pandas is loaded.
-
-    ``judged``: the qrels' columns already read (:func:`_qrels_columns`).
-    """
-    from concurrent.futures import ThreadPoolExecutor
-
-    from reteval.evaluation.ranking import rank_columns
-    from reteval.io.runfile import read_run_columns
-
-    if judged is not None:
-        run = read_run_columns(run_path)
-        judged_queries, judged_docs, rels = judged
-    else:
-        # The qrels are read while the run is: a large run file is parsed by Arrow outside
-        # the GIL. The run's error, if any, is the one reported (it is raised first).
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            qrels = pool.submit(_qrels_columns, qrels_path)
-            run = read_run_columns(run_path)
-            judged_queries, judged_docs, rels = qrels.result()
-    queries = _evaluated_queries(set(judged_queries.unique().to_pylist()),
-                                 set(run.query_ids.dictionary.to_pylist()), missing)
-    return rank_columns(judged_queries, judged_docs, rels, run.query_ids, run.doc_ids,
-                        run.scores, queries, run_labels=run.lines, labels_are_lines=True,
-                        source=run.source)
+    return set((ids.dictionary if pa.types.is_dictionary(ids.type) else ids.unique()).to_pylist())
 
 
 _SUMMED_FAMILIES = ("NumQ", "NumRet", "NumRel", "NumRelRet")

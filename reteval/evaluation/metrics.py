@@ -35,7 +35,12 @@ import numpy as np
 from reteval.errors import InputError
 from reteval.evaluation.measures import Measure
 
-__all__ = ["JudgedRanking", "compute"]
+__all__ = [
+    "JudgedRanking", "average_precision", "bpref", "compute", "dcg", "expected_reciprocal_rank",
+    "inferred_average_precision", "interpolated_precision", "judged", "ndcg", "precision",
+    "r_precision", "rank_biased_precision", "recall", "reciprocal_rank", "set_f",
+    "set_precision", "set_recall", "success",
+]
 
 NOT_JUDGED = -1  # retrieved, absent from the qrels
 POOL_UNJUDGED = -2  # retrieved, present in the qrels with a negative value

@@ -18,21 +18,18 @@ import pyarrow.compute as pc
 
 from reteval.evaluation.metrics import POOL_UNJUDGED, JudgedRanking
 from reteval.io.arrow import from_numpy, strings, take, to_numpy
+from reteval.io.columns import as_qrels_columns, as_run_columns
 from reteval.io.duplicates import duplicate_error, first_duplicate, row_keys
+from reteval.io.qrelsfile import QrelsColumns
+from reteval.io.runfile import RunColumns
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["rank_columns", "rank_judgments"]
+__all__ = ["rank", "rank_judgments"]
 
 _BLOCK_ROWS = 1 << 20  # rows keyed at a time: temporary arrays of a few MB
 _SPREAD = np.uint64(0x9E3779B97F4A7C15)  # 2**64 / golden ratio: mixes a key into its high bits
-
-
-def _arrow_ids(column: pd.Series):
-    """A string column as one contiguous Arrow array (large_string)."""
-    array = pa.array(column, type=pa.large_string(), from_pandas=True)
-    return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
 
 
 def _block_offsets(block: np.ndarray, score: np.ndarray, rows: np.ndarray, doc) -> np.ndarray:
@@ -281,17 +278,19 @@ def _ranks(query: np.ndarray, score: np.ndarray, doc, wanted: np.ndarray,
     return rank
 
 
-def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedRanking:
+def rank(qrels: QrelsColumns, run: RunColumns, query_ids) -> JudgedRanking:
     """Rank the run and attach judgments, for the queries in ``query_ids``.
+
+    The one entry of the ranking: every input reaches it as columns
+    (:func:`reteval.io.columns.as_qrels_columns`, :func:`~reteval.io.columns.as_run_columns`).
 
     Parameters
     ----------
-    qrels : pandas.DataFrame
-        Columns ``query_id``, ``doc_id``, ``relevance`` (as from
-        :func:`reteval.io.as_qrels`).
-    run : pandas.DataFrame
-        Columns ``query_id``, ``doc_id``, ``score`` (as from
-        :func:`reteval.io.as_run`).
+    qrels : QrelsColumns
+        The judgments.
+    run : RunColumns
+        The run's rows; its query ids may be one dictionary array (without nulls) and
+        its doc ids chunked, as :func:`reteval.io.runfile.read_run_columns` gives them.
     query_ids : sequence of str
         The queries to evaluate. Run rows of other queries are ignored; a
         query without rows in the run has an empty ranking.
@@ -303,26 +302,23 @@ def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedR
     Raises
     ------
     InputError
-        A document listed twice for one query of the run (named by the run's
-        index: line numbers for files).
+        A document listed twice for one query of the run (named by line for files,
+        by the table's index otherwise).
     """
-    return rank_columns(
-        _arrow_ids(qrels["query_id"]), _arrow_ids(qrels["doc_id"]),
-        qrels["relevance"].to_numpy(dtype=np.int64),
-        _arrow_ids(run["query_id"]), _arrow_ids(run["doc_id"]),
-        run["score"].to_numpy(dtype=np.float64), query_ids,
-        run_labels=run.index, labels_are_lines=run.index.name == "line",
-        source=run.attrs.get("source"),
-    )
+    return _rank_columns(qrels.query_ids, qrels.doc_ids, qrels.relevance, run.query_ids,
+                         run.doc_ids, run.scores, query_ids, run_labels=run.lines,
+                         labels_are_lines=run.source is not None, source=run.source)
 
 
-def rank_columns(judged_queries, judged_docs, judged_rels: np.ndarray, run_queries, run_docs,
-                 run_scores: np.ndarray, query_ids, *, run_labels=None,
-                 labels_are_lines: bool = False, source=None) -> JudgedRanking:
-    """:func:`rank_judgments` on columns: Arrow string arrays of ids, numpy values.
+def rank_judgments(qrels: pd.DataFrame, run: pd.DataFrame, query_ids) -> JudgedRanking:
+    """:func:`rank` of tables (``query_id``, ``doc_id``, ``relevance`` / ``score``)."""
+    return rank(as_qrels_columns(qrels), as_run_columns(run), query_ids)
 
-    The run's query ids may be one dictionary array (without nulls) and its doc ids
-    chunked, as :func:`reteval.io.runfile.read_run_columns` gives them.
+
+def _rank_columns(judged_queries, judged_docs, judged_rels: np.ndarray, run_queries, run_docs,
+                  run_scores: np.ndarray, query_ids, *, run_labels=None,
+                  labels_are_lines: bool = False, source=None) -> JudgedRanking:
+    """:func:`rank` on the columns themselves: Arrow string arrays of ids, numpy values.
 
     ``run_labels`` name the run's rows in a duplicate error (default: row
     positions); ``labels_are_lines`` says they are line numbers of ``source``.

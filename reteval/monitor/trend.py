@@ -18,7 +18,7 @@ from reteval._util.extras import require
 from reteval.errors import InputError
 from reteval.monitor.history import HistoryStore, open_history
 
-__all__ = ["history_frame", "plot_history"]
+__all__ = ["display_name", "history_frame", "plot_history"]
 
 _FIXED_COLUMNS = ("created_utc", "retriever", "dataset", "fingerprint", "num_queries")
 

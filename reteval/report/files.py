@@ -12,6 +12,8 @@ from reteval.report.latex import to_latex
 from reteval.report.markdown import render_markdown
 from reteval.report.texts import TITLES
 
+__all__ = ["write_report"]
+
 
 def write_report(comparison: Comparison, output_dir, *, title: str | None = None,
                  measure: str | None = None, digits: int = 4, dpi: int = 100,

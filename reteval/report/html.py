@@ -24,6 +24,8 @@ from reteval.report.document import (
 )
 from reteval.report.texts import TITLES
 
+__all__ = ["png", "render_html", "to_html"]
+
 # Latin fonts first, then CJK fonts for Chinese glyphs (Noto/Source Han on Linux, PingFang
 # and Hiragino on macOS, YaHei on Windows).
 _CSS = """

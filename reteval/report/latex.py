@@ -11,6 +11,8 @@ from reteval.evaluation.comparison import Comparison
 from reteval.report.document import check_arguments, fmt, p_label
 from reteval.report.texts import CORRECTION_NAMES, HEADERS, TEST_NAMES, TITLES
 
+__all__ = ["to_latex"]
+
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
     "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",

@@ -17,6 +17,8 @@ from reteval.report.document import (
 )
 from reteval.report.texts import TITLES
 
+__all__ = ["render_markdown", "to_markdown"]
+
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<|~&])")
 
 

@@ -71,7 +71,7 @@ References
    section 3.3 (Hodges-Lehmann interval), 1999.
 """
 
-from reteval.stats.corrections import CORRECTIONS, adjust_pvalues
+from reteval.stats.corrections import CORRECTIONS, adjust_pvalues, canonical_correction
 from reteval.stats.multiple import (
     TUKEY_METHODS,
     AnovaResult,
@@ -82,7 +82,7 @@ from reteval.stats.multiple import (
     tukey_hsd,
 )
 from reteval.stats.paired import TTestResult, WilcoxonResult, paired_t_test, wilcoxon_test
-from reteval.stats.pairwise import TESTS, paired_test, pairwise_tests
+from reteval.stats.pairwise import TESTS, canonical_test, paired_test, pairwise_tests
 from reteval.stats.planning import (
     anova_power,
     minimum_detectable_difference,
@@ -103,7 +103,7 @@ from reteval.stats.resampling import (
     bootstrap_test,
     randomization_test,
 )
-from reteval.stats.results import ConfidenceInterval, PairedTestResult
+from reteval.stats.results import ConfidenceInterval, PairedTestResult, format_pvalue
 from reteval.stats.risk import RiskResult, trisk, urisk
 
 __all__ = [
@@ -125,7 +125,10 @@ __all__ = [
     "anova_power",
     "bootstrap_mean_ci",
     "bootstrap_test",
+    "canonical_correction",
+    "canonical_test",
     "discriminative_power",
+    "format_pvalue",
     "minimum_detectable_difference",
     "minimum_detectable_effect",
     "paired_t_power",

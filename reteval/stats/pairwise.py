@@ -43,7 +43,14 @@ TESTS: dict[str, str] = {
 
 
 def canonical_test(test: str) -> str:
-    key = str(test).lower() if isinstance(test, str) else None
+    """The canonical name of a paired test (see :data:`TESTS`), or a clear error.
+
+    Examples
+    --------
+    >>> canonical_test("Permutation")
+    'randomization'
+    """
+    key = test.lower() if isinstance(test, str) else None
     if key not in TESTS:
         raise InputError(f"test must be one of {sorted(set(TESTS))}; got {test!r}")
     return TESTS[key]

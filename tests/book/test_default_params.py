@@ -14,7 +14,7 @@ import yaml
 from paths import ROOT
 
 PARAMS = yaml.safe_load((ROOT / "params" / "default.yml").read_text(encoding="utf-8"))
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb"))
 # Parameters that only say where files are: they change no number and no conclusion.
 PATHS = {"output_dir", "results_dir", "history_file", "link_base"}
 
@@ -26,7 +26,8 @@ def notebook_defaults(path):
 
 def test_every_notebook_in_the_order_exists():
     assert PARAMS["order"] == [
-        "01_metrics_walkthrough", "02_retriever_comparison", "03_ab_analysis", "05_explore",
+        "01_metrics_walkthrough", "01b_evaluation_set", "02_retriever_comparison",
+        "03_ab_analysis", "05_explore",
         "06_continuous_evaluation", "04_report",
     ]
     assert {p.stem for p in NOTEBOOKS} == set(PARAMS["order"])

@@ -12,7 +12,7 @@ from paths import ROOT
 from reteval.book.editions import check_bilingual, edition
 from reteval.errors import InputError
 
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")) + sorted(
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb")) + sorted(
     (ROOT / "notebooks" / "solutions").glob("*.ipynb"))
 
 def md(text, lang=None):

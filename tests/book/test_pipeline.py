@@ -155,7 +155,7 @@ def test_default_params_common_changes_no_notebook_default():
     import papermill
 
     default = load_params(ROOT / "params" / "default.yml")
-    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb")):
         declared = papermill.inspect_notebook(str(path))
         for key, value in default["common"].items():
             if key in declared and key not in default["notebooks"].get(path.stem, {}):

@@ -255,7 +255,7 @@ def test_other_parameters_record_what_the_library_computes(other_run):
     output_dir, results = other_run
     assert (results["lang"], results["retriever"], results["k"]) == ("en", "vector", 3)
     # The datasheet is copied beside the results and linked relative to link_base.
-    datasheet = ROOT / "reteval" / "data" / "teaching" / "DATASHEET.md"
+    datasheet = ROOT / "reteval" / "datasets" / "data" / "teaching" / "DATASHEET.md"
     assert (output_dir / results["datasheet"]).read_text() == datasheet.read_text()
     executed = (output_dir.parent / "01.ipynb").read_text(encoding="utf-8")
     assert f"({results['datasheet']})" in executed
