@@ -51,7 +51,6 @@ from reteval.stats import (
     anova,
     bootstrap_mean_ci,
     canonical_correction,
-    canonical_test,
     pairwise_tests,
     tukey_hsd,
 )

@@ -484,10 +484,10 @@ def many_systems_blocks(c: Comparison, digits: int, lang: str) -> list:
         a = c.anova[m]
         moe = a.margin_of_error(c.confidence_level)
         blocks.append(Paragraph(_t((m,), (
-            f"：F({a.df_system}, {a.df_residual}) = {a.statistic:.3f}，p = {_fmt_p(a.pvalue)}，"
+            f"：F({a.df_system}, {a.df_residual}) = {a.statistic:.3f}，p = {format_pvalue(a.pvalue)}，"
             f"V_E = {a.residual_variance:.{digits}f}，均值的误差幅度（MOE）±{moe:.{digits}f}。"
             if zh else
-            f": F({a.df_system}, {a.df_residual}) = {a.statistic:.3f}, p = {_fmt_p(a.pvalue)}, "
+            f": F({a.df_system}, {a.df_residual}) = {a.statistic:.3f}, p = {format_pvalue(a.pvalue)}, "
             f"V_E = {a.residual_variance:.{digits}f}, margin of error of a mean "
             f"±{moe:.{digits}f}."))))
         matrix = c.significance_matrix(m)
@@ -501,7 +501,7 @@ def many_systems_blocks(c: Comparison, digits: int, lang: str) -> list:
             es = r.mean_difference / sd
             rows.append((_t(r.system), _t(r.other), _t(f"{es:+.2f}"),
                          _t(f"({r.ci_low / sd:+.2f}, {r.ci_high / sd:+.2f})"),
-                         _t(_fmt_p(r.pvalue_corrected))))
+                         _t(format_pvalue(r.pvalue_corrected))))
         header = (("检索器", "对照", "效应量", "置信区间", "p") if zh
                   else ("System", "Other", "Effect size", "Interval", "p"))
         blocks.append(Table(header=tuple(_t(h) for h in header), rows=tuple(rows),
