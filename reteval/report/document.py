@@ -483,11 +483,12 @@ def many_systems_blocks(c: Comparison, digits: int, lang: str) -> list:
             continue
         a = c.anova[m]
         moe = a.margin_of_error(c.confidence_level)
+        p_text = format_pvalue(a.pvalue)
         blocks.append(Paragraph(_t((m,), (
-            f"：F({a.df_system}, {a.df_residual}) = {a.statistic:.3f}，p = {format_pvalue(a.pvalue)}，"
+            f"：F({a.df_system}, {a.df_residual}) = {a.statistic:.3f}，p = {p_text}，"
             f"V_E = {a.residual_variance:.{digits}f}，均值的误差幅度（MOE）±{moe:.{digits}f}。"
             if zh else
-            f": F({a.df_system}, {a.df_residual}) = {a.statistic:.3f}, p = {format_pvalue(a.pvalue)}, "
+            f": F({a.df_system}, {a.df_residual}) = {a.statistic:.3f}, p = {p_text}, "
             f"V_E = {a.residual_variance:.{digits}f}, margin of error of a mean "
             f"±{moe:.{digits}f}."))))
         matrix = c.significance_matrix(m)
