@@ -31,7 +31,8 @@ import sys
 
 from reteval.errors import InputError
 
-__all__ = ["add_subcommands"]
+__all__ = ["add_subcommands", "render_csv", "render_json", "render_latex", "render_markdown",
+           "render_table", "run_names"]
 
 _TESTS = ("tukey", "tukey-studentized", "t", "wilcoxon", "randomization", "bootstrap")
 

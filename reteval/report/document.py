@@ -443,7 +443,7 @@ def build_document(c: Comparison, title: str, digits: int, figures, lang: str,
             Table(header=tuple(_t(h) for h in HEADERS[lang]["tests"]), rows=tuple(prow),
                    numeric=(False, False, False, True, True, True, True, True, False)),
         ]
-    doc += many_systems_blocks(c, digits, lang)
+    doc += _many_systems_blocks(c, digits, lang)
     doc += [Heading(2, _t(heading["advice"])),
             *[Paragraph(p) for p in _recommendation(c, digits, lang)]]
     if history is not None:
@@ -458,7 +458,7 @@ def build_document(c: Comparison, title: str, digits: int, figures, lang: str,
     return doc
 
 
-def many_systems_blocks(c: Comparison, digits: int, lang: str) -> list:
+def _many_systems_blocks(c: Comparison, digits: int, lang: str) -> list:
     """Three or more systems: per measure the ANOVA, the significance matrix, effect sizes.
 
     The effect size of a pair is ``(mean_i - mean_j) / sqrt(V_E)`` with V_E the

@@ -85,6 +85,7 @@ __all__ = [
     "TukeyHSDResult",
     "anova",
     "discriminative_power",
+    "randomised_ranges",
     "score_frame",
     "tukey_hsd",
 ]
