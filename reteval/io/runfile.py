@@ -108,6 +108,10 @@ def _parse_fast(data, source=None) -> tuple | None:
     if any(data.find(ch) >= 0 for ch in other):
         return None
     names = ["qid", "iter", "docno", "rank", "score", "tag"]
+    # Every field is read (the unused ones as bytes, as cheap as skipping them), so that an
+    # empty field (two separators in a row, a separator at the start or end of a line) is
+    # a null here and sends the file to the careful reader, which splits on runs of white
+    # space as trec_eval does: the same line means the same thing whatever the file's size.
     if isinstance(data, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
         # The checks above paged the whole file into this process; Arrow reads it again in
         # blocks: drop these pages so they do not count twice in its memory.
@@ -122,17 +126,20 @@ def _parse_fast(data, source=None) -> tuple | None:
                 newlines_in_values=False, ignore_empty_lines=False,
             ),
             convert_options=pacsv.ConvertOptions(
-                include_columns=["qid", "docno", "score"],
                 # Query ids are coded by the parser threads: a run has few distinct ones.
                 column_types={"qid": pa.dictionary(pa.int32(), pa.large_string()),
-                              "docno": pa.large_string(), "score": pa.float64()},
-                null_values=[],
-                strings_can_be_null=False,
-                quoted_strings_can_be_null=False,
+                              "docno": pa.large_string(), "score": pa.float64(),
+                              "iter": pa.binary(), "rank": pa.binary(), "tag": pa.binary()},
+                null_values=[""],
+                strings_can_be_null=True,
+                quoted_strings_can_be_null=True,
             ),
         )
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
+    if any(column.null_count for column in table.columns):  # an empty field
+        return None
+    table = table.select(["qid", "docno", "score"])
     scores = to_numpy(table.column("score").combine_chunks())
     if table.num_rows == 0 or not np.isfinite(scores).all():
         return None
