@@ -192,6 +192,12 @@ def _evaluate_partition(part: pd.DataFrame, qrels: pd.DataFrame, names, relevanc
         part = part.reset_index()
     if part.empty:
         return None
+    for column in ("query_id", "doc_id"):  # a partition of unjudged queries is skipped: check first
+        missing = part[column].isna().to_numpy()
+        if missing.any():
+            raise InputError(f"run {column} is missing on row {int(np.flatnonzero(missing)[0])} "
+                             f"of partition {number} of the run (every id must be a string "
+                             "or an integer)")
     ids = np.sort(pd.unique(part["query_id"]).astype(str).astype(object))
     judged = qrels["query_id"].to_numpy()
     lo = np.searchsorted(judged, ids, side="left")
