@@ -239,3 +239,49 @@ def test_monitor_refuses_a_damaged_history(tmp_path, good, capsys):
     assert_one_error(*run_cli(argv, capsys)[::2], "h.sqlite: the history is damaged")
     assert_one_error(*run_cli(["history", history], capsys)[::2],
                      "h.sqlite: the history is damaged")
+
+
+# ------------------------------------------------------------------ reteval run: parameters files
+
+LAUGHS = "".join(f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 9) + "]\n" for i in range(1, 9))
+
+BAD_PARAMS = {
+    "billion laughs": ('l0: &l0 "lol"\n' + LAUGHS, "p.yml:2: YAML aliases (*l0) are not accepted"),
+    "one alias": ("common: &c {seed: 1}\nnotebooks:\n  01_metrics_walkthrough: *c\n",
+                  "p.yml:3: YAML aliases (*c) are not accepted"),
+    "merge key": ("common: &c {seed: 1}\nnotebooks:\n  01_metrics_walkthrough:\n    <<: *c\n",
+                  "p.yml:4: YAML aliases (*c) are not accepted"),
+    "a set": ("common:\n  measures: !!set {AP, RR}\n", "p.yml: common: measures is a set"),
+    "bytes": ("common:\n  seed: !!binary aGVsbG8=\n", "p.yml: common: seed is bytes"),
+    "number as notebook name": ("notebooks:\n  1: {seed: 1}\n",
+                                "p.yml: keys must be text; notebooks has the key 1 (int)"),
+    "number as parameter name": ("common:\n  2: x\n", "common has the key 2 (int)"),
+    "list as key": ("common:\n  ? [a, b]\n  : x\n",
+                    "p.yml:2: not valid YAML: found unhashable key"),
+    "nested 5,000 deep": ("common:\n  x: " + "[" * 5000 + "]" * 5000 + "\n",
+                          "p.yml:2: nested more than 100 levels deep"),
+    "block mapping 300 deep": ("common:\n" + "".join("  " * (i + 1) + f"k{i}:\n"
+                                                     for i in range(300)),
+                               "nested more than 100 levels deep"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_PARAMS))
+def test_run_bad_parameters_file(tmp_path, capsys, case):
+    text, expected = BAD_PARAMS[case]
+    params = tmp_path / "p.yml"
+    params.write_text(text)
+    argv = ["run", "--params", params, "--output", tmp_path / "out", "--no-book", "--quiet"]
+    assert_one_error(*run_cli(argv, capsys)[::2], expected)
+    assert not (tmp_path / "out").exists()
+
+
+def test_unquoted_yaml_dates_are_read_as_their_iso_text(tmp_path):
+    from reteval.pipeline import load_params
+
+    params = tmp_path / "p.yml"
+    params.write_text("notebooks:\n  06_continuous_evaluation:\n    start: 2026-06-01\n"
+                      "common:\n  when: 2026-06-01 08:30:00\n")
+    loaded = load_params(params)
+    assert loaded["notebooks"]["06_continuous_evaluation"] == {"start": "2026-06-01"}
+    assert loaded["common"] == {"when": "2026-06-01T08:30:00"}
