@@ -285,3 +285,36 @@ def test_unquoted_yaml_dates_are_read_as_their_iso_text(tmp_path):
     loaded = load_params(params)
     assert loaded["notebooks"]["06_continuous_evaluation"] == {"start": "2026-06-01"}
     assert loaded["common"] == {"when": "2026-06-01T08:30:00"}
+
+
+# name -> (SQL that damages one stored value, what both `history` and `history --check` name)
+DAMAGED_VALUES = {
+    "aggregate text": ("UPDATE aggregates SET value = 'abc' WHERE measure = 'AP'",
+                       "the aggregate of 'AP' is not a number: 'abc'"),
+    "aggregate blob": ("UPDATE aggregates SET value = x'00ff' WHERE measure = 'AP'",
+                       "the aggregate of 'AP' is not a number: b'\\x00\\xff'"),
+    "per-query text": ("UPDATE query_scores SET value = 'x' WHERE measure = 'AP'",
+                       "a per-query value of 'AP' is not a number: 'x'"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DAMAGED_VALUES))
+def test_history_and_check_agree_on_a_damaged_value(tmp_path, good, capsys, case):
+    sql, expected = DAMAGED_VALUES[case]
+    history = tmp_path / "h.sqlite"
+    argv = ["monitor", history, "--run", good[1], "--qrels", good[0], "--baseline", "none",
+            "-m", "AP"]
+    assert run_cli(argv, capsys)[0] == 0
+    with sqlite3.connect(history) as con:
+        con.execute(sql)
+    con.close()
+    assert_one_error(*run_cli(["history", history, "--check"], capsys)[::2],
+                     f"entry 1: {expected}")
+    if case.startswith("per-query"):
+        from reteval.monitor.history import HistoryError, open_history
+
+        with open_history(history) as store, pytest.raises(HistoryError, match=expected):
+            store.per_query(1)
+    else:
+        assert_one_error(*run_cli(["history", history], capsys)[::2],
+                         f"entry 1 is damaged: {expected}")
