@@ -318,3 +318,18 @@ def test_history_and_check_agree_on_a_damaged_value(tmp_path, good, capsys, case
     else:
         assert_one_error(*run_cli(["history", history], capsys)[::2],
                          f"entry 1 is damaged: {expected}")
+
+
+@pytest.mark.parametrize("where", ["cache folder is a file", "dataset folder is a file"])
+def test_monitor_beir_cache_place_that_is_a_file(tmp_path, monkeypatch, capsys, where):
+    cache = tmp_path / "cache"
+    if where == "cache folder is a file":
+        cache.write_text("")
+        expected = "cannot use the dataset cache folder"
+    else:
+        (cache / "beir").mkdir(parents=True)
+        (cache / "beir" / "scifact").write_text("")
+        expected = "its cache place is a file, not a folder"
+    monkeypatch.setenv("RETEVAL_CACHE", str(cache))
+    argv = ["monitor", tmp_path / "h.sqlite", "--retriever", "bm25", "--dataset", "scifact"]
+    assert_one_error(*run_cli(argv, capsys)[::2], expected)
