@@ -301,7 +301,7 @@ def evaluate_dask(qrels, run, measures, *, relevance_level: int = 1,
     judged = set(qrels["query_id"].unique())
     retrieved = set() if per_query is None else set(per_query.index)
     absent = judged - retrieved
-    check_missing(absent, missing)
+    check_missing(absent, missing, judged)
     if absent and missing == "zero":
         # The in-memory values of empty rankings, computed by the in-memory code itself.
         with warnings.catch_warnings():
@@ -310,8 +310,10 @@ def evaluate_dask(qrels, run, measures, *, relevance_level: int = 1,
                              relevance_level=relevance_level, missing="zero")
         results.append(zeros)
     if not results:
-        return evaluate(qrels, _empty_run(), names, relevance_level=relevance_level,
-                        missing="skip")
+        with warnings.catch_warnings():  # said above
+            warnings.simplefilter("ignore", MissingQueriesWarning)
+            return evaluate(qrels, _empty_run(), names, relevance_level=relevance_level,
+                            missing="skip")
     return pd.concat(results).sort_index()
 
 

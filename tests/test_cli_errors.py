@@ -333,3 +333,22 @@ def test_monitor_beir_cache_place_that_is_a_file(tmp_path, monkeypatch, capsys, 
     monkeypatch.setenv("RETEVAL_CACHE", str(cache))
     argv = ["monitor", tmp_path / "h.sqlite", "--retriever", "bm25", "--dataset", "scifact"]
     assert_one_error(*run_cli(argv, capsys)[::2], expected)
+
+
+@pytest.mark.parametrize("output", ["table", "json", "trec"])
+def test_missing_skip_with_no_query_in_common_warns(good, capsys, output):
+    run = good[1].parent / "other_run.txt"
+    run.write_text("q9 Q0 d1 1 2.0 s\n")
+    status, _, err = run_cli(["evaluate", good[0], run, "--missing", "skip", "--format", output,
+                              "-m", "AP"], capsys)
+    assert status == 0 and "Traceback" not in err
+    assert "warning: no judged query has results in the run: all 2 are skipped" in err
+
+
+def test_missing_skip_warns_in_the_api_too(good):
+    from reteval import evaluate
+    from reteval.evaluate import MissingQueriesWarning
+
+    with pytest.warns(MissingQueriesWarning, match="every mean is NaN"):
+        values = evaluate(good[0], {"q9": ["d1"]}, ["AP"], missing="skip")
+    assert values.empty
