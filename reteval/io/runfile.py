@@ -96,6 +96,7 @@ def _parse_fast(data, source=None) -> tuple | None:
     (comments, blank lines, bad fields, non-finite scores).
     """
     import pyarrow as pa
+    import pyarrow.compute as pc
     import pyarrow.csv as pacsv
 
     if len(data) < _FAST_MIN_BYTES or (data.find(b"#") >= 0 and _COMMENT_LINE.search(data)):
@@ -108,9 +109,9 @@ def _parse_fast(data, source=None) -> tuple | None:
     if any(data.find(ch) >= 0 for ch in other):
         return None
     names = ["qid", "iter", "docno", "rank", "score", "tag"]
-    # Every field is read (the unused ones as bytes, as cheap as skipping them), so that an
+    # Every field is read (the unused ones as bytes, a copy of a few bytes each), so that an
     # empty field (two separators in a row, a separator at the start or end of a line) is
-    # a null here and sends the file to the careful reader, which splits on runs of white
+    # seen here and sends the file to the careful reader, which splits on runs of white
     # space as trec_eval does: the same line means the same thing whatever the file's size.
     if isinstance(data, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
         # The checks above paged the whole file into this process; Arrow reads it again in
@@ -130,15 +131,16 @@ def _parse_fast(data, source=None) -> tuple | None:
                 column_types={"qid": pa.dictionary(pa.int32(), pa.large_string()),
                               "docno": pa.large_string(), "score": pa.float64(),
                               "iter": pa.binary(), "rank": pa.binary(), "tag": pa.binary()},
-                null_values=[""],
-                strings_can_be_null=True,
-                quoted_strings_can_be_null=True,
+                null_values=[],  # an empty score is not a number: Arrow refuses it
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
             ),
         )
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
-    if any(column.null_count for column in table.columns):  # an empty field
-        return None
+    if any(pc.min(pc.binary_length(table.column(name))).as_py() == 0
+           for name in ("iter", "docno", "rank", "tag")):
+        return None  # an empty field
     table = table.select(["qid", "docno", "score"])
     scores = to_numpy(table.column("score").combine_chunks())
     if table.num_rows == 0 or not np.isfinite(scores).all():
@@ -146,6 +148,8 @@ def _parse_fast(data, source=None) -> tuple | None:
     rows = table.num_rows
     table = table.unify_dictionaries()  # one dictionary for all blocks
     chunks = table.column("qid").chunks
+    if "" in chunks[0].dictionary.to_pylist():
+        return None  # an empty query id: a separator at the start of a line
     qids = pa.DictionaryArray.from_arrays(
         from_numpy(np.concatenate([to_numpy(chunk.indices) for chunk in chunks])),
         chunks[0].dictionary)
