@@ -96,7 +96,6 @@ def _parse_fast(data, source=None) -> tuple | None:
     (comments, blank lines, bad fields, non-finite scores).
     """
     import pyarrow as pa
-    import pyarrow.compute as pc
     import pyarrow.csv as pacsv
 
     if len(data) < _FAST_MIN_BYTES or (data.find(b"#") >= 0 and _COMMENT_LINE.search(data)):
@@ -138,8 +137,7 @@ def _parse_fast(data, source=None) -> tuple | None:
         )
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
-    if any(pc.min(pc.binary_length(table.column(name))).as_py() == 0
-           for name in ("iter", "docno", "rank", "tag")):
+    if any(_has_empty(table.column(name)) for name in ("iter", "docno", "rank", "tag")):
         return None  # an empty field
     table = table.select(["qid", "docno", "score"])
     scores = to_numpy(table.column("score").combine_chunks())
@@ -160,6 +158,23 @@ def _parse_fast(data, source=None) -> tuple | None:
     # The parser's blocks are freed now; give their memory back rather than keep it pooled.
     pa.default_memory_pool().release_unused()
     return qids, docs, scores, range(1, rows + 1)
+
+
+def _has_empty(column) -> bool:
+    """Whether a chunked Arrow binary or string column holds an empty value (two equal offsets)."""
+    for chunk in column.chunks:
+        width = np.int64 if chunk.type in (_large_types()) else np.int32
+        offsets = np.frombuffer(chunk.buffers()[1], dtype=width)[
+            chunk.offset: chunk.offset + len(chunk) + 1]
+        if (offsets[1:] == offsets[:-1]).any():
+            return True
+    return False
+
+
+def _large_types():
+    import pyarrow as pa
+
+    return (pa.large_string(), pa.large_binary())
 
 
 def _read_mapped(path: Path) -> tuple | None:
