@@ -29,7 +29,7 @@ WORKERS ?= 2
 test: setup fonts browser-deps
 	$(BIN)/python -m pytest -n $(WORKERS) --dist loadscope
 
-# A CJK font, so that figures draw Chinese labels (reteval.fonts), installed with apt-get when
+# A CJK font, so that figures draw Chinese labels (reteval._util.fonts), installed with apt-get when
 # fc-list finds none. A failed install does not stop the run: figures then warn and show boxes.
 .PHONY: fonts
 fonts:

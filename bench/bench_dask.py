@@ -15,7 +15,7 @@ The script
      ``reteval.evaluate``: wall time and the peak resident memory of the
      process;
    * ``dask``: a ``LocalCluster`` of 2 worker processes with one thread each;
-     ``reteval.distributed.read_run_dask`` and ``reteval.evaluate`` (which
+     ``reteval.evaluation.distributed.read_run_dask`` and ``reteval.evaluate`` (which
      shuffles on ``query_id`` and evaluates each partition): wall time
      (cluster start-up excluded, reported apart) and the resident memory of
      each worker (read in the worker with ``client.run``): after start-up, and
@@ -104,7 +104,7 @@ def child_memory(qrels_path: str, folder: str, out: str) -> dict:
 def _warm_up() -> None:
     import pyarrow.parquet  # noqa: F401
 
-    import reteval.distributed  # noqa: F401
+    import reteval.evaluation.distributed  # noqa: F401
 
 
 def child_dask(qrels_path: str, folder: str, out: str, workers: int, indexed: bool) -> dict:
@@ -115,7 +115,7 @@ def child_dask(qrels_path: str, folder: str, out: str, workers: int, indexed: bo
     from distributed import Client, LocalCluster
 
     from reteval import evaluate, read_qrels
-    from reteval.distributed import read_run_dask
+    from reteval.evaluation.distributed import read_run_dask
 
     t1 = time.perf_counter()
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,

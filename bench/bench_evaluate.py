@@ -136,7 +136,7 @@ print(json.dumps({"rows": table.num_rows, "phases": {"import": t1 - t0, "read_cs
 RETEVAL_API_CHILD = r"""
 import json, sys, time, warnings
 t0 = time.perf_counter()
-from reteval.evaluate import aggregate, evaluate
+from reteval.evaluation.engine import aggregate, evaluate
 from reteval.io import read_qrels, read_run
 t1 = time.perf_counter()
 qrels = read_qrels(sys.argv[1])

@@ -4,19 +4,28 @@
 >>> reteval.evaluate({"q1": {"d1": 1}}, {"q1": ["d2", "d1"]}, ["RR"])["RR"].tolist()
 [0.5]
 
+The package is layered; each folder is one step of the flow, and a layer imports only
+the layers below it (checked by import-linter)::
+
+    cli, book (pipeline, editions, HTML book)     publishing
+    teaching                                      the chapter, exercises
+    widgets | report                              reading the results
+    monitor | judging                             over time; the judgments themselves
+    evaluation                                    measures, evaluate, compare
+    ab | retrievers | rag | datasets              online tests, systems, RAG, data
+    stats                                         tests, intervals, planning
+    io                                            qrels and run files, tables
+    _util                                         plumbing (not API)
+
 ``import reteval`` loads almost nothing: numpy, pandas and pyarrow are imported
-the first time something needs them, and the other public names below are
-attributes loaded on first use (PEP 562), so the command line starts at once.
+the first time something needs them, and the public names below are attributes
+loaded on first use (PEP 562), so the command line starts at once.
 """
 
-import importlib
-
-# ``evaluate`` is both a submodule and a function: bound here, before anything can import
-# the submodule and bind the module under the same name. ``reteval.evaluate`` is the engine
-# dispatcher (in memory, or Dask); neither engine imports its heavy dependencies until called.
-from reteval.engines import evaluate
+from reteval import _moved
+from reteval._util.lazy import lazy_names
 from reteval.errors import InputError, RetevalError, UnknownMeasureError
-from reteval.evaluate import aggregate
+from reteval.evaluation.engine import aggregate, evaluate
 
 __all__ = [
     "Comparison",
@@ -36,29 +45,17 @@ __all__ = [
     "write_run",
 ]
 
-# public name -> the module that defines it, imported on first use
-_LAZY = {
-    "Comparison": "reteval.comparison",
-    "compare": "reteval.comparison",
-    "Measure": "reteval.measures",
-    "parse_measure": "reteval.measures",
+__getattr__, __dir__ = lazy_names(__name__, {
+    "Comparison": "reteval.evaluation.comparison",
+    "compare": "reteval.evaluation.comparison",
+    "Measure": "reteval.evaluation.measures",
+    "parse_measure": "reteval.evaluation.measures",
     "read_qrels": "reteval.io",
     "read_run": "reteval.io",
     "write_qrels": "reteval.io",
     "write_run": "reteval.io",
-    "to_long": "reteval.formats",
+    "to_long": "reteval.evaluation.formats",
     "__version__": "reteval.version",
-}
+}, __all__)
 
-
-def __getattr__(name):
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-    else:
-        raise AttributeError(f"module 'reteval' has no attribute {name!r}")
-    globals()[name] = value  # later lookups find it directly
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+_moved.install()

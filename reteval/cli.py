@@ -22,7 +22,7 @@ __all__ = ["build_parser", "main"]
 
 
 def _add_evaluate(subparsers) -> None:
-    from reteval.measures import DEFAULT_MEASURES
+    from reteval.evaluation.measures import DEFAULT_MEASURES
 
     p = subparsers.add_parser(
         "evaluate",
@@ -60,7 +60,7 @@ def _add_evaluate(subparsers) -> None:
 def _level(text: str) -> int:
     """``-l``: an integer as trec_eval writes one, from 0 up (checked again by evaluate)."""
     from reteval.errors import InputError
-    from reteval.textfile import parse_integer
+    from reteval.io.textfile import parse_integer
 
     try:
         return parse_integer(text.strip(), what="relevance level")
@@ -75,14 +75,14 @@ def _json_number(value):
 
 
 def _cmd_evaluate(args) -> int:
-    from reteval.evaluate import evaluate_columns, summarize
-    from reteval.measures import DEFAULT_MEASURES
+    from reteval.evaluation.engine import evaluate_columns, summarize
+    from reteval.evaluation.measures import DEFAULT_MEASURES
 
     measures = args.measures or list(DEFAULT_MEASURES)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         if args.engine == "dask":
-            from reteval.distributed import evaluate_on_cluster
+            from reteval.evaluation.distributed import evaluate_on_cluster
 
             per_query = evaluate_on_cluster(args.qrels, args.run, measures,
                                             scheduler=args.scheduler,
@@ -116,7 +116,7 @@ def _cmd_evaluate(args) -> int:
 
         per_query = pd.DataFrame(values, index=pd.Index(query_ids, name="query_id"))
         if args.format == "trec":
-            from reteval.formats import to_trec_eval
+            from reteval.evaluation.formats import to_trec_eval
 
             out.write(to_trec_eval(per_query, queries=args.per_query))
         elif args.per_query:
@@ -141,7 +141,7 @@ def _fmt(name, value) -> str:
 
 # Subcommands that live in their own modules, imported only when needed so that
 # `reteval evaluate` starts fast.
-_SUBCOMMAND_MODULES = {"run": "reteval.pipeline", "book": "reteval.book",
+_SUBCOMMAND_MODULES = {"run": "reteval.book.pipeline", "book": "reteval.book.html",
                        "monitor": "reteval.monitor.commands",
                        "history": "reteval.monitor.commands"}
 

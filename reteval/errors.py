@@ -7,6 +7,10 @@ user's input from a bug.
 
 from __future__ import annotations
 
+__all__ = [
+    "InputError", "MissingExtraError", "RetevalError", "UnknownMeasureError", "outside_stacklevel"
+]
+
 
 class RetevalError(Exception):
     """Base class of every error reteval raises on purpose."""

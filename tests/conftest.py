@@ -1,13 +1,9 @@
 """Shared test fixtures: where the read-only shared data lives, if it is there."""
 
 import os
-from pathlib import Path
 
 import pytest
-
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-CONFORMANCE = SHARED / "conformance" / "trec_eval"
-DATA = SHARED / "data"
+from paths import CONFORMANCE, DATA
 
 
 @pytest.fixture

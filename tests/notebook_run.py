@@ -1,22 +1,18 @@
 """Running a teaching notebook the way `reteval run` does, for the notebook tests."""
 
 import json
-from pathlib import Path
 
 import papermill
+from paths import ROOT
 
-from reteval.pipeline import load_params
-
-ROOT = Path(__file__).resolve().parents[1]
+from reteval.book.pipeline import load_params, notebook_parameters
 
 
 def pipeline_parameters(stem):
     """What `reteval run` gives notebook ``stem`` from params/default.yml."""
     params = load_params(ROOT / "params" / "default.yml")
-    declared = set(papermill.inspect_notebook(str(ROOT / "notebooks" / f"{stem}.ipynb")))
-    values = {k: v for k, v in params["common"].items() if k in declared}
-    values.update(params["notebooks"].get(stem, {}))
-    return values
+    declared = papermill.inspect_notebook(str(ROOT / "notebooks" / f"{stem}.ipynb"))
+    return notebook_parameters(params, stem, declared)[0]
 
 
 def execute(stem, tmp_path, **parameters):

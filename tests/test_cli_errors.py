@@ -277,7 +277,7 @@ def test_run_bad_parameters_file(tmp_path, capsys, case):
 
 
 def test_unquoted_yaml_dates_are_read_as_their_iso_text(tmp_path):
-    from reteval.pipeline import load_params
+    from reteval.book.pipeline import load_params
 
     params = tmp_path / "p.yml"
     params.write_text("notebooks:\n  06_continuous_evaluation:\n    start: 2026-06-01\n"
@@ -347,7 +347,7 @@ def test_missing_skip_with_no_query_in_common_warns(good, capsys, output):
 
 def test_missing_skip_warns_in_the_api_too(good):
     from reteval import evaluate
-    from reteval.evaluate import MissingQueriesWarning
+    from reteval.evaluation.engine import MissingQueriesWarning
 
     with pytest.warns(MissingQueriesWarning, match="every mean is NaN"):
         values = evaluate(good[0], {"q9": ["d1"]}, ["AP"], missing="skip")

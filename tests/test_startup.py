@@ -127,13 +127,33 @@ def test_unknown_attribute_is_an_attribute_error():
         reteval.monitor.nope  # noqa: B018
 
 
-def test_function_named_like_its_module_survives_the_module_import():
-    # ``reteval.evaluate`` and ``reteval.monitor.fingerprint`` name both a submodule and a
-    # function; importing the submodule must not replace the function.
+def test_evaluate_is_a_function_not_a_module():
+    # ``reteval.evaluate`` is only the function (its module is reteval.evaluation.engine);
+    # ``reteval.monitor.fingerprint`` names both a submodule and a function, and importing
+    # the submodule must not replace the function.
     code = """
 import reteval, reteval.monitor
-import reteval.evaluate, reteval.monitor.fingerprint, reteval.monitor.runner
-print(callable(reteval.evaluate) and not hasattr(reteval.evaluate, "__path__"),
-      type(reteval.evaluate).__name__, type(reteval.monitor.fingerprint).__name__)
+import reteval.evaluation.engine, reteval.monitor.fingerprint, reteval.monitor.runner
+try:
+    import reteval.evaluate
+except ImportError:
+    print("no-module", end=" ")
+print(type(reteval.evaluate).__name__, type(reteval.monitor.fingerprint).__name__)
 """
-    assert _python("-c", code).split() == ["True", "function", "function"]
+    assert _python("-c", code).split() == ["no-module", "function", "function"]
+
+
+def test_old_module_paths_import_the_moved_modules_with_a_warning():
+    code = """
+import warnings
+warnings.simplefilter("error", DeprecationWarning)
+try:
+    import reteval.metrics
+except DeprecationWarning as warning:
+    print(warning)
+warnings.simplefilter("ignore", DeprecationWarning)
+import reteval.metrics, reteval.evaluation.metrics
+print(reteval.metrics is reteval.evaluation.metrics)
+"""
+    assert _python("-c", code).splitlines() == [
+        "reteval.metrics moved to reteval.evaluation.metrics; import it from there", "True"]

@@ -47,6 +47,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
+from reteval._util.validation import check_probability
 from reteval.ab.assignment import Experiment
 from reteval.ab.metrics import Metric, estimate, get_metric
 from reteval.ab.stats import (
@@ -58,8 +59,7 @@ from reteval.ab.stats import (
     z_test,
 )
 from reteval.errors import InputError
-from reteval.stats import adjust_pvalues
-from reteval.validation import check_probability
+from reteval.stats import adjust_pvalues, format_pvalue
 
 __all__ = ["ABResult", "MetricResult", "analyze", "summarize_variants"]
 
@@ -227,10 +227,9 @@ def _join(words) -> str:
 
 
 def _fmt_p(p: float) -> str:
-    """'= 0.031', '< 0.0001' or '= n/a', to follow a 'p'."""
-    if not math.isfinite(p):
-        return "= n/a"
-    return "< 0.0001" if p < 1e-4 else f"= {p:.2g}" if p < 0.01 else f"= {p:.3f}"
+    """'= 0.0310', '< 0.0001' or '= n/a', to follow a 'p'."""
+    text = format_pvalue(p, missing="n/a")
+    return text if text.startswith("<") else f"= {text}"
 
 
 def _compare(m: Metric, role: str, est: pd.DataFrame, stats: pd.DataFrame, control: str,

@@ -42,8 +42,8 @@ from itertools import product
 import numpy as np
 from scipy import stats as _st
 
+from reteval._util.validation import check_probability, check_rng
 from reteval.errors import InputError
-from reteval.validation import check_probability, check_rng
 
 __all__ = [
     "Interleaving",

@@ -3,7 +3,7 @@
 The records (:class:`~reteval.ab.records.Interaction`) and how they are checked
 and read from CSV or JSON Lines files are :mod:`reteval.ab.records`'; this
 module stores them. The log is one SQLite file, opened by the storage layer
-shared with the monitoring history (:mod:`reteval.sqlitefile`):
+shared with the monitoring history (:mod:`reteval._util.sqlitefile`):
 
 * WAL journal mode, ``synchronous=FULL`` (by default) and a busy timeout, so several
   processes can append at the same time without losing a record (each writer
@@ -28,11 +28,11 @@ from datetime import timezone
 
 import pandas as pd
 
+from reteval._util.sqlitefile import FileKind, Translate, check_timeout, immediate, open_file
 from reteval.ab.assignment import Experiment
 from reteval.ab.records import ImportReport, Interaction, Rejection, parse_record, screen_file
 from reteval.errors import InputError
-from reteval.sqlitefile import FileKind, Translate, check_timeout, immediate, open_file
-from reteval.textfile import as_path
+from reteval.io.textfile import as_path
 
 __all__ = [
     "APPLICATION_ID",

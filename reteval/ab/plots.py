@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from reteval._util.extras import require
+from reteval._util.fonts import use_cjk_font
 from reteval.ab.sequential import SequentialResult
 from reteval.ab.simulation import MethodComparison
-from reteval.extras import require
-from reteval.fonts import use_cjk_font
 
 use_cjk_font(warn=False)
 

@@ -14,7 +14,7 @@ file, keeps the good records and reports every rejected one in an
 :class:`ImportReport`, including records that cannot be read at all
 (undecodable bytes, invalid or non-strict JSON such as ``NaN`` or absurdly
 deep nesting): nothing is dropped silently, and one bad record never aborts an
-import. Files are read by the rule of :mod:`reteval.textfile` (gzip,
+import. Files are read by the rule of :mod:`reteval.io.textfile` (gzip,
 byte-order mark, LF/CR LF/CR line endings).
 
 File formats
@@ -44,7 +44,7 @@ import pandas as pd
 
 from reteval.ab.assignment import Experiment
 from reteval.errors import InputError
-from reteval.textfile import as_path, decode, iter_lines, parse_integer, parse_json, read_bytes
+from reteval.io.textfile import as_path, decode, iter_lines, parse_integer, parse_json, read_bytes
 
 __all__ = ["ImportReport", "Interaction", "Rejection", "parse_record", "screen_file"]
 

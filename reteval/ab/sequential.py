@@ -46,9 +46,9 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
+from reteval._util.validation import check_probability
 from reteval.ab.metrics import Metric, estimate, get_metric
 from reteval.errors import InputError
-from reteval.validation import check_probability
 
 __all__ = ["SequentialResult", "mixture_likelihood_ratio", "msprt", "sequential_test"]
 

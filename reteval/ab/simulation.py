@@ -49,10 +49,10 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
+from reteval._util.validation import check_probability, check_rng
 from reteval.ab.assignment import Experiment
 from reteval.ab.interleaving import balanced_from_order, sign_test_pvalue, team_draft_from_coins
 from reteval.errors import InputError
-from reteval.validation import check_probability, check_rng
 
 __all__ = [
     "DEFAULT_CLICK_PROBABILITIES",

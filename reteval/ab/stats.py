@@ -30,9 +30,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as _st
 
+from reteval._util.validation import check_alternative, check_confidence_level
 from reteval.errors import InputError
 from reteval.stats import ConfidenceInterval
-from reteval.validation import check_alternative, check_confidence_level
 
 __all__ = [
     "LiftResult",

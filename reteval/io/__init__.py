@@ -33,7 +33,7 @@ which need neither pandas nor Arrow); every public name is importable from ``ret
 loaded on first use (PEP 562), so that reading a small file does not load pandas.
 """
 
-import importlib
+from reteval._util.lazy import lazy_names
 
 __all__ = [
     "DUPLICATE_POLICIES",
@@ -66,13 +66,5 @@ _HOME = {
 }
 
 
-def __getattr__(name):
-    if name not in _HOME:
-        raise AttributeError(f"module 'reteval.io' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"reteval.io.{_HOME[name]}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, {k: f"reteval.io.{v}" for k, v in _HOME.items()},
+                                  __all__)

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from reteval.arrow import to_numpy
 from reteval.errors import InputError
+from reteval.io.arrow import to_numpy
 
 if TYPE_CHECKING:
     import pandas as pd

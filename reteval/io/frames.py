@@ -14,7 +14,7 @@ from reteval.errors import InputError
 from reteval.io.duplicates import check_unique
 from reteval.io.read import read_qrels, read_run
 from reteval.io.tables import ID_DTYPE, QRELS_COLUMNS, id_array
-from reteval.textfile import INT64_MAX, INT64_MIN, parse_decimal, parse_integer
+from reteval.io.textfile import INT64_MAX, INT64_MIN, parse_decimal, parse_integer
 
 __all__ = ["as_qrels", "as_run"]
 
@@ -129,7 +129,7 @@ def _check_values(frame: pd.DataFrame, column: str, what: str, integer: bool) ->
     """Check and convert a value column in place: int64 relevance, finite float64 scores.
 
     Strings are read with the file readers' number grammar
-    (:mod:`reteval.textfile`); booleans are not numbers.
+    (:mod:`reteval.io.textfile`); booleans are not numbers.
     """
     raw = frame[column]
     kind = raw.dtype.kind if isinstance(raw.dtype, np.dtype) else "O"

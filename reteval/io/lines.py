@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from reteval.errors import InputError
-from reteval.textfile import parse_decimal, parse_integer, split_lines
+from reteval.io.textfile import parse_decimal, parse_integer, split_lines
 
 __all__ = ["parse_qrels_lines", "parse_run_lines"]
 

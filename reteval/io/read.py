@@ -17,7 +17,7 @@ from reteval.io.duplicates import check_unique
 from reteval.io.lines import parse_qrels_lines
 from reteval.io.runfile import read_run_columns
 from reteval.io.tables import id_array
-from reteval.textfile import (
+from reteval.io.textfile import (
     as_path,
     decode,
     read_bytes,

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from reteval.arrow import from_numpy, strings, to_numpy
+from reteval.io.arrow import from_numpy, strings, to_numpy
 from reteval.io.lines import parse_run_lines
-from reteval.textfile import GZIP_MAGIC, as_path, decode, read_bytes
+from reteval.io.textfile import GZIP_MAGIC, as_path, decode, read_bytes
 
 __all__ = ["RunColumns", "read_run_columns"]
 

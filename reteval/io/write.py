@@ -12,7 +12,7 @@ import pandas as pd
 from reteval.errors import InputError
 from reteval.io.frames import as_qrels, as_run
 from reteval.io.tables import ID_DTYPE, sort_run
-from reteval.textfile import as_path
+from reteval.io.textfile import as_path
 
 __all__ = ["write_qrels", "write_run"]
 

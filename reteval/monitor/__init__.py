@@ -31,7 +31,7 @@ Examples
 [0.6667]
 """
 
-import importlib
+from reteval._util.lazy import lazy_names
 
 # ``fingerprint`` is both a submodule and a function: bound here, before anything can import
 # the submodule and bind the module under the same name.
@@ -84,13 +84,5 @@ __all__ = [
 ]
 
 
-def __getattr__(name):
-    if name not in _LAZY:
-        raise AttributeError(f"module 'reteval.monitor' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"reteval.monitor.{_LAZY[name]}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, {k: f"reteval.monitor.{v}" for k, v in _LAZY.items()},
+                                  __all__)

@@ -32,9 +32,9 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
+from reteval._util.validation import check_number, check_probability, check_rng
 from reteval.errors import InputError
-from reteval.measures import parse_measure
-from reteval.validation import check_number, check_probability, check_rng
+from reteval.evaluation.measures import parse_measure
 
 __all__ = [
     "ALERT_KINDS",
@@ -318,18 +318,12 @@ def check_regression(
     >>> check_regression(base, base).alerts      # no difference, no alert
     ()
     """
-    from reteval.stats import CORRECTIONS, TESTS, adjust_pvalues, paired_test
+    from reteval.stats import adjust_pvalues, canonical_correction, canonical_test, paired_test
 
     alpha = check_probability(alpha, "alpha")
     min_drop = check_number(min_drop, "min_drop", minimum=0.0,
                             requirement="a finite number >= 0")
-    test_name = TESTS.get(str(test).lower()) if isinstance(test, str) else None
-    if test_name is None:
-        raise InputError(f"test must be one of {sorted(TESTS)}; got {test!r}")
-    correction_name = (CORRECTIONS.get(str(correction).lower())
-                       if isinstance(correction, str) else None)
-    if correction_name is None:
-        raise InputError(f"correction must be one of {sorted(CORRECTIONS)}; got {correction!r}")
+    test_name, correction_name = canonical_test(test), canonical_correction(correction)
     names = list(current.columns) if measures is None else [str(m) for m in measures]
     unknown = [m for m in names if m not in current.columns]
     if unknown:

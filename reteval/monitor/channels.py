@@ -24,8 +24,8 @@ import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from reteval._util.validation import check_number
 from reteval.errors import InputError
-from reteval.validation import check_number
 
 __all__ = ["Delivery", "check_url", "post_json", "run_command"]
 

@@ -34,7 +34,7 @@ MAX_ALERT_TIMEOUT = 600.0
 
 def _integer(text: str) -> int:
     """An integer option, as trec_eval writes integers (no ``1_0``, no other scripts' digits)."""
-    from reteval.textfile import parse_integer
+    from reteval.io.textfile import parse_integer
 
     try:
         return parse_integer(text.strip())
@@ -44,7 +44,7 @@ def _integer(text: str) -> int:
 
 def _number(text: str) -> float:
     """A finite decimal option (no ``nan``, ``inf`` or ``1_0``)."""
-    from reteval.textfile import parse_decimal
+    from reteval.io.textfile import parse_decimal
 
     try:
         return parse_decimal(text.strip())
@@ -76,7 +76,7 @@ def _key_value(text: str):
 
 def add_subcommands(subparsers) -> None:
     """Add ``monitor`` and ``history`` to the ``reteval`` command line."""
-    from reteval.measures import DEFAULT_MEASURES
+    from reteval.evaluation.measures import DEFAULT_MEASURES
 
     p = subparsers.add_parser(
         "monitor",

@@ -34,7 +34,7 @@ Tables (schema version 1)::
     alerts(entry_id, position, kind, measure, message, value, reference,
            pvalue, baseline_id)
 
-Opening, locking and the schema checks are :mod:`reteval.sqlitefile`'s, shared
+Opening, locking and the schema checks are :mod:`reteval._util.sqlitefile`'s, shared
 with the A/B interaction log. Errors name the file: :class:`HistoryError`, an
 :class:`~reteval.errors.InputError` (missing, corrupt, not a history, too new)
 and :class:`HistoryLockedError` (another process holds the write lock beyond
@@ -55,11 +55,11 @@ from datetime import datetime, timezone
 import numpy as np
 import pandas as pd
 
+from reteval._util.sqlitefile import FileKind, Translate, check_timeout, immediate, open_file
 from reteval.errors import InputError
+from reteval.io.textfile import INT64_MAX, as_path
 from reteval.monitor.alerts import Alert
 from reteval.monitor.fingerprint import DatasetFingerprint
-from reteval.sqlitefile import FileKind, Translate, check_timeout, immediate, open_file
-from reteval.textfile import INT64_MAX, as_path
 
 __all__ = [
     "APPLICATION_ID",
@@ -370,7 +370,7 @@ class HistoryStore:
         if len(set(measures)) != len(measures):
             raise InputError(f"per_query has duplicate measure columns: {measures}")
         if aggregates is None:
-            from reteval.evaluate import aggregate
+            from reteval.evaluation.engine import aggregate
 
             aggregates = aggregate(per_query).to_dict()
         missing = [m for m in measures if m not in aggregates]

@@ -14,11 +14,11 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from reteval._util.extras import require
 from reteval.errors import InputError
-from reteval.extras import require
 from reteval.monitor.history import HistoryStore, open_history
 
-__all__ = ["history_frame", "plot_history"]
+__all__ = ["display_name", "history_frame", "plot_history"]
 
 _FIXED_COLUMNS = ("created_utc", "retriever", "dataset", "fingerprint", "num_queries")
 
@@ -46,7 +46,7 @@ def _legend_label(text: str) -> str:
 def _select_measures(frame_measures: list[str], measures) -> list[str]:
     if measures is None:
         return frame_measures
-    from reteval.measures import parse_measure
+    from reteval.evaluation.measures import parse_measure
 
     wanted = [measures] if isinstance(measures, str) else list(measures)
     chosen = []

@@ -49,9 +49,10 @@ reference), :mod:`~reteval.rag.scores` (the two formulas),
 :mod:`~reteval.rag.judges` (overlap and LLM judges),
 :mod:`~reteval.rag.evaluation` (judging every sample) and
 :mod:`~reteval.rag.ragas_adapter` (the ragas package). Tokens come from
-:mod:`reteval.text`.
+:mod:`reteval._util.text`.
 """
 
+from reteval._util.text import tokenize
 from reteval.rag.evaluation import ContextJudgement, evaluate_contexts, judge_contexts
 from reteval.rag.inputs import METRICS
 from reteval.rag.judges import (
@@ -66,7 +67,6 @@ from reteval.rag.judges import (
 from reteval.rag.ragas_adapter import evaluate_with_ragas
 from reteval.rag.scores import context_precision_score, context_recall_score
 from reteval.rag.statements import split_statements
-from reteval.text import tokenize
 
 __all__ = [
     "METRICS",

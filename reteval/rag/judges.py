@@ -11,10 +11,10 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from reteval._util.text import check_cjk_mode, tokenize
 from reteval.errors import InputError, RetevalError
 from reteval.rag.inputs import show
 from reteval.rag.statements import split_statements
-from reteval.text import check_cjk_mode, tokenize
 
 __all__ = [
     "RELEVANCE_PROMPT",
@@ -75,7 +75,7 @@ class OverlapJudge:
         Minimum coverage, in (0, 1].
     cjk : {"char", "bigram", "bigram+char"}, default "char"
         How Chinese, Japanese and Korean runs are tokenised (see
-        :func:`reteval.text.tokenize`).
+        :func:`reteval._util.text.tokenize`).
     stopwords : iterable of str, default ()
         Tokens (after normalisation) that count neither in the statement
         nor in the context, e.g. ``{"the", "is", "的"}``.

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from reteval._util.text import is_cjk, tokenize
 from reteval.errors import InputError
 from reteval.rag.inputs import show
-from reteval.text import is_cjk, tokenize
 
 __all__ = ["split_statements"]
 

@@ -1,4 +1,4 @@
-"""The evaluation report of a :class:`reteval.comparison.Comparison`, in Chinese or English.
+"""The evaluation report of a :class:`reteval.evaluation.Comparison`, in Chinese or English.
 
 The chapter's ``generate_evaluation_report`` prints a table of means, the best
 system per measure and the overall best (the highest mean of means). This

@@ -1,6 +1,6 @@
 """The report's content as a language-neutral list of blocks, before any format.
 
-:func:`build_document` turns a :class:`reteval.comparison.Comparison` (and,
+:func:`build_document` turns a :class:`reteval.evaluation.comparison.Comparison` (and,
 optionally, a continuous-evaluation history) into headings, paragraphs, bullet
 lists, tables and figure references, every piece of text in the chosen
 language. A text is a tuple of runs ``(text, bold)``; the renderers
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from reteval.comparison import Comparison
 from reteval.errors import InputError
+from reteval.evaluation.comparison import Comparison
 from reteval.report.texts import (
     ALERT_KINDS,
     CI_NOTES,
@@ -31,7 +31,12 @@ from reteval.report.texts import (
     TERMS,
     TEST_NAMES,
 )
-from reteval.stats import minimum_detectable_difference, queries_needed
+from reteval.stats import format_pvalue, minimum_detectable_difference, queries_needed
+
+__all__ = [
+    "Bullets", "Figure", "Heading", "Paragraph", "Table", "build_document", "check_arguments",
+    "check_history", "fmt", "p_label"
+]
 
 
 def _check_lang(lang) -> str:
@@ -43,7 +48,7 @@ def _check_lang(lang) -> str:
 def check_arguments(comparison, digits, lang="en") -> None:
     """Raise :class:`~reteval.errors.InputError` unless the arguments of a report are valid.
 
-    ``comparison`` must be a :class:`~reteval.comparison.Comparison`, ``digits`` an
+    ``comparison`` must be a :class:`~reteval.evaluation.comparison.Comparison`, ``digits`` an
     integer from 0 to 12 and ``lang`` one of :data:`~reteval.report.texts.LANGUAGES`.
 
     Examples
@@ -51,11 +56,11 @@ def check_arguments(comparison, digits, lang="en") -> None:
     >>> check_arguments(None, 4)
     Traceback (most recent call last):
     ...
-    reteval.errors.InputError: expected a reteval.comparison.Comparison; got NoneType
+    reteval.errors.InputError: expected a reteval.evaluation.comparison.Comparison; got NoneType
     """
     if not isinstance(comparison, Comparison):
         raise InputError(
-            f"expected a reteval.comparison.Comparison; got {type(comparison).__name__}"
+            f"expected a reteval.evaluation.comparison.Comparison; got {type(comparison).__name__}"
         )
     if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 12:
         raise InputError(f"digits must be an integer from 0 to 12; got {digits!r}")
@@ -121,12 +126,6 @@ def fmt(value, digits: int) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "-"
     return f"{value:.{digits}f}"
-
-
-def _fmt_p(p) -> str:
-    if p is None or (isinstance(p, float) and math.isnan(p)):
-        return "-"
-    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
 
 
 def _names(items, lang: str) -> str:
@@ -231,7 +230,7 @@ def _best_items(c: Comparison, digits: int, lang: str) -> list[tuple]:
         else:
             runner = (f"{b['runner_up']}（{fmt(b['runner_up_mean'], digits)}）" if zh
                       else f"{b['runner_up']} ({fmt(b['runner_up_mean'], digits)})")
-            p_value = _fmt_p(b["pvalue_corrected"])
+            p_value = format_pvalue(b["pvalue_corrected"])
             p_kind = p_label(c, bool(b["in_family"]), lang)
             p_text = f"{p_kind} {p_value}" if p_value.startswith("<") else f"{p_kind} = {p_value}"
             if b["status"] == "significant":
@@ -420,8 +419,8 @@ def build_document(c: Comparison, title: str, digits: int, figures, lang: str,
             prow.append((_t(r.measure), _t(r.system), _t(r.other),
                          _t(f"{r.mean_difference:+.{digits}f}"),
                          _t(f"({fmt(r.ci_low, digits)}, {fmt(r.ci_high, digits)})"),
-                         _t(fmt(r.effect_size, 2)), _t(_fmt_p(r.pvalue)),
-                         _t(_fmt_p(r.pvalue_corrected)),
+                         _t(fmt(r.effect_size, 2)), _t(format_pvalue(r.pvalue)),
+                         _t(format_pvalue(r.pvalue_corrected)),
                          _t((yes,)) if r.significant else _t(no)))
         corr = CORRECTION_NAMES.get(c.correction, c.correction)
         ci_note = CI_NOTES[lang][c.test]

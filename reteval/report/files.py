@@ -5,12 +5,14 @@ from __future__ import annotations
 import base64
 from pathlib import Path
 
-from reteval.comparison import Comparison
+from reteval.evaluation.comparison import Comparison
 from reteval.report.document import build_document, check_arguments, check_history
 from reteval.report.html import png, render_html
 from reteval.report.latex import to_latex
 from reteval.report.markdown import render_markdown
 from reteval.report.texts import TITLES
+
+__all__ = ["write_report"]
 
 
 def write_report(comparison: Comparison, output_dir, *, title: str | None = None,
@@ -21,7 +23,7 @@ def write_report(comparison: Comparison, output_dir, *, title: str | None = None
     Parameters
     ----------
     comparison : Comparison
-        The result of :func:`reteval.comparison.compare`.
+        The result of :func:`reteval.evaluation.comparison.compare`.
     output_dir : path
         Created if needed; existing report files are overwritten.
     title : str, optional, keyword-only
@@ -52,7 +54,7 @@ def write_report(comparison: Comparison, output_dir, *, title: str | None = None
     Examples
     --------
     >>> import tempfile
-    >>> from reteval.comparison import compare
+    >>> from reteval.evaluation.comparison import compare
     >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     >>> runs = {"a": {"q1": ["d1"], "q2": ["x", "d2"]}, "b": {"q1": ["x", "d1"], "q2": ["d2"]}}
     >>> with tempfile.TemporaryDirectory() as tmp:
@@ -61,7 +63,7 @@ def write_report(comparison: Comparison, output_dir, *, title: str | None = None
     ['figures/differences.png', 'figures/distributions.png', 'figures/forest.png',
      'report.html', 'report.md', 'report.tex']
     """
-    from reteval.plots import report_figures  # plots import matplotlib; keep it lazy
+    from reteval.report.figures import report_figures  # plots import matplotlib; keep it lazy
 
     check_arguments(comparison, digits, lang)
     out = Path(output_dir).resolve()

@@ -11,7 +11,7 @@ import base64
 import html
 import io
 
-from reteval.comparison import Comparison
+from reteval.evaluation.comparison import Comparison
 from reteval.report.document import (
     Bullets,
     Figure,
@@ -23,6 +23,8 @@ from reteval.report.document import (
     check_history,
 )
 from reteval.report.texts import TITLES
+
+__all__ = ["png", "render_html", "to_html"]
 
 # Latin fonts first, then CJK fonts for Chinese glyphs (Noto/Source Han on Linux, PingFang
 # and Hiragino on macOS, YaHei on Windows).
@@ -95,7 +97,7 @@ def to_html(comparison: Comparison, *, title: str | None = None, digits: int = 4
     digits : int, keyword-only
     figures : mapping of name to matplotlib Figure, optional, keyword-only
         Embedded as base64 PNG, in order. Default: none; pass
-        :func:`reteval.plots.report_figures` ``(comparison)`` for the standard set
+        :func:`reteval.report.figures.report_figures` ``(comparison)`` for the standard set
         (a figure named ``"trend"`` goes to the continuous-evaluation section).
     dpi : int, keyword-only
     lang : {"en", "zh"}, default "en", keyword-only
@@ -110,7 +112,7 @@ def to_html(comparison: Comparison, *, title: str | None = None, digits: int = 4
 
     Examples
     --------
-    >>> from reteval.comparison import compare
+    >>> from reteval.evaluation.comparison import compare
     >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     >>> runs = {"<b>": {"q1": ["d1"], "q2": ["d2"]}, "b": {"q1": ["x", "d1"], "q2": ["d2"]}}
     >>> page = to_html(compare(qrels, runs, ["RR"], rng=0))

@@ -6,10 +6,12 @@ The Chinese edition needs XeLaTeX (or LuaLaTeX) with the ``ctex`` package (or
 
 from __future__ import annotations
 
-from reteval.comparison import Comparison
 from reteval.errors import InputError
+from reteval.evaluation.comparison import Comparison
 from reteval.report.document import check_arguments, fmt, p_label
 from reteval.report.texts import CORRECTION_NAMES, HEADERS, TEST_NAMES, TITLES
+
+__all__ = ["to_latex"]
 
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
@@ -53,7 +55,7 @@ def to_latex(comparison: Comparison, *, digits: int = 3, lang: str = "en",
 
     Examples
     --------
-    >>> from reteval.comparison import compare
+    >>> from reteval.evaluation.comparison import compare
     >>> qrels = {f"q{i}": {f"d{i}": 1} for i in range(4)}
     >>> runs = {"a": {f"q{i}": [f"d{i}"] for i in range(4)},
     ...         "b_2": {f"q{i}": ["x", f"d{i}"] for i in range(4)}}

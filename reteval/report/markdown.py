@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from reteval.comparison import Comparison
+from reteval.evaluation.comparison import Comparison
 from reteval.report.document import (
     Bullets,
     Figure,
@@ -16,6 +16,8 @@ from reteval.report.document import (
     check_history,
 )
 from reteval.report.texts import TITLES
+
+__all__ = ["render_markdown", "to_markdown"]
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<|~&])")
 
@@ -88,7 +90,7 @@ def to_markdown(comparison: Comparison, *, title: str | None = None, digits: int
 
     Examples
     --------
-    >>> from reteval.comparison import compare
+    >>> from reteval.evaluation.comparison import compare
     >>> qrels = {f"q{i}": {f"d{i}": 1} for i in range(4)}
     >>> runs = {"a": {f"q{i}": [f"d{i}"] for i in range(4)},
     ...         "b": {f"q{i}": ["x", "y", "z"][:i] + [f"d{i}"] for i in range(4)}}

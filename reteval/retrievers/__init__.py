@@ -7,7 +7,7 @@ query set with ``retriever.run(queries, k=100) -> DataFrame``:
 * ``bm25``: lexical BM25 (bm25s) over :class:`Tokenizer` terms;
 * ``vector``: dense retrieval, LSA by default; ``neural`` with the MiniLM
   model of the optional extra;
-* ``hybrid``: fusion of bm25 and vector (RRF by default, :mod:`reteval.fusion`);
+* ``hybrid``: fusion of bm25 and vector (RRF by default, :mod:`reteval.retrievers.fusion`);
 * ``reranked``: bm25's top 100 re-scored by a second model;
 * :func:`from_invoke`: any object with ``.invoke(query)`` (LangChain style).
 

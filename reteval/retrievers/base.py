@@ -24,10 +24,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from reteval._util.progress import progress
 from reteval.errors import InputError
-from reteval.progress import progress
 
-__all__ = ["Retriever", "check_k", "corpus_texts", "query_items"]
+__all__ = ["Retriever", "check_k", "corpus_texts", "query_items", "run_frame", "top_k_rows"]
 
 _RUN_BATCH = 1000  # queries searched at once by ``run``: one step of its progress bar
 

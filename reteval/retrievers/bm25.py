@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse
 
+from reteval._util.extras import require
 from reteval.errors import InputError
-from reteval.extras import require
 from reteval.retrievers.base import Retriever, corpus_texts, top_k_rows
 from reteval.retrievers.tokenize import Tokenizer
 

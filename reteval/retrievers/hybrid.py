@@ -7,8 +7,8 @@ import itertools
 import numpy as np
 
 from reteval.errors import InputError
-from reteval.fusion import FUSION_METHODS, fuse
 from reteval.retrievers.base import Retriever, check_k, run_frame
+from reteval.retrievers.fusion import FUSION_METHODS, fuse
 
 __all__ = ["HybridRetriever"]
 
@@ -17,7 +17,7 @@ class HybridRetriever(Retriever):
     """Fuse the runs of several retrievers (by default BM25 and LSA vectors).
 
     Each retriever answers the query with its top ``depth`` documents (at
-    least ``k``); the lists are fused with :func:`reteval.fusion.fuse` and the
+    least ``k``); the lists are fused with :func:`reteval.retrievers.fusion.fuse` and the
     best ``k`` of the fused list are returned.
 
     Parameters

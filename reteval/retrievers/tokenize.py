@@ -1,7 +1,7 @@
 """The retrievers' tokenizer: reteval's text rules plus stop words and stemming.
 
 The tokenizer turns a string into a list of index terms: normalisation, runs
-and CJK terms follow :mod:`reteval.text` (NFKC, case folding; CJK runs of
+and CJK terms follow :mod:`reteval._util.text` (NFKC, case folding; CJK runs of
 Han, kana and Hangul become overlapping character bigrams by default, other
 runs are words), then
 
@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from reteval._util.extras import require
+from reteval._util.text import cjk_terms, normalize, runs
 from reteval.errors import InputError
-from reteval.extras import require
-from reteval.text import cjk_terms, normalize, runs
 
 __all__ = ["ENGLISH_STOP_WORDS", "Tokenizer", "tokenize"]
 

@@ -17,9 +17,9 @@ import importlib.util
 
 import numpy as np
 
+from reteval._util.extras import require
+from reteval._util.progress import progress
 from reteval.errors import InputError
-from reteval.extras import require
-from reteval.progress import progress
 from reteval.retrievers.base import Retriever, corpus_texts, top_k_rows
 from reteval.retrievers.tokenize import Tokenizer
 

@@ -60,9 +60,9 @@ References
    section 3.3 (Hodges-Lehmann interval), 1999.
 """
 
-from reteval.stats.corrections import CORRECTIONS, adjust_pvalues
+from reteval.stats.corrections import CORRECTIONS, adjust_pvalues, canonical_correction
 from reteval.stats.paired import TTestResult, WilcoxonResult, paired_t_test, wilcoxon_test
-from reteval.stats.pairwise import TESTS, paired_test, pairwise_tests
+from reteval.stats.pairwise import TESTS, canonical_test, paired_test, pairwise_tests
 from reteval.stats.planning import (
     minimum_detectable_difference,
     minimum_detectable_effect,
@@ -80,7 +80,7 @@ from reteval.stats.resampling import (
     bootstrap_test,
     randomization_test,
 )
-from reteval.stats.results import ConfidenceInterval, PairedTestResult
+from reteval.stats.results import ConfidenceInterval, PairedTestResult, format_pvalue
 
 __all__ = [
     "CORRECTIONS",
@@ -94,6 +94,9 @@ __all__ = [
     "adjust_pvalues",
     "bootstrap_mean_ci",
     "bootstrap_test",
+    "canonical_correction",
+    "canonical_test",
+    "format_pvalue",
     "minimum_detectable_difference",
     "minimum_detectable_effect",
     "paired_t_power",

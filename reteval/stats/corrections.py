@@ -9,6 +9,7 @@ from reteval.errors import InputError
 __all__ = [
     "CORRECTIONS",
     "adjust_pvalues",
+    "canonical_correction",
 ]
 
 
@@ -21,6 +22,20 @@ CORRECTIONS: dict[str, str] = {
     "benjamini-hochberg": "bh",
     "none": "none",
 }
+
+
+def canonical_correction(correction: str) -> str:
+    """The canonical name of a correction (see :data:`CORRECTIONS`), or a clear error.
+
+    Examples
+    --------
+    >>> canonical_correction("FDR_BH")
+    'bh'
+    """
+    key = correction.lower() if isinstance(correction, str) else None
+    if key not in CORRECTIONS:
+        raise InputError(f"correction must be one of {sorted(CORRECTIONS)}; got {correction!r}")
+    return CORRECTIONS[key]
 
 
 def adjust_pvalues(pvalues, *, method: str = "holm") -> np.ndarray:

@@ -8,6 +8,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats as _st
 
+from reteval._util.validation import (
+    check_confidence_level,
+)
 from reteval.errors import InputError
 from reteval.stats.inputs import (
     EXTREME_RTOL,
@@ -16,9 +19,6 @@ from reteval.stats.inputs import (
     paired_differences,
 )
 from reteval.stats.results import ConfidenceInterval, PairedTestResult
-from reteval.validation import (
-    check_confidence_level,
-)
 
 __all__ = [
     "TTestResult",

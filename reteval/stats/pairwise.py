@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
+from reteval._util.validation import (
+    check_n_resamples,
+    check_rng,
+)
 from reteval.errors import InputError
 from reteval.stats.inputs import (
     score_matrix,
@@ -16,10 +20,6 @@ from reteval.stats.resampling import (
     randomization_test,
 )
 from reteval.stats.results import PairedTestResult
-from reteval.validation import (
-    check_n_resamples,
-    check_rng,
-)
 
 __all__ = [
     "TESTS",
@@ -43,7 +43,14 @@ TESTS: dict[str, str] = {
 
 
 def canonical_test(test: str) -> str:
-    key = str(test).lower() if isinstance(test, str) else None
+    """The canonical name of a paired test (see :data:`TESTS`), or a clear error.
+
+    Examples
+    --------
+    >>> canonical_test("Permutation")
+    'randomization'
+    """
+    key = test.lower() if isinstance(test, str) else None
     if key not in TESTS:
         raise InputError(f"test must be one of {sorted(set(TESTS))}; got {test!r}")
     return TESTS[key]

@@ -48,8 +48,8 @@ import math
 from scipy import optimize, special
 from scipy import stats as _st
 
+from reteval._util.validation import check_alternative, check_probability
 from reteval.errors import InputError
-from reteval.validation import check_alternative, check_probability
 
 __all__ = [
     "minimum_detectable_difference",

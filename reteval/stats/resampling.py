@@ -10,6 +10,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from reteval._util.validation import (
+    check_confidence_level,
+    check_n_resamples,
+    check_rng,
+)
 from reteval.errors import InputError
 from reteval.stats.inputs import (
     EXTREME_RTOL,
@@ -18,11 +23,6 @@ from reteval.stats.inputs import (
     paired_differences,
 )
 from reteval.stats.results import ConfidenceInterval, PairedTestResult
-from reteval.validation import (
-    check_confidence_level,
-    check_n_resamples,
-    check_rng,
-)
 
 __all__ = [
     "BootstrapResult",

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import NamedTuple
 
 __all__ = [
     "ConfidenceInterval",
     "PairedTestResult",
+    "format_pvalue",
 ]
 
 
@@ -53,3 +55,22 @@ class PairedTestResult:
         """Confidence interval that matches the test; see the subclass."""
         raise NotImplementedError
 
+
+def format_pvalue(p, *, missing: str = "-") -> str:
+    """A p-value as reports print it: four decimals, ``"< 0.0001"`` below that.
+
+    Parameters
+    ----------
+    p : float or None
+        The p-value; None or NaN is printed as ``missing``.
+    missing : str, default "-"
+        The text for a p-value that was not computed.
+
+    Examples
+    --------
+    >>> format_pvalue(0.03125), format_pvalue(2e-7), format_pvalue(float("nan"))
+    ('0.0312', '< 0.0001', '-')
+    """
+    if p is None or math.isnan(p):
+        return missing
+    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"

@@ -77,7 +77,7 @@ def chapter_results(qrels, runs, *, k_values=(1, 3, 5, 10)) -> dict:
     {'a': {'recall@1': 0.5, 'precision@1': 0.5, 'ndcg@1': 0.5, 'mrr': 0.75}}
     """
     from reteval.errors import InputError
-    from reteval.evaluate import evaluate
+    from reteval.evaluation.engine import evaluate
 
     k_values = list(k_values)
     if not k_values or any(isinstance(k, bool) or not isinstance(k, int) or k < 1

@@ -18,14 +18,15 @@ import difflib
 from datetime import datetime, timezone
 from pathlib import Path
 
+from reteval._util.validation import check_probability
 from reteval.errors import InputError
-from reteval.measures import parse_measure, parse_measures
+from reteval.evaluation.measures import parse_measure, parse_measures
 from reteval.retrievers import available_retrievers
-from reteval.validation import check_probability
 
 __all__ = [
     "check_lang",
     "check_notebook_01",
+    "check_notebook_01b",
     "check_notebook_02",
     "check_notebook_03",
     "check_notebook_04",
@@ -146,6 +147,27 @@ def check_notebook_01(*, lang, retriever, other_retriever, k, depth) -> None:
         raise InputError(f"other_retriever must differ from retriever; both are {retriever!r}")
     check_positive_int(k, "k")
     check_positive_int(depth, "depth", minimum=10)
+
+
+def check_notebook_01b(*, lang, depth, pool_depths, loo_depths, measure) -> None:
+    """The parameters of notebook 01b (building and trusting the evaluation set).
+
+    Examples
+    --------
+    >>> check_notebook_01b(lang="en", depth=100, pool_depths=[1, 200], loo_depths=[10],
+    ...                    measure="AP")
+    Traceback (most recent call last):
+    ...
+    reteval.errors.InputError: pool depth 200 is deeper than the runs (depth=100)
+    """
+    check_lang(lang)
+    check_positive_int(depth, "depth", minimum=10)
+    check_positive_ints(pool_depths, "pool_depths")
+    check_positive_ints(loo_depths, "loo_depths")
+    for d in [*pool_depths, *loo_depths]:
+        if d > depth:
+            raise InputError(f"pool depth {d} is deeper than the runs (depth={depth})")
+    parse_measures([measure])
 
 
 def check_notebook_02(*, lang, retrievers, baseline, measures, k_values, cutoffs, depth) -> None:

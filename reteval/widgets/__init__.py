@@ -15,14 +15,15 @@ The explorers:
     Grade each position of a ranked list, choose K, and watch P@K, R@K, RR,
     nDCG@K and AP change, each with the terms of its formula
     (``P@5 = 2/5 = 0.400``; DCG as a sum of ``gain/log2(i+1)``), from
-    :class:`reteval.formulas.MetricState` (:mod:`reteval.widgets.metric`).
+    :class:`reteval.evaluation.formulas.MetricState` (:mod:`reteval.widgets.metric`).
 :class:`QueryExplorer`
     Pick a query of a collection and two systems: their ranked documents with
     the judgments marked, side by side, with the query's measures
     (:mod:`reteval.widgets.query`).
 :class:`KCurveExplorer`
     Measures against the cutoff K for several systems, with a slider for K;
-    the curves are :func:`reteval.cutoffs.measure_curves` (:mod:`reteval.widgets.kcurve`).
+    the curves are :func:`reteval.evaluation.cutoffs.measure_curves`
+    (:mod:`reteval.widgets.kcurve`).
 :class:`ABPlanner`
     Baseline rate, effect, alpha and power of an A/B test on a proportion,
     and the sample size they need (:mod:`reteval.widgets.planner`).
@@ -40,11 +41,11 @@ front end that cannot render the widget picks one of those
 (:mod:`reteval.widgets.common`).
 """
 
-from reteval.extras import require
+from reteval._util.extras import require
 
 require("ipywidgets", "notebooks", "interactive explorers")
 
-from reteval.formulas import Explanation, MetricState
+from reteval.evaluation.formulas import Explanation, MetricState
 from reteval.widgets.kcurve import KCurveExplorer, k_curves
 from reteval.widgets.metric import MetricExplorer, metric_table_html, metric_values_html
 from reteval.widgets.planner import ABPlanner, SamplePlan, plan_sample_size

@@ -12,6 +12,8 @@ import pandas as pd
 from reteval.errors import InputError
 from reteval.io import as_run, sort_run
 
+__all__ = ["Displayable", "check_int", "check_lang", "check_runs"]
+
 STYLE = (
     "<style>"
     ".reteval-w table{border-collapse:collapse;font-size:12px}"

@@ -8,8 +8,8 @@ import io
 import ipywidgets as widgets
 import pandas as pd
 
-from reteval.cutoffs import measure_curves
 from reteval.errors import InputError
+from reteval.evaluation.cutoffs import measure_curves
 from reteval.widgets.common import STYLE, Displayable, check_int, check_lang
 
 __all__ = ["KCurveExplorer", "k_curves"]
@@ -19,7 +19,7 @@ def k_curves(qrels, runs, *, families=("P", "R", "nDCG"), max_k: int = 20,
              relevance_level: int = 1) -> pd.DataFrame:
     """Mean of each measure family at every cutoff ``1..max_k``, for every system.
 
-    :func:`reteval.cutoffs.measure_curves` at the cutoffs ``1..max_k``.
+    :func:`reteval.evaluation.cutoffs.measure_curves` at the cutoffs ``1..max_k``.
 
     Parameters
     ----------
@@ -110,7 +110,7 @@ class KCurveExplorer(Displayable):
         """A matplotlib Figure (no pyplot state) of the curves, K marked."""
         from matplotlib.figure import Figure
 
-        from reteval.fonts import use_cjk_font
+        from reteval._util.fonts import use_cjk_font
 
         use_cjk_font(warn=False)
         words = {"zh": ("截断位置 K", "平均值"), "en": ("cutoff K", "mean")}[self.lang]

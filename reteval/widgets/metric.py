@@ -8,7 +8,7 @@ import math
 import ipywidgets as widgets
 
 from reteval.errors import InputError
-from reteval.formulas import MetricState, gain_term
+from reteval.evaluation.formulas import MetricState, gain_term
 from reteval.widgets.common import STYLE, Displayable, check_int
 
 __all__ = ["MetricExplorer", "metric_table_html", "metric_values_html"]

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from reteval.errors import InputError
-from reteval.evaluate import evaluate
+from reteval.evaluation.engine import evaluate
 from reteval.io import as_qrels
 from reteval.widgets.common import STYLE, Displayable, check_int, check_lang, check_runs
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from reteval import InputError
 from reteval.io.lines import parse_run_lines
 from reteval.io.runfile import _FAST_MIN_BYTES, read_run_columns
-from reteval.textfile import decode, read_bytes
+from reteval.io.textfile import decode, read_bytes
 
 TOKENS = ["q1", "q2", "Q0", "d1", "d2", "d3", "doc#7", "文档", "1", "2", "2.5", "-0", "+1", ".5",
           "5.", "1e5", "1E-3", "0001.000", "1e400", "nan", "inf", "1_0", "0x10", "1e", "e5", ".",

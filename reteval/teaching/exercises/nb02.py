@@ -62,14 +62,14 @@ def _teaching_runs():
 
 
 def _mean_numret() -> float:
-    from reteval.evaluate import evaluate
+    from reteval.evaluation.engine import evaluate
 
     collection, runs = _teaching_runs()
     return float(evaluate(collection.qrels, runs["bm25"], ["NumRet"])["NumRet"].mean())
 
 
 def _ap20_pvalue() -> float:
-    from reteval.evaluate import evaluate
+    from reteval.evaluation.engine import evaluate
     from reteval.stats import paired_t_test
 
     collection, runs = _teaching_runs()

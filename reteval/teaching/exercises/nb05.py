@@ -32,7 +32,7 @@ EFFECT = 0.005
 
 
 def _check_ap(answer) -> bool:
-    from reteval.evaluate import evaluate
+    from reteval.evaluation.engine import evaluate
 
     judged = {f"d{i}": g for i, g in enumerate(GRADES, 1)}
     judged.update({f"u{i}": g for i, g in enumerate(UNRETRIEVED, 1)})

@@ -1,0 +1,4 @@
+"""Plumbing that knows nothing of retrieval: files, checks, progress, fonts, optional extras.
+
+Not API: the modules here serve the layers above and may change without notice.
+"""

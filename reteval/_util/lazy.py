@@ -1,0 +1,39 @@
+"""Public names of a package loaded on first use (PEP 562), so that imports stay cheap.
+
+Examples
+--------
+>>> __getattr__, __dir__ = lazy_names("reteval.io", {"read_run": "reteval.io.read"}, [])
+>>> __getattr__("read_run").__name__
+'read_run'
+"""
+
+import importlib
+
+__all__ = ["lazy_names"]
+
+
+def lazy_names(package: str, homes: dict[str, str], public: list[str]):
+    """A package's ``__getattr__`` and ``__dir__``: name -> the module that defines it.
+
+    Parameters
+    ----------
+    package : str
+        The package's name, for the error message.
+    homes : dict
+        Public name -> full name of the module that defines it, imported on first use.
+    public : list of str
+        The package's ``__all__``, listed by ``dir()``.
+    """
+
+    def __getattr__(name):
+        if name not in homes:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        module = importlib.import_module(package)
+        value = getattr(importlib.import_module(homes[name]), name)
+        setattr(module, name, value)  # later lookups find it directly
+        return value
+
+    def __dir__():
+        return sorted(set(vars(importlib.import_module(package))) | set(public))
+
+    return __getattr__, __dir__

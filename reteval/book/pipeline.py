@@ -1,0 +1,602 @@
+"""The notebook pipeline: every notebook, in order, headless through papermill.
+
+``reteval run`` (and ``make run``) executes each ``notebooks/NN_name.ipynb`` with
+parameters from one YAML file and writes into ``OUTPUT/<lang>/NN_name/``: the
+executed notebook, its figures and its machine-readable results.
+
+**Editions.** The notebooks are bilingual sources (:mod:`reteval.book.editions`).
+``lang`` picks the edition: ``zh`` (the default), ``en``, or ``all`` (Chinese
+first, then English). What runs, and what is saved, is the edition: the source
+without the other language's prose. A notebook that declares ``lang`` in its
+parameters cell gets the edition's language.
+
+The parameters file::
+
+    lang: zh             # zh, en or all; --lang on the command line wins
+    common:              # given to the notebooks that declare the parameter
+      seed: 0
+    notebooks:           # per notebook (by file stem), overriding common
+      02_retriever_comparison:
+        retrievers: [bm25, vector, hybrid, reranked]
+    order: [01_metrics_walkthrough, 02_retriever_comparison, 04_report]
+
+**How parameters reach a notebook, so that the pipeline never silently changes a
+notebook's lesson.** A notebook's defaults (its ``parameters`` cell) are its
+lesson. A value under ``notebooks:`` is written for that notebook: it must be
+declared there (anything else is an error). A value under ``common:`` goes only
+to the notebooks that declare that parameter, and every notebook default it
+replaces is reported: logged (``common: dataset='teaching' overrides
+03_ab_analysis's default 'synthetic'``) and recorded in
+:attr:`NotebookResult.overrides`. Keep in ``common`` only what every notebook
+may share; a choice that changes what one notebook shows belongs to that
+notebook's section.
+
+A string value may contain ``{output}``, replaced by ``OUTPUT/<lang>``, so that
+one notebook can read another's results of the same edition (e.g.
+``"{output}/02_retriever_comparison"``). Notebooks run in name order; an optional
+top-level ``order`` list (of notebook stems) runs those first, in that order,
+and the others after them: the default parameters put the report last. A name
+in ``order`` with no notebook is skipped, and the run says so.
+Every notebook also gets ``output_dir``.
+
+Progress: one bar over the notebooks and one over the cells of the running
+notebook (:mod:`reteval._util.progress`: on a terminal only, never with ``--quiet``);
+the kernels run with ``RETEVAL_PROGRESS=off`` (no front end is live there).
+
+On a failure the run stops, the partial executed notebook is kept, and the error
+names the notebook, the edition and the cell: its index (from 0) in the saved
+executed notebook, the file to open, which holds the edition's cells, the
+injected parameters and papermill's error marks; and its ``In [N]``. A cell that
+raised, a kernel that died, a source that is not a notebook and an output that
+cannot be written are each one :class:`~reteval.errors.RetevalError`. At the
+end, ``reteval run`` writes the book (:mod:`reteval.book`): ``OUTPUT/index.html``
+and an HTML page per executed edition.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+from pathlib import Path
+from types import MappingProxyType
+from typing import NamedTuple
+
+from reteval.errors import InputError, RetevalError
+
+__all__ = ["NotebookFailed", "NotebookResult", "add_subcommands", "languages", "load_params",
+           "notebook_parameters", "notebook_paths", "run_pipeline"]
+
+LANG_CHOICES = ("zh", "en", "all")
+DEFAULT_LANG = "zh"
+
+
+class NotebookFailed(RetevalError):
+    """A notebook raised an error while the pipeline ran it."""
+
+
+class NotebookResult(NamedTuple):
+    """One executed edition of a notebook: where its output went and how long it took.
+
+    ``overrides`` maps each parameter whose notebook default a ``common`` value
+    replaced to ``(default source text, value given)``.
+    """
+
+    name: str
+    output_dir: Path
+    notebook: Path
+    seconds: float
+    lang: str = DEFAULT_LANG
+    overrides: dict = MappingProxyType({})  # read-only when empty by default
+
+
+def load_params(path: str | os.PathLike | None) -> dict:
+    """Read a pipeline parameters file; ``None`` gives empty parameters.
+
+    Returns
+    -------
+    dict
+        ``{"lang": str or None, "common": {...}, "notebooks": {name: {...}}, "order": [...]}``.
+
+    Raises
+    ------
+    InputError
+        The file is missing, is not YAML, or has another shape than
+        ``{lang: zh|en|all, common: {...}, notebooks: {name: {...}}, order: [...]}``;
+        or it sets ``lang`` inside ``common`` or a notebook's section.
+    """
+    if path is None:
+        return {"lang": None, "common": {}, "notebooks": {}, "order": []}
+    import yaml
+
+    path = Path(path)
+    try:
+        data = _load_yaml(path.read_text(encoding="utf-8"), path) or {}
+    except FileNotFoundError:
+        raise InputError("no such parameters file", path=path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a parameters file", path=path) from None
+    except UnicodeDecodeError:
+        raise InputError("not a text (UTF-8) parameters file", path=path) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", path=path) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise InputError(f"not valid YAML: {getattr(exc, 'problem', exc)}", path=path,
+                         line=None if mark is None else mark.line + 1) from None
+    data = _plain(data, path, "the file")
+    if not isinstance(data, dict) or set(data) - {"lang", "common", "notebooks", "order"}:
+        raise InputError("expected top-level keys 'lang', 'common', 'notebooks' and 'order' only",
+                         path=path)
+    lang = data.get("lang")
+    if lang is not None and lang not in LANG_CHOICES:
+        raise InputError(f"'lang' must be one of {list(LANG_CHOICES)}; got {lang!r}", path=path)
+    order = data.get("order") or []
+    if not isinstance(order, list) or not all(isinstance(name, str) for name in order):
+        raise InputError("'order' must be a list of notebook names", path=path)
+    common = data.get("common") or {}
+    notebooks = data.get("notebooks") or {}
+    if not isinstance(common, dict) or not isinstance(notebooks, dict) or not all(
+        isinstance(v, dict) for v in notebooks.values() if v is not None
+    ):
+        raise InputError("'common' and each entry of 'notebooks' must be mappings", path=path)
+    notebooks = {k: v or {} for k, v in notebooks.items()}
+    where = ["common"] * ("lang" in common) + [f"notebooks: {k}" for k, v in notebooks.items()
+                                                if "lang" in v]
+    if where:
+        raise InputError(f"'lang' is set in {where}; the edition is chosen by the top-level "
+                         "'lang' key or --lang", path=path)
+    return {"lang": lang, "common": common, "notebooks": notebooks, "order": order}
+
+
+_MAX_DEPTH = 100  # nesting of YAML collections in a parameters file
+
+
+def _load_yaml(text: str, path: Path):
+    """``yaml.safe_load`` without aliases and with bounded nesting.
+
+    An alias (``*name``) repeats a node; a few nested ones expand into billions
+    of values ("billion laughs"), so a parameters file must write every value out.
+    """
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        depth = 0
+
+        def compose_node(self, parent, index):
+            if self.check_event(yaml.AliasEvent):
+                mark = self.peek_event().start_mark
+                raise InputError(f"YAML aliases (*{self.peek_event().anchor}) are not accepted "
+                                 "in a parameters file: write the value out", path=path,
+                                 line=mark.line + 1)
+            if self.depth >= _MAX_DEPTH:
+                raise InputError(f"nested more than {_MAX_DEPTH} levels deep", path=path,
+                                 line=self.peek_event().start_mark.line + 1)
+            self.depth += 1
+            try:
+                return super().compose_node(parent, index)
+            finally:
+                self.depth -= 1
+
+    loader = Loader(text)
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
+
+
+def _plain(value, path: Path, where: str):
+    """Parameters as JSON-like values: a date becomes its ISO text, keys are strings.
+
+    Anything else YAML can build (a set, bytes, a mapping with a number or a
+    list as key) is an error naming where it is.
+    """
+    import datetime
+
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return value.isoformat()  # an unquoted 2026-06-01 is the text "2026-06-01"
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    if isinstance(value, list):
+        return [_plain(v, path, f"{where}[{i}]") for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        bad = [k for k in value if not isinstance(k, str)]
+        if bad:
+            raise InputError(f"keys must be text; {where} has the key {bad[0]!r:.60} "
+                             f"({type(bad[0]).__name__}): quote it", path=path)
+        return {k: _plain(v, path, f"{where}: {k}" if where != "the file" else k)
+                for k, v in value.items()}
+    kind = "a set" if isinstance(value, (set, frozenset)) else type(value).__name__
+    raise InputError(f"{where} is {kind}; parameters are text, numbers, booleans, dates, "
+                     "lists and mappings", path=path)
+
+
+def _substitute(value, output: str):
+    if isinstance(value, str):
+        return value.replace("{output}", output)
+    if isinstance(value, list):
+        return [_substitute(v, output) for v in value]
+    if isinstance(value, dict):
+        return {k: _substitute(v, output) for k, v in value.items()}
+    return value
+
+
+def notebook_paths(notebooks_dir: str | os.PathLike, only=None, order=()) -> list[Path]:
+    """The pipeline's notebooks (``NN_name.ipynb``; ``NNb_name.ipynb`` for a chapter's second one).
+
+    Those named in ``order`` come first, then the others by name.
+    """
+    folder = Path(notebooks_dir)
+    if not folder.is_dir():
+        raise InputError("no such notebooks folder", path=folder)
+    paths = sorted(p for p in folder.glob("[0-9][0-9]*_*.ipynb"))
+    unknown = set(order) - {p.stem for p in paths}
+    if unknown:
+        raise InputError(f"'order' names unknown notebooks {sorted(unknown)}; "
+                         f"have {[p.stem for p in paths]}")
+    rank = {name: i for i, name in enumerate(order)}
+    paths.sort(key=lambda p: (rank.get(p.stem, len(rank)), p.name))
+    if only:
+        wanted = set(only)
+        unknown = wanted - {p.stem for p in paths}
+        if unknown:
+            raise InputError(f"unknown notebooks {sorted(unknown)}; have {[p.stem for p in paths]}")
+        paths = [p for p in paths if p.stem in wanted]
+    if not paths:
+        raise InputError("no notebooks named NN_name.ipynb", path=folder)
+    return paths
+
+
+def _read_source(path: Path):
+    """A notebook source, read and checked against the notebook format.
+
+    Raises
+    ------
+    InputError
+        The file is unreadable, not JSON, or not a valid notebook.
+    """
+    import warnings
+
+    import nbformat
+
+    try:
+        with warnings.catch_warnings():  # a notebook's flaws are reported once, in the error
+            warnings.simplefilter("ignore")
+            notebook = nbformat.read(str(path), as_version=4)
+            nbformat.validate(notebook)
+    except FileNotFoundError:
+        raise InputError("no such notebook", path=path) from None
+    except OSError as exc:
+        raise InputError(f"cannot read the notebook: {exc.strerror}", path=path) from None
+    except RecursionError:
+        raise InputError("not a valid notebook (.ipynb): nested too deeply", path=path) from None
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError,
+            nbformat.ValidationError) as exc:  # not JSON, not UTF-8, or not a notebook's shape
+        reason = " ".join(str(getattr(exc, "message", exc)).split())[:200]
+        raise InputError(f"not a valid notebook (.ipynb): {reason}", path=path) from None
+    return notebook
+
+
+def _failed_cell(executed: Path) -> tuple[int | None, int | None]:
+    """The failed cell of a saved executed notebook: (index from 0, execution count).
+
+    The cell with an error output or papermill's exception mark; else (a kernel
+    that died) the last cell papermill started. ``(None, None)`` when the file
+    does not say.
+    """
+    import nbformat
+
+    try:
+        cells = nbformat.read(str(executed), as_version=4).cells
+    except Exception:  # noqa: BLE001 - only a better message is at stake
+        return None, None
+    started = None
+    for index, cell in enumerate(cells):
+        run = cell.get("metadata", {}).get("papermill", {})
+        if run.get("exception") is True or any(
+                out.get("output_type") == "error" for out in cell.get("outputs", ())):
+            return index, cell.get("execution_count")
+        if cell.get("cell_type") == "code" and run.get("start_time"):
+            started = index
+    if started is None:
+        return None, None
+    return started, cells[started].get("execution_count")
+
+
+def _cell_words(executed: Path) -> str:
+    index, count = _failed_cell(executed)
+    if index is None:
+        return "in a cell not recorded"
+    shown = "In [ ]" if count is None else f"In [{count}]"
+    return f"in cell {index} (from 0, {shown}) of {executed}"
+
+
+def _default_value(source: str | None):
+    """A notebook default (its source text) as a value, or the text itself when not a literal."""
+    if source is None:
+        return None
+    import ast
+
+    try:
+        return ast.literal_eval(source)
+    except (ValueError, SyntaxError):
+        return source
+
+
+@contextlib.contextmanager
+def _kernel_environment(**variables):
+    """Set environment variables for the kernels started inside the block, then restore them."""
+    saved = {name: os.environ.get(name) for name in variables}
+    os.environ.update(variables)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def notebook_parameters(params: dict, name: str, declared: dict) -> tuple[dict, dict]:
+    """The parameters ``reteval run`` gives notebook ``name``, and the defaults they replace.
+
+    Parameters
+    ----------
+    params : dict
+        As :func:`load_params` returns.
+    name : str
+        The notebook's file stem.
+    declared : dict
+        The notebook's parameters cell, as ``papermill.inspect_notebook`` reads it.
+
+    Returns
+    -------
+    values : dict
+        ``common`` values the notebook declares, then its own section over them.
+    overrides : dict
+        Parameter -> (notebook default, common value), where ``common`` changes a default.
+
+    Raises
+    ------
+    InputError
+        The notebook's section sets a parameter its parameters cell does not declare.
+
+    Examples
+    --------
+    >>> params = {"common": {"seed": 1, "lang": "en"}, "notebooks": {"nb": {"k": 5}}}
+    >>> notebook_parameters(params, "nb", {"seed": {"default": "0"}, "k": {"default": "3"}})
+    ({'seed': 1, 'k': 5}, {'seed': ('0', 1)})
+    """
+    given = dict(params["notebooks"].get(name, {}))
+    undeclared = set(given) - set(declared)
+    if undeclared:
+        raise InputError(f"parameters {sorted(undeclared)} are not declared in {name}'s "
+                         f"parameters cell; it declares {sorted(declared)}")
+    common = {k: v for k, v in params["common"].items() if k in declared and k not in given}
+    overrides = {}
+    for key, value in common.items():
+        default = declared[key].get("default")
+        if _default_value(default) != value:
+            overrides[key] = (default, value)
+    return {**common, **given}, overrides
+
+
+def languages(lang: str | None, params: dict | None = None) -> list[str]:
+    """The editions to run: ``lang``, else the parameters' ``lang``, else ``zh``; ``all`` is zh, en.
+
+    Examples
+    --------
+    >>> languages(None, {"lang": "en"}), languages("all", {"lang": "en"})
+    (['en'], ['zh', 'en'])
+    """
+    chosen = lang or (params or {}).get("lang") or DEFAULT_LANG
+    if chosen not in LANG_CHOICES:
+        raise InputError(f"unknown language {chosen!r}; expected one of {list(LANG_CHOICES)}")
+    return ["zh", "en"] if chosen == "all" else [chosen]
+
+
+def run_pipeline(
+    params: dict | str | os.PathLike | None = None,
+    *,
+    output: str | os.PathLike = "outputs",
+    notebooks_dir: str | os.PathLike = "notebooks",
+    only=None,
+    lang: str | None = None,
+    log=None,
+    quiet: bool = False,
+) -> list[NotebookResult]:
+    """Execute every notebook's edition in order with papermill.
+
+    Parameters
+    ----------
+    params : dict, path or None
+        Parameters (see the module docstring) or a YAML file holding them.
+    output : path, default "outputs"
+        Each edition writes into ``output/<lang>/<notebook stem>/``.
+    notebooks_dir : path, default "notebooks"
+    only : sequence of str, optional
+        Run only these notebooks (by stem), still in order.
+    lang : {"zh", "en", "all"}, optional
+        The editions to run; default: the parameters' ``lang``, else ``"zh"``.
+        ``"all"`` runs every notebook in Chinese, then every notebook in English.
+    log : callable, optional
+        Called with one line per notebook, and one per notebook default that
+        a ``common`` value overrides.
+    quiet : bool, default False
+        No progress bars.
+
+    Returns
+    -------
+    list of NotebookResult
+
+    Raises
+    ------
+    NotebookFailed
+        A cell raised; the message names the notebook, the edition, the cell and
+        the error, and the partial executed notebook is kept.
+    """
+    import nbformat
+    import papermill
+
+    from reteval._util.progress import progress, progress_mode
+    from reteval.book.editions import edition
+
+    if not isinstance(params, dict):
+        params = load_params(params)
+    langs = languages(lang, params)
+    output = Path(output).resolve()
+    if output.exists() and not output.is_dir():
+        raise InputError("the output must be a folder; this is a file", path=output)
+    say = log or (lambda line: None)
+    present = {p.stem for p in notebook_paths(notebooks_dir)}
+    order = [name for name in params.get("order", ()) if name in present]
+    absent = [name for name in params.get("order", ()) if name not in present]
+    if absent:
+        say(f"order: {absent} not in {notebooks_dir}; skipped")
+    paths = notebook_paths(notebooks_dir, only, order)
+    unknown = set(params["notebooks"]) - present
+    if unknown:
+        raise InputError(f"parameters for unknown notebooks {sorted(unknown)}; have "
+                         f"{sorted(present)}")
+    plans = []
+    for path in paths:  # check every notebook's parameters before running any
+        source = _read_source(path)
+        declared = papermill.inspect_notebook(str(path))
+        values, overrides = notebook_parameters(params, path.stem, declared)
+        plans.append((path, source, declared, values, overrides))
+
+    bars = "off" if quiet else progress_mode()
+    jobs = [(lg, plan) for lg in langs for plan in plans]
+    for lg, (path, *_rest) in jobs:  # every output place is usable before any notebook runs
+        _prepare(output / lg / path.stem / path.name)
+    results = []
+    steps = iter(jobs) if quiet else progress(jobs, desc="notebooks", unit="notebook")
+    for lg, (path, source, declared, values, overrides) in steps:
+        name = path.stem
+        root = output / lg
+        values = _substitute(values, str(root))
+        target = root / name
+        if "output_dir" in declared:
+            values["output_dir"] = str(target)
+        if "lang" in declared:
+            values["lang"] = lg
+        for key, (default, value) in overrides.items():
+            say(f"common: {key}={value!r} overrides {name}'s default {default}")
+        executed = target / path.name
+        text = edition(source, lg)
+        text.metadata["reteval"]["source"] = path.resolve().as_posix()  # the book mends links
+        _prepare(executed)
+        try:
+            nbformat.write(text, str(executed))
+        except OSError as exc:
+            raise InputError(f"cannot write the executed notebook: {exc.strerror}",
+                             path=executed) from None
+        say(f"running {lg}/{path.name} -> {target}")
+        start = time.perf_counter()
+        cells = {"desc": f"{lg}/{name}", "leave": False, "file": sys.stderr,
+                 "disable": bars == "off", "dynamic_ncols": True}
+        _execute(executed, values, cells, f"notebook {path.name} ({lg} edition)")
+        seconds = time.perf_counter() - start
+        results.append(NotebookResult(name, target, executed, seconds, lg, overrides))
+        say(f"done    {lg}/{path.name} in {seconds:.1f} s")
+    return results
+
+
+def _execute(executed: Path, values: dict, cells: dict, failed: str) -> None:
+    """Run the saved edition in place with papermill; every failure is one RetevalError."""
+    import logging
+
+    import papermill
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+    def not_the_death(record):  # reported below, in the error's one line
+        return not record.getMessage().startswith("Kernel died")
+
+    client_log = logging.getLogger("papermill")  # the log papermill gives nbclient
+    client_log.addFilter(not_the_death)
+    try:
+        with _kernel_environment(RETEVAL_PROGRESS="off"):
+            papermill.execute_notebook(
+                str(executed), str(executed), parameters=values, cwd=os.getcwd(),
+                progress_bar=cells, kernel_name="python3",
+            )
+    except papermill.PapermillExecutionError as exc:
+        raise NotebookFailed(
+            f"{failed} failed {_cell_words(executed)}: {exc.ename}: {exc.evalue}; "
+            "the partial notebook is kept there"
+        ) from None
+    except DeadKernelError:
+        raise NotebookFailed(
+            f"{failed}: the kernel died {_cell_words(executed)}; "
+            "the partial notebook is kept there"
+        ) from None
+    except CellTimeoutError as exc:
+        raise NotebookFailed(f"{failed}: a cell timed out {_cell_words(executed)}: "
+                             f"{' '.join(str(exc).split())[:200]}") from None
+    except OSError as exc:
+        raise InputError(f"{failed}: cannot write the executed notebook: "
+                         f"{exc.strerror or exc}", path=executed) from None
+    finally:
+        client_log.removeFilter(not_the_death)
+
+
+def _prepare(executed: Path) -> None:
+    """Make the folder of an executed notebook; refuse a place that cannot hold the file."""
+    try:
+        executed.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot make the output folder: {exc.strerror}",
+                         path=executed.parent) from None
+    if executed.is_dir():
+        raise InputError("a folder is in the place of the executed notebook", path=executed)
+
+
+def _cmd_run(args) -> int:
+    started = time.perf_counter()
+    if args.quiet:
+        log = None
+    else:
+        from tqdm import tqdm
+
+        def log(line):
+            tqdm.write(line, file=sys.stderr)  # above the progress bars, when they show
+
+    results = run_pipeline(
+        args.params, output=args.output, notebooks_dir=args.notebooks, only=args.only,
+        lang=args.lang, log=log, quiet=args.quiet,
+    )
+    total = time.perf_counter() - started
+    editions = sorted({r.lang for r in results}, key=LANG_CHOICES.index)
+    print(f"{len(results)} notebooks ran in {total:.1f} s ({', '.join(editions)}); "
+          f"results in {Path(args.output).resolve()}")
+    if not args.no_book:
+        from reteval.book import build_book
+
+        pages = build_book(args.output, notebooks_dir=args.notebooks)
+        print(f"book: {len(pages)} pages; open {pages[0]}")
+    return 0
+
+
+def add_subcommands(subparsers) -> None:
+    """Add ``reteval run`` to the command line."""
+    p = subparsers.add_parser(
+        "run", help="run every notebook headless through papermill",
+        description="Execute the chosen edition of notebooks/NN_*.ipynb in order with parameters "
+        "from a YAML file, writing executed notebooks, figures and results into "
+        "OUTPUT/<lang>/<notebook>/.",
+    )
+    p.add_argument("--params", metavar="FILE.yml", help="parameters file (default: none)")
+    p.add_argument("--output", default="outputs", metavar="DIR", help="default: outputs")
+    p.add_argument("--notebooks", default="notebooks", metavar="DIR", help="default: notebooks")
+    p.add_argument("--only", action="append", metavar="NAME",
+                   help="run only this notebook (stem, repeatable)")
+    p.add_argument("--lang", choices=LANG_CHOICES, default=None,
+                   help="edition: zh (Chinese), en (English) or all (both, Chinese first); "
+                   "default: the parameters file's lang, else zh")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bars and no per-notebook lines")
+    p.add_argument("--no-book", action="store_true",
+                   help="do not write the HTML book (OUTPUT/index.html) at the end")
+    p.set_defaults(handler=_cmd_run)

@@ -1,0 +1,62 @@
+"""Evaluation: measures, ranking, the per-query values, and comparisons of systems.
+
+=====================  =================================================================
+module                 idea
+=====================  =================================================================
+``measures``           measure names (``nDCG@10``, trec_eval's ``ndcg_cut_10``) as values
+``ranking``            each query's ranking in trec_eval's order, with its judgments
+``metrics``            the measure kernels: one vectorised value per query
+``engine``             :func:`evaluate` (in memory, or partition by partition on Dask)
+``distributed``        the Dask engine: runs larger than one machine
+``cutoffs``            a measure against its cutoff k, recall levels
+``formulas``           a measure's value written out term by term (teaching)
+``formats``            per-query results as long tables and trec_eval's text
+``comparison``         :func:`compare`: several systems, tests, corrections, the best
+=====================  =================================================================
+
+Every public name is importable from ``reteval.evaluation``, loaded on first use.
+"""
+
+from reteval._util.lazy import lazy_names
+
+_HOMES = {
+    "MISSING_POLICIES": "engine", "MissingQueriesWarning": "engine", "aggregate": "engine",
+    "evaluate": "engine",
+    "DEFAULT_MEASURES": "measures", "MEASURE_FAMILIES": "measures", "Measure": "measures",
+    "measure_columns": "measures", "parse_measure": "measures", "parse_measures": "measures",
+    "trec_name": "measures",
+    "cutoff_groups": "cutoffs", "measure_curves": "cutoffs", "recall_levels": "cutoffs",
+    "Explanation": "formulas", "MetricState": "formulas", "gain_term": "formulas",
+    "to_long": "formats", "to_trec_eval": "formats",
+    "Comparison": "comparison", "compare": "comparison",
+    "evaluate_dask": "distributed", "evaluate_on_cluster": "distributed",
+    "read_run_dask": "distributed",
+}
+__all__ = [
+    "DEFAULT_MEASURES",
+    "MEASURE_FAMILIES",
+    "MISSING_POLICIES",
+    "Comparison",
+    "Explanation",
+    "Measure",
+    "MetricState",
+    "MissingQueriesWarning",
+    "aggregate",
+    "compare",
+    "cutoff_groups",
+    "evaluate",
+    "evaluate_dask",
+    "evaluate_on_cluster",
+    "gain_term",
+    "measure_columns",
+    "measure_curves",
+    "parse_measure",
+    "parse_measures",
+    "read_run_dask",
+    "recall_levels",
+    "to_long",
+    "to_trec_eval",
+    "trec_name",
+]
+__getattr__, __dir__ = lazy_names(
+    __name__, {name: f"reteval.evaluation.{module}" for name, module in _HOMES.items()}, __all__)

@@ -1,0 +1,441 @@
+"""Judges: asking a function (a model, a rule, a person) for relevance grades.
+
+:func:`judge` sends each (query, document) pair of a pool to a judge, any
+callable ``(query_text, doc_text) -> grade``, and collects qrels that say who
+judged them. :class:`TermOverlapJudge` is a deterministic offline judge for
+teaching. :func:`compare_judgments` asks the question that matters: with these
+judgments instead of the human ones, would we rank the systems the same way?
+"""
+
+from __future__ import annotations
+
+import itertools
+import numbers
+import warnings
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from reteval.errors import InputError, RetevalError, outside_stacklevel
+
+__all__ = [
+    "JudgeError",
+    "JudgeWarning",
+    "JudgmentComparison",
+    "Judgments",
+    "TermOverlapJudge",
+    "compare_judgments",
+    "judge",
+]
+
+
+class JudgeError(RetevalError):
+    """A judge raised, or gave an answer that is not a grade (with ``on_error="raise"``)."""
+
+
+class JudgeWarning(UserWarning):
+    """Some answers failed and were left out (with ``on_error="record"``)."""
+
+
+@dataclass(frozen=True, repr=False)
+class Judgments:
+    """The result of :func:`judge`.
+
+    Attributes
+    ----------
+    qrels : pandas.DataFrame
+        ``query_id``, ``doc_id``, ``relevance`` (the majority grade), ``judge``
+        (the judge's name: provenance) and ``votes`` (the valid grades given, a
+        tuple). Items whose every answer failed are not in it (see ``failures``).
+        Empty for a dry run.
+    failures : pandas.DataFrame
+        One row per failed answer: ``query_id``, ``doc_id``, ``sample``, ``error``.
+    calls : int
+        Calls made (for a dry run: calls that would be made).
+    characters : int
+        Characters of query and document text sent (or that would be sent).
+    dry_run : bool
+    """
+
+    qrels: pd.DataFrame
+    failures: pd.DataFrame
+    calls: int
+    characters: int
+    dry_run: bool = False
+
+    @property
+    def failed(self) -> int:
+        """How many answers failed (raised, or were not a grade)."""
+        return len(self.failures)
+
+    def __repr__(self) -> str:
+        if self.dry_run:
+            return f"Judgments(dry run: {self.calls} calls, {self.characters} characters)"
+        judges = ", ".join(sorted(set(self.qrels["judge"]))) or "none"
+        return (f"Judgments({len(self.qrels)} items judged by {judges}; {self.calls} calls, "
+                f"{self.characters} characters, {self.failed} failed answers)")
+
+
+def _text(value, what: str, key) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Mapping):
+        parts = [str(value.get("title") or ""), str(value.get("text") or "")]
+        return "\n".join(p for p in parts if p)
+    raise InputError(f"{what} {key!r}: the text must be a string or a {{'title', 'text'}} "
+                     f"mapping; got {type(value).__name__}")
+
+
+def _grade(answer, grades: tuple[int, ...]) -> int:
+    """The answer as one of ``grades``; ValueError if it is not one."""
+    if isinstance(answer, str):
+        stripped = answer.strip()
+        if not stripped.lstrip("-").isdigit():
+            raise ValueError(f"answer {answer[:40]!r} is not an integer grade")
+        value = int(stripped)
+    elif isinstance(answer, numbers.Real) and not isinstance(answer, bool) \
+            and float(answer).is_integer():
+        value = int(answer)
+    else:
+        raise ValueError(f"answer {answer!r} is not an integer grade")
+    if value not in grades:
+        raise ValueError(f"answer {value} is not one of the grades {list(grades)}")
+    return value
+
+
+def _majority(votes: list[int]) -> int:
+    counts = Counter(votes)
+    top = max(counts.values())
+    return min(g for g, c in counts.items() if c == top)
+
+
+def _judge_name(fn, name) -> str:
+    if name is not None:
+        return str(name)
+    return str(getattr(fn, "name", None) or getattr(fn, "__name__", None) or type(fn).__name__)
+
+
+def _items(pool) -> pd.DataFrame:
+    if isinstance(pool, pd.DataFrame):
+        missing = {"query_id", "doc_id"} - set(pool.columns)
+        if missing:
+            raise InputError(
+                f"the pool needs columns query_id and doc_id; missing {sorted(missing)}"
+            )
+        items = pool[["query_id", "doc_id"]].astype(str)
+    elif isinstance(pool, Mapping):
+        items = pd.DataFrame([(str(q), str(d)) for q, docs in pool.items() for d in docs],
+                             columns=["query_id", "doc_id"])
+    else:
+        raise InputError("the pool must be a DataFrame (query_id, doc_id) or a mapping "
+                         f"{{query_id: [doc ids]}}; got {type(pool).__name__}")
+    if items.duplicated().any():
+        q, d = items[items.duplicated()].iloc[0]
+        raise InputError(f"the pool lists query {q!r}, document {d!r} twice")
+    if items.empty:
+        raise InputError("the pool is empty: nothing to judge")
+    return items.reset_index(drop=True)
+
+
+def judge(pool, judge: Callable[[str, str], object], *, queries: Mapping, docs: Mapping,
+          samples: int = 1, dry_run: bool = False, grades=(0, 1, 2, 3), name: str | None = None,
+          on_error: str = "raise") -> Judgments:
+    """Ask ``judge`` for a grade of every (query, document) pair of ``pool``.
+
+    Parameters
+    ----------
+    pool : DataFrame or mapping
+        The pairs to judge: a table with ``query_id`` and ``doc_id`` (what
+        :func:`pool` returns) or ``{query_id: [doc ids]}``.
+    judge : callable
+        ``judge(query_text, doc_text)`` returns a grade: an integer, or a string
+        holding one (an LLM's answer); anything else is an unparsable answer.
+    queries : mapping
+        Query id -> query text.
+    docs : mapping
+        Document id -> text, or ``{"title": ..., "text": ...}`` (a collection's
+        corpus); the judge gets ``title + "\\n" + text``.
+    samples : int, default 1
+        Times each pair is asked. The grade is the majority of the valid answers,
+        a tie going to the lower grade (the cautious choice).
+    dry_run : bool, default False
+        Count the calls and the characters that would be sent, and call nothing.
+    grades : sequence of int, default (0, 1, 2, 3)
+        The valid grades; any other answer is unparsable.
+    name : str, optional
+        Name recorded in the ``judge`` column (default: the judge's ``name``
+        attribute or function name).
+    on_error : {"raise", "record"}, default "raise"
+        "raise": the first failing call or unparsable answer raises
+        :class:`JudgeError` naming the query and the document. "record": failed
+        answers are listed in ``failures``, counted, and warned about
+        (:class:`JudgeWarning`); an item with no valid answer is left out of the qrels.
+
+    Returns
+    -------
+    Judgments
+
+    Raises
+    ------
+    InputError
+        A malformed pool, a query or document without text, bad options.
+    JudgeError
+        With ``on_error="raise"``: the judge raised or gave no valid grade.
+
+    Examples
+    --------
+    >>> def by_length(query, doc):
+    ...     return 1 if len(doc) > 10 else 0
+    >>> result = judge({"q1": ["d1", "d2"]}, by_length, queries={"q1": "cats"},
+    ...                docs={"d1": "short", "d2": "a longer text"})
+    >>> result.qrels[["query_id", "doc_id", "relevance", "judge"]]
+      query_id doc_id  relevance     judge
+    0       q1     d1          0  by_length
+    1       q1     d2          1  by_length
+    >>> judge({"q1": ["d1", "d2"]}, by_length, queries={"q1": "cats"},
+    ...       docs={"d1": "short", "d2": "a longer text"}, samples=3, dry_run=True)
+    Judgments(dry run: 6 calls, 78 characters)
+    """
+    if not callable(judge):
+        raise InputError(f"judge must be a callable (query_text, doc_text) -> grade; "
+                         f"got {type(judge).__name__}")
+    if isinstance(samples, bool) or not isinstance(samples, numbers.Integral) or samples < 1:
+        raise InputError(f"samples must be a positive integer; got {samples!r}")
+    if on_error not in ("raise", "record"):
+        raise InputError(f"on_error must be 'raise' or 'record'; got {on_error!r}")
+    grades = tuple(int(g) for g in grades)
+    items = _items(pool)
+    texts = []
+    for q, d in items.itertuples(index=False):
+        if q not in queries:
+            raise InputError(f"query {q!r} of the pool has no text in queries")
+        if d not in docs:
+            raise InputError(f"document {d!r} of the pool (query {q!r}) has no text in docs")
+        texts.append((_text(queries[q], "query", q), _text(docs[d], "document", d)))
+    per_call = sum(len(qt) + len(dt) for qt, dt in texts)
+    if dry_run:
+        return Judgments(qrels=_empty_qrels(), failures=_empty_failures(),
+                         calls=len(texts) * samples, characters=per_call * samples, dry_run=True)
+    who = _judge_name(judge, name)
+    rows, failures = [], []
+    for number, ((q, d), (qt, dt)) in enumerate(zip(items.itertuples(index=False), texts,
+                                                    strict=True), start=1):
+        where = f"query {q!r}, document {d!r} (item {number} of {len(items)}"
+        votes = _ask(judge, qt, dt, samples, grades, where, on_error, failures, (q, d))
+        if votes:
+            rows.append((q, d, _majority(votes), who, tuple(votes)))
+    calls = len(items) * samples
+    qrels = pd.DataFrame(rows, columns=["query_id", "doc_id", "relevance", "judge", "votes"])
+    qrels = qrels.astype({"relevance": "int64"})
+    failed = pd.DataFrame(failures, columns=["query_id", "doc_id", "sample", "error"])
+    if failures:
+        lost = len(items) - len(qrels)
+        warnings.warn(f"{len(failures)} of {calls} answers from judge {who!r} failed; "
+                      f"{lost} item(s) got no grade (see .failures)", JudgeWarning,
+                      stacklevel=outside_stacklevel())
+    return Judgments(qrels=qrels, failures=failed, calls=calls,
+                     characters=per_call * samples, dry_run=False)
+
+
+def _ask(fn, query_text, doc_text, samples, grades, where, on_error, failures, item) -> list:
+    """The valid grades of ``samples`` calls; failures appended to ``failures`` or raised."""
+    votes = []
+    for sample in range(1, samples + 1):
+        place = where + (f", sample {sample})" if samples > 1 else ")")
+        try:
+            answer = fn(query_text, doc_text)
+        except Exception as exc:  # any failure of the caller's judge is reported
+            if on_error == "raise":
+                raise JudgeError(f"the judge failed on {place}: "
+                                 f"{type(exc).__name__}: {exc}") from exc
+            failures.append((*item, sample, f"{type(exc).__name__}: {exc}"))
+            continue
+        try:
+            votes.append(_grade(answer, grades))
+        except ValueError as exc:
+            if on_error == "raise":
+                raise JudgeError(f"the judge's {exc} on {place}") from None
+            failures.append((*item, sample, str(exc)))
+    return votes
+
+
+def _empty_qrels() -> pd.DataFrame:
+    return pd.DataFrame({"query_id": pd.Series(dtype=str), "doc_id": pd.Series(dtype=str),
+                         "relevance": pd.Series(dtype="int64"), "judge": pd.Series(dtype=str),
+                         "votes": pd.Series(dtype=object)})
+
+
+def _empty_failures() -> pd.DataFrame:
+    return pd.DataFrame({"query_id": pd.Series(dtype=str), "doc_id": pd.Series(dtype=str),
+                         "sample": pd.Series(dtype="int64"), "error": pd.Series(dtype=str)})
+
+
+@dataclass(frozen=True)
+class TermOverlapJudge:
+    """A deterministic offline judge: the grade is the share of query terms in the document.
+
+    The query and the document are tokenized by the retrievers' tokenizer
+    (English words, stemmed, stop words removed; Chinese character bigrams).
+    The share of the query's distinct terms that occur in the document is
+    compared with ``thresholds``: the grade is how many of them it reaches.
+    It is a rule, not a reader: it cannot see a paraphrase, a synonym or a
+    translation, and a document that merely repeats the query's words fools
+    it. That is what it is for: a judge whose mistakes can be explained.
+
+    Parameters
+    ----------
+    thresholds : tuple of float, default (0.25, 0.5, 0.75)
+        Increasing shares for grades 1, 2, 3, ...
+
+    Examples
+    --------
+    >>> j = TermOverlapJudge()
+    >>> j("install Python packages", "How to install packages with pip for Python.")
+    3
+    >>> j("install Python packages", "Giant pandas eat bamboo.")
+    0
+    """
+
+    thresholds: tuple[float, ...] = (0.25, 0.5, 0.75)
+    name: str = field(default="term-overlap", compare=False)
+
+    def __post_init__(self) -> None:
+        t = tuple(float(x) for x in self.thresholds)
+        increasing = all(a < b for a, b in itertools.pairwise(t))
+        if not t or not increasing or t[0] <= 0 or t[-1] > 1:
+            raise InputError(f"thresholds must increase within (0, 1]; got {self.thresholds!r}")
+        object.__setattr__(self, "thresholds", t)
+
+    def __call__(self, query_text: str, doc_text: str) -> int:
+        from reteval.retrievers.tokenize import tokenize
+
+        terms = set(tokenize(query_text))
+        if not terms:
+            return 0
+        share = len(terms & set(tokenize(doc_text))) / len(terms)
+        return int(sum(share >= t for t in self.thresholds))
+
+
+@dataclass(frozen=True)
+class JudgmentComparison:
+    """The result of :func:`compare_judgments`.
+
+    Attributes
+    ----------
+    items : int
+        (query, document) pairs both sets judged; the label agreement is over these.
+    kappa : float
+        Cohen's kappa on the grades (weighted as asked).
+    binary_kappa : float
+        Cohen's kappa on relevant (grade >= relevance_level) or not.
+    confusion : pandas.DataFrame
+        Rows: the human grades; columns: the other's.
+    scores : pandas.DataFrame
+        Index: run; columns ``human`` and ``other``: the mean measure each set of
+        judgments gives it (on the queries both judged).
+    tau, tau_ap : float
+        Kendall's tau and tau_AP (human as truth) between the two system rankings.
+    same_best : bool
+        Whether both judgments put the same run first (the same runs, when tied).
+    measure : str
+    """
+
+    items: int
+    kappa: float
+    binary_kappa: float
+    confusion: pd.DataFrame
+    scores: pd.DataFrame
+    tau: float
+    tau_ap: float
+    same_best: bool
+    measure: str
+
+
+def compare_judgments(human, other, runs: Mapping[str, object], *, measure: str = "nDCG@10",
+                      weights: str | None = None, relevance_level: int = 1) -> JudgmentComparison:
+    """Compare a set of judgments with the human ones: labels, and the systems' ranking.
+
+    Parameters
+    ----------
+    human, other : qrels
+        The reference judgments and the ones under test (a judge's, a second
+        assessor's), in any form :func:`reteval.io.as_qrels` takes; extra
+        columns (``judge``, ``votes``) are ignored.
+    runs : mapping of str to run
+        At least two runs to rank.
+    measure : str, default "nDCG@10"
+    weights : {None, "linear", "quadratic"}, default None
+        Weights of the graded kappa.
+    relevance_level : int, default 1
+        Lowest grade that counts as relevant, for ``binary_kappa`` and the measure.
+
+    Returns
+    -------
+    JudgmentComparison
+
+    Raises
+    ------
+    InputError
+        No pair judged by both, no query judged by both, fewer than two runs.
+
+    Examples
+    --------
+    >>> human = {"q1": {"d1": 2, "d2": 0, "d3": 1}}
+    >>> other = {"q1": {"d1": 1, "d2": 0, "d3": 1}}
+    >>> runs = {"a": {"q1": ["d1", "d2"]}, "b": {"q1": ["d2", "d3"]}}
+    >>> c = compare_judgments(human, other, runs, measure="P@1")
+    >>> c.items, round(c.kappa, 4), c.same_best
+    (3, 0.5, True)
+    """
+    from reteval.io import as_qrels
+    from reteval.judging._agreement import cohen_kappa, confusion_matrix
+    from reteval.judging._rankings import kendall_tau, tau_ap
+
+    if not isinstance(runs, Mapping) or len(runs) < 2:
+        got = len(runs) if isinstance(runs, Mapping) else type(runs).__name__
+        raise InputError(f"compare_judgments needs at least two runs to rank; got {got}")
+    h = as_qrels(_qrels_columns(human))
+    o = as_qrels(_qrels_columns(other))
+    kappa = cohen_kappa(h, o, weights=weights)
+    pairs = h.merge(o, on=["query_id", "doc_id"], suffixes=("_h", "_o"))
+    binary = cohen_kappa((pairs["relevance_h"] >= relevance_level).astype(int),
+                         (pairs["relevance_o"] >= relevance_level).astype(int))
+    queries = sorted(set(h["query_id"].astype(str)) & set(o["query_id"].astype(str)))
+    if not queries:
+        raise InputError("the two judgments have no query in common")
+    scores = pd.DataFrame({
+        label: {name: _mean(q, run, measure, queries, relevance_level)
+                for name, run in runs.items()}
+        for label, q in (("human", h), ("other", o))
+    }).rename_axis("run")
+    return JudgmentComparison(
+        items=len(pairs), kappa=kappa, binary_kappa=binary,
+        confusion=confusion_matrix(h, o).rename_axis(index="human", columns="other"),
+        scores=scores, tau=kendall_tau(scores["human"], scores["other"]),
+        tau_ap=tau_ap(scores["human"], scores["other"]),
+        same_best=_best(scores["human"]) == _best(scores["other"]), measure=measure)
+
+
+def _best(scores: pd.Series) -> set:
+    return set(scores.index[scores == scores.max()])
+
+
+def _qrels_columns(qrels):
+    if isinstance(qrels, pd.DataFrame) and {"query_id", "doc_id", "relevance"} <= set(qrels):
+        return qrels[["query_id", "doc_id", "relevance"]]
+    return qrels
+
+
+def _mean(qrels, run, measure, queries, relevance_level) -> float:
+    import reteval
+    from reteval.io import as_run
+
+    frame = as_run(run)
+    frame = frame[frame["query_id"].astype(str).isin(queries)]
+    q = qrels[qrels["query_id"].astype(str).isin(queries)]
+    values = reteval.evaluate(q, frame, [measure], relevance_level=relevance_level)[measure]
+    return float(values.reindex(queries, fill_value=0.0).mean())
+
+

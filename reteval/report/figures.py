@@ -1,0 +1,314 @@
+"""Figures of a :class:`reteval.evaluation.comparison.Comparison` (matplotlib).
+
+Every function returns a new :class:`matplotlib.figure.Figure` built without
+``pyplot``, so nothing touches global plotting state and the figures render
+with the Agg backend anywhere (servers, CI, notebooks). Save one with
+``fig.savefig("name.png")``; in a notebook, a returned figure displays itself.
+
+===========================  ==========================================================
+function                     what it shows
+===========================  ==========================================================
+:func:`plot_cutoff_curves`   mean of each measure family against its cutoff k
+                             (``P@1``, ``P@5``, ``P@10`` ...), one line per system,
+                             with the bootstrap interval as a band
+:func:`plot_differences`     per-query differences of each system against a
+                             reference system, sorted: where a mean difference
+                             comes from (a few queries or many)
+:func:`plot_forest`          forest plot: each system's mean and interval, per measure
+:func:`plot_distributions`   per-query score distributions (box plots, mean marked)
+:func:`plot_precision_recall`  the interpolated precision-recall curve (trec_eval's
+                             11 points ``iprec_at_recall``), one line per system
+===========================  ==========================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from reteval._util.extras import require
+from reteval._util.fonts import use_cjk_font
+from reteval.errors import InputError
+from reteval.evaluation.comparison import Comparison
+from reteval.evaluation.cutoffs import cutoff_groups, recall_levels
+
+__all__ = [
+    "cutoff_families",
+    "plot_cutoff_curves",
+    "plot_differences",
+    "plot_distributions",
+    "plot_forest",
+    "plot_precision_recall",
+    "report_figures",
+]
+
+Figure = require("matplotlib.figure", "plots", "figures").Figure
+use_cjk_font(warn=False)
+
+
+def _label(text) -> str:
+    """Text for matplotlib: ``$`` would start mathtext, so it is escaped."""
+    return str(text).replace("$", r"\$")
+
+
+def _check(comparison) -> Comparison:
+    if not isinstance(comparison, Comparison):
+        raise InputError(
+            f"expected a reteval.evaluation.comparison.Comparison; got {type(comparison).__name__}"
+        )
+    return comparison
+
+
+def _measure(comparison: Comparison, measure) -> str:
+    if measure is None:
+        return comparison.measures[0]
+    if measure not in comparison.measures:
+        raise InputError(f"measure must be one of {list(comparison.measures)}; got {measure!r}")
+    return measure
+
+
+def cutoff_families(comparison: Comparison) -> dict[str, list[tuple[int, str]]]:
+    """Measure families of a comparison present with two or more cutoffs.
+
+    :func:`reteval.evaluation.cutoffs.cutoff_groups` of the comparison's measures: family ->
+    sorted list of ``(cutoff, measure name)``.
+
+    Examples
+    --------
+    >>> from reteval.evaluation.comparison import compare
+    >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
+    >>> runs = {"a": {"q1": ["d1"], "q2": ["d9", "d2"]}}
+    >>> cutoff_families(compare(qrels, runs, ["P@1", "P@2", "RR"], rng=0))
+    {'P': [(1, 'P@1'), (2, 'P@2')]}
+    """
+    return cutoff_groups(_check(comparison).measures)
+
+
+def plot_cutoff_curves(comparison: Comparison) -> Figure:
+    """Measure@k curves: one panel per family with two or more cutoffs.
+
+    Raises
+    ------
+    InputError
+        When no family has two cutoffs (e.g. measures ``["P@10", "RR"]``).
+
+    Examples
+    --------
+    >>> from reteval.evaluation.comparison import compare
+    >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
+    >>> runs = {"a": {"q1": ["d1"], "q2": ["d9", "d2"]}, "b": {"q1": ["d9", "d1"], "q2": ["d2"]}}
+    >>> fig = plot_cutoff_curves(compare(qrels, runs, ["P@1", "P@2"], rng=0))
+    >>> len(fig.axes)
+    1
+    """
+    families = cutoff_families(comparison)
+    if not families:
+        raise InputError(
+            "measure@k curves need a measure family at two or more cutoffs "
+            f"(e.g. P@5 and P@10); got measures {list(comparison.measures)}"
+        )
+    table = comparison.table.set_index(["measure", "system"])
+    fig = Figure(figsize=(4.2 * len(families), 3.4), layout="constrained")
+    axes = fig.subplots(1, len(families), squeeze=False)[0]
+    for ax, (family, items) in zip(axes, families.items(), strict=True):
+        ks = [k for k, _ in items]
+        for system in comparison.systems:
+            rows = table.loc[[(name, system) for _, name in items]]
+            line, = ax.plot(ks, rows["mean"].to_numpy(), marker="o", label=_label(system))
+            ax.fill_between(ks, rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy(),
+                            color=line.get_color(), alpha=0.15, linewidth=0)
+        ax.set_xlabel("cutoff k")
+        ax.set_ylabel(_label(f"mean {family}@k"))
+        ax.set_xticks(ks)
+        ax.set_title(_label(f"{family}@k"))
+        ax.grid(alpha=0.3)
+    axes[-1].legend(fontsize="small")
+    return fig
+
+
+def plot_precision_recall(comparison: Comparison) -> Figure:
+    """The interpolated precision-recall curve: mean ``IPrec@r`` against recall level r.
+
+    The comparison must hold ``IPrec`` at two or more recall levels, e.g.
+    ``compare(qrels, runs, ["iprec_at_recall"])`` for trec_eval's 11 points
+    (0.0, 0.1, ..., 1.0). One line per system (its own marker and line style),
+    with the bootstrap interval of each mean as a band.
+
+    Raises
+    ------
+    InputError
+        When the comparison has fewer than two IPrec levels.
+
+    Examples
+    --------
+    >>> from reteval.evaluation.comparison import compare
+    >>> qrels = {"q1": {"d1": 1, "d2": 1}, "q2": {"d3": 1}}
+    >>> runs = {"a": {"q1": ["d1", "d9", "d2"], "q2": ["d3"]}, "b": {"q1": ["d9", "d1"], "q2": []}}
+    >>> fig = plot_precision_recall(compare(qrels, runs, ["iprec_at_recall"], rng=0))
+    >>> fig.axes[0].get_xlabel()
+    'recall'
+    """
+    levels = recall_levels(_check(comparison).measures)
+    if len(levels) < 2:
+        raise InputError(
+            "a precision-recall curve needs IPrec at two or more recall levels "
+            f"(e.g. measures ['iprec_at_recall']); got measures {list(comparison.measures)}"
+        )
+    table = comparison.table.set_index(["measure", "system"])
+    fig = Figure(figsize=(5.6, 3.8), layout="constrained")
+    ax = fig.subplots()
+    x = [level for level, _ in levels]
+    for i, system in enumerate(comparison.systems):
+        rows = table.loc[[(name, system) for _, name in levels]]
+        line, = ax.plot(x, rows["mean"].to_numpy(), marker=_MARKERS[i % len(_MARKERS)],
+                        linestyle=_LINESTYLES[i % len(_LINESTYLES)], label=_label(system))
+        ax.fill_between(x, rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy(),
+                        color=line.get_color(), alpha=0.12, linewidth=0)
+    ax.set_xlabel("recall")
+    ax.set_ylabel("interpolated precision")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.set_title(f"interpolated precision-recall ({comparison.n_queries} queries)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    return fig
+
+
+_MARKERS = ("o", "s", "^", "D", "v", "P", "X")
+_LINESTYLES = ("-", "--", "-.", ":")
+
+
+def plot_differences(comparison: Comparison, measure: str | None = None, *,
+                     against: str | None = None) -> Figure:
+    """Sorted per-query differences of each system against ``against``.
+
+    ``against`` defaults to the comparison's baseline, or else the first system.
+    Each panel shows one system's differences, largest first, with the counts of
+    wins, ties and losses; ``measure`` defaults to the first measure.
+
+    Examples
+    --------
+    >>> from reteval.evaluation.comparison import compare
+    >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
+    >>> runs = {"a": {"q1": ["d1"], "q2": ["d9", "d2"]}, "b": {"q1": ["d9", "d1"], "q2": ["d2"]},
+    ...         "c": {"q1": ["d1"], "q2": ["d2"]}}
+    >>> fig = plot_differences(compare(qrels, runs, ["RR"], baseline="a", rng=0))
+    >>> len(fig.axes)
+    2
+    """
+    comparison = _check(comparison)
+    measure = _measure(comparison, measure)
+    against = against if against is not None else (comparison.baseline or comparison.systems[0])
+    if len(comparison.systems) < 2:
+        raise InputError("per-query differences need at least two systems; got one")
+    diffs = comparison.differences(measure, against=against)
+    n = len(diffs.columns)
+    fig = Figure(figsize=(6.0, 1.0 + 2.0 * n), layout="constrained")
+    axes = fig.subplots(n, 1, squeeze=False, sharex=True)[:, 0]
+    for ax, system in zip(axes, diffs.columns, strict=True):
+        values = np.sort(diffs[system].to_numpy())[::-1]
+        colors = np.where(values > 0, "tab:green", np.where(values < 0, "tab:red", "tab:gray"))
+        ax.bar(np.arange(values.size), values, width=1.0, color=colors)
+        ax.axhline(0.0, color="black", linewidth=0.8)
+        wins, ties, losses = (values > 0).sum(), (values == 0).sum(), (values < 0).sum()
+        ax.set_title(_label(f"{system} - {against}: {wins} better, {ties} tied, {losses} worse; "
+                            f"mean {values.mean():+.4f}"), fontsize="medium")
+        ax.set_ylabel(_label(f"diff {measure}"))
+    axes[-1].set_xlabel("queries, sorted by difference")
+    return fig
+
+
+def plot_forest(comparison: Comparison, measures=None) -> Figure:
+    """Forest plot: each system's mean and confidence interval, one panel per measure.
+
+    Examples
+    --------
+    >>> from reteval.evaluation.comparison import compare
+    >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
+    >>> runs = {"a": {"q1": ["d1"], "q2": ["d9", "d2"]}, "b": {"q1": ["d9", "d1"], "q2": ["d2"]}}
+    >>> fig = plot_forest(compare(qrels, runs, ["P@1", "RR"], rng=0))
+    >>> [ax.get_title() for ax in fig.axes if ax.get_visible()]
+    ['P@1', 'RR']
+    """
+    comparison = _check(comparison)
+    names = list(comparison.measures) if measures is None else [
+        _measure(comparison, m) for m in ([measures] if isinstance(measures, str) else measures)]
+    table = comparison.table.set_index(["measure", "system"])
+    systems = list(comparison.systems)
+    n_cols = min(4, len(names))
+    n_rows = -(-len(names) // n_cols)
+    fig = Figure(figsize=(3.2 * n_cols, n_rows * (0.9 + 0.45 * len(systems))),
+                 layout="constrained")
+    grid = fig.subplots(n_rows, n_cols, squeeze=False, sharey=True)
+    axes = grid.ravel()
+    for ax in axes[len(names):]:
+        ax.set_visible(False)
+    y = np.arange(len(systems))[::-1]
+    for ax, name in zip(axes, names, strict=False):  # spare axes are hidden above
+        rows = table.loc[[(name, s) for s in systems]]
+        mean = rows["mean"].to_numpy()
+        err = np.vstack([mean - rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy() - mean])
+        ax.errorbar(mean, y, xerr=err, fmt="o", capsize=3)
+        ax.set_title(_label(name))
+        ax.grid(axis="x", alpha=0.3)
+    axes[0].set_yticks(y, [_label(s) for s in systems])
+    axes[0].set_ylim(-0.6, len(systems) - 0.4)
+    level = round(100 * comparison.confidence_level, 2)
+    fig.supxlabel(f"mean with {level:g}% bootstrap interval", fontsize="small")
+    return fig
+
+
+def plot_distributions(comparison: Comparison, measure: str | None = None) -> Figure:
+    """Per-query score distribution of each system (box plot, mean as a diamond).
+
+    Examples
+    --------
+    >>> from reteval.evaluation.comparison import compare
+    >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
+    >>> runs = {"a": {"q1": ["d1"], "q2": ["d9", "d2"]}, "b": {"q1": ["d9", "d1"], "q2": ["d2"]}}
+    >>> fig = plot_distributions(compare(qrels, runs, ["RR"], rng=0))
+    >>> fig.axes[0].get_ylabel()
+    'RR per query'
+    """
+    comparison = _check(comparison)
+    measure = _measure(comparison, measure)
+    frame = comparison.per_query[measure]
+    systems = list(comparison.systems)
+    fig = Figure(figsize=(1.2 + 1.1 * len(systems), 3.6), layout="constrained")
+    ax = fig.subplots()
+    data = [frame[s].to_numpy() for s in systems]
+    ax.boxplot(data, showmeans=True, meanprops={"marker": "D", "markerfacecolor": "white"})
+    ax.set_xticks(np.arange(1, len(systems) + 1), [_label(s) for s in systems],
+                  rotation=30 if len(systems) > 4 else 0)
+    ax.set_ylabel(_label(f"{measure} per query"))
+    ax.set_title(_label(f"{measure}: {frame.shape[0]} queries"))
+    ax.grid(axis="y", alpha=0.3)
+    return fig
+
+
+def report_figures(comparison: Comparison, *, measure: str | None = None) -> Mapping[str, Figure]:
+    """The report's figures, by file stem.
+
+    ``forest``; ``cutoff_curves`` when a family has two or more cutoffs;
+    ``differences`` (against the baseline, or the first system) and
+    ``distributions`` for ``measure`` (default: the first measure);
+    ``differences`` needs two or more systems.
+
+    Examples
+    --------
+    >>> from reteval.evaluation.comparison import compare
+    >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
+    >>> runs = {"a": {"q1": ["d1"], "q2": ["d9", "d2"]}, "b": {"q1": ["d9", "d1"], "q2": ["d2"]}}
+    >>> list(report_figures(compare(qrels, runs, ["P@1", "P@2", "RR"], rng=0)))
+    ['forest', 'cutoff_curves', 'differences', 'distributions']
+    """
+    comparison = _check(comparison)
+    measure = _measure(comparison, measure)
+    figures = {"forest": plot_forest(comparison)}
+    if cutoff_families(comparison):
+        figures["cutoff_curves"] = plot_cutoff_curves(comparison)
+    if len(comparison.systems) >= 2:
+        figures["differences"] = plot_differences(comparison, measure)
+    figures["distributions"] = plot_distributions(comparison, measure)
+    return figures

@@ -1,0 +1,119 @@
+"""Exercises of notebook 01b (building and trusting the evaluation set).
+
+Each checker recomputes the right answer from the exercise's data with
+:mod:`reteval.judging`, so the exercise text and its check cannot drift apart.
+Worked solutions: ``notebooks/solutions/01b_solutions.ipynb``.
+
+* ``01b.1`` (kappa by hand): Cohen's kappa between :data:`ASSESSOR_A` and
+  :data:`ASSESSOR_B`, a number.
+* ``01b.2`` (where a swap happens): ``(tau_AP of TOP_SWAP, tau_AP of BOTTOM_SWAP)``
+  against :data:`TRUTH`, a pair of numbers (Kendall's tau is the same for both).
+* ``01b.3`` (pooling): how many (query, document) pairs the depth-3 pool of
+  :data:`POOL_RUNS` sends to the assessors, a number.
+* ``01b.4`` (reusability): P@3 of run ``"c"`` of :data:`POOL_RUNS` when it is
+  left out of the depth-3 pool, judged by :data:`POOL_QRELS` (unjudged = not
+  relevant), a number.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from reteval.teaching.exercises import Exercise, number
+
+__all__ = [
+    "ASSESSOR_A",
+    "ASSESSOR_B",
+    "BOTTOM_SWAP",
+    "EXERCISES",
+    "POOL_QRELS",
+    "POOL_RUNS",
+    "TOP_SWAP",
+    "TRUTH",
+]
+
+#: 01b.1: two assessors' binary labels of the same ten documents.
+ASSESSOR_A = [1, 1, 1, 1, 1, 0, 0, 0, 0, 0]
+ASSESSOR_B = [1, 1, 1, 1, 0, 1, 1, 0, 0, 0]
+
+#: 01b.2: a ranking of five systems (system -> score) and two rankings with one swap each.
+TRUTH = {"s1": 0.50, "s2": 0.45, "s3": 0.40, "s4": 0.35, "s5": 0.30}
+TOP_SWAP = {"s2": 0.50, "s1": 0.45, "s3": 0.40, "s4": 0.35, "s5": 0.30}
+BOTTOM_SWAP = {"s1": 0.50, "s2": 0.45, "s3": 0.40, "s5": 0.35, "s4": 0.30}
+
+#: 01b.3 and 01b.4: three runs of one query (best first) and the complete judgments.
+POOL_RUNS = {
+    "a": {"q1": ["d1", "d2", "d3", "d4"]},
+    "b": {"q1": ["d2", "d5", "d1", "d6"]},
+    "c": {"q1": ["d7", "d8", "d2", "d1"]},
+}
+POOL_QRELS = {"q1": {"d1": 1, "d2": 1, "d3": 0, "d5": 0, "d6": 1, "d7": 1, "d8": 0}}
+
+_TOLERANCE = 1e-3
+
+
+def _close(answer, expected: float) -> bool:
+    if isinstance(answer, (str, bytes)):
+        raise TypeError("a number is expected, not text")
+    return abs(number(answer) - expected) <= _TOLERANCE
+
+
+def _check_1(answer) -> bool:
+    from reteval.judging import cohen_kappa
+
+    return _close(answer, cohen_kappa(ASSESSOR_A, ASSESSOR_B))
+
+
+def _check_2(answer) -> bool:
+    from reteval.judging import tau_ap
+
+    top, bottom = answer
+    truth = pd.Series(TRUTH)
+    return (_close(top, tau_ap(truth, pd.Series(TOP_SWAP)))
+            and _close(bottom, tau_ap(truth, pd.Series(BOTTOM_SWAP))))
+
+
+def _check_3(answer) -> bool:
+    from reteval.judging import pool
+
+    return _close(answer, len(pool(POOL_RUNS, depth=3)))
+
+
+def _check_4(answer) -> bool:
+    from reteval.judging import leave_one_out
+
+    result = leave_one_out(POOL_QRELS, POOL_RUNS, measure="P@3", depth=3)
+    return _close(answer, result.table.loc["c", "left_out"])
+
+
+EXERCISES = {
+    "01b.1": Exercise(
+        _check_1,
+        hint_zh="先数两位评估员一致的比例 p_o，再用各自给 1 和 0 的比例算偶然一致 p_e = "
+                "p_A(1)·p_B(1) + p_A(0)·p_B(0)，kappa = (p_o − p_e) / (1 − p_e)。",
+        hint_en="Count the share of items where they agree (p_o); chance agreement is "
+                "p_e = p_A(1)·p_B(1) + p_A(0)·p_B(0); kappa = (p_o − p_e) / (1 − p_e).",
+    ),
+    "01b.2": Exercise(
+        _check_2,
+        hint_zh="按被检验的排序从上往下，对第 i 个系统（i ≥ 2）数它上面的系统中"
+                "有几个在 TRUTH 里也排在它上面，记为 C(i)，"
+                "tau_AP = 2/(N−1) · Σ C(i)/(i−1) − 1。答案写成 (顶部交换, 底部交换)。",
+        hint_en="Go down the ranking under test: for the i-th system (i ≥ 2) count C(i), "
+                "the systems above it that TRUTH also puts above it; "
+                "tau_AP = 2/(N−1) · Σ C(i)/(i−1) − 1. Answer (top swap, bottom swap).",
+    ),
+    "01b.3": Exercise(
+        _check_3,
+        hint_zh="取每个运行的前 3 个文档，合并后去掉重复，数剩下多少个。",
+        hint_en="Take each run's top 3 documents, merge them, drop repeats, and count.",
+    ),
+    "01b.4": Exercise(
+        _check_4,
+        hint_zh="只用 a 和 b 的前 3 个文档组成的池：池外的判断都当作不存在（不相关）。"
+                "再看 c 的前 3 个文档里有几个既在池里又相关，除以 3。",
+        hint_en="Pool only a's and b's top 3; judgments outside that pool are dropped (unjudged "
+                "counts as not relevant). Then count c's top 3 documents that are in the pool "
+                "and relevant, and divide by 3.",
+    ),
+}

@@ -1,0 +1,320 @@
+"""`reteval run`: parameters file, editions, outputs per edition and notebook, failures named."""
+
+import json
+import os
+import warnings
+
+import nbformat
+import pytest
+from nbformat import v4
+from paths import ROOT
+
+from reteval.book.pipeline import languages, load_params, run_pipeline
+from reteval.cli import main
+from reteval.errors import InputError
+
+RECORD = """\
+import json, os, pathlib
+pathlib.Path(output_dir).mkdir(parents=True, exist_ok=True)
+seen = {"lang": lang, "dataset": dataset, "k": k, "source": source,
+        "progress": os.environ.get("RETEVAL_PROGRESS")}
+pathlib.Path(output_dir, "results.json").write_text(json.dumps(seen))
+"""
+
+
+def fake_notebooks(folder):
+    """Two small bilingual notebooks; the second reads the first one's output through {output}."""
+    folder.mkdir()
+    for name, dataset in (("01_first", "synthetic"), ("02_second", "teaching")):
+        nb = v4.new_notebook(cells=[
+            v4.new_markdown_cell(f"# 第{name[1]}本", metadata={"tags": ["lang-zh"]}),
+            v4.new_markdown_cell(f"# Notebook {name[1]}", metadata={"tags": ["lang-en"]}),
+            v4.new_code_cell(f'lang = "zh"\ndataset = "{dataset}"\nk = 1\nsource = None\n'
+                             f'output_dir = "x"', metadata={"tags": ["parameters"]}),
+            v4.new_code_cell(RECORD),
+        ])
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                     "language": "python"}
+        nbformat.write(nb, folder / f"{name}.ipynb")
+    return folder
+
+
+def test_params_file_errors(tmp_path):
+    bad = tmp_path / "p.yml"
+    bad.write_text("common: [unclosed\n")
+    with pytest.raises(InputError, match="p.yml:.*not valid YAML"):
+        load_params(bad)
+    bad.write_text("others: {}\n")
+    with pytest.raises(InputError, match="expected top-level keys"):
+        load_params(bad)
+    bad.write_text("lang: fr\n")
+    with pytest.raises(InputError,
+                       match="p.yml: 'lang' must be one of \\['zh', 'en', 'all'\\]; got 'fr'"):
+        load_params(bad)
+    bad.write_text("common:\n  lang: en\nnotebooks:\n  01_a:\n    lang: en\n")
+    with pytest.raises(InputError, match="'lang' is set in \\['common', 'notebooks: 01_a'\\]"):
+        load_params(bad)
+    with pytest.raises(InputError, match="no such parameters file"):
+        load_params(tmp_path / "missing.yml")
+
+
+def test_run_one_notebook_with_params(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(ROOT)
+    params = tmp_path / "params.yml"
+    params.write_text("common:\n  dataset: teaching\nnotebooks:\n"
+                      "  01_metrics_walkthrough:\n    k: 2\n    depth: 10\n")
+    out = tmp_path / "out"
+    assert main(["run", "--params", str(params), "--output", str(out),
+                 "--only", "01_metrics_walkthrough"]) == 0
+    folder = out / "zh" / "01_metrics_walkthrough"
+    assert (folder / "01_metrics_walkthrough.ipynb").exists()
+    assert json.loads((folder / "results.json").read_text())["k"] == 2
+    captured = capsys.readouterr()
+    assert "1 notebooks ran" in captured.out and "(zh)" in captured.out
+    assert "running zh/01_metrics_walkthrough.ipynb" in captured.err
+    assert "overrides" not in captured.err  # common's dataset equals the notebook's default
+    assert "book: " in captured.out and (out / "index.html").is_file()
+    assert (out / "zh" / "01_metrics_walkthrough" / "01_metrics_walkthrough.html").is_file()
+
+
+def test_failure_names_notebook_and_cell_and_keeps_partial_output(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(ROOT)
+    params = tmp_path / "params.yml"
+    params.write_text("notebooks:\n  01_metrics_walkthrough:\n    retriever: nosuch\n")
+    out = tmp_path / "out"
+    assert main(["run", "--params", str(params), "--output", str(out),
+                 "--only", "01_metrics_walkthrough"]) == 2
+    err = capsys.readouterr().err
+    assert "notebook 01_metrics_walkthrough.ipynb (zh edition) failed in cell" in err
+    assert "InputError: unknown retriever 'nosuch'" in err
+    assert (out / "zh" / "01_metrics_walkthrough" / "01_metrics_walkthrough.ipynb").exists()
+
+
+def test_undeclared_parameter_is_an_error(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(ROOT)
+    params = tmp_path / "params.yml"
+    params.write_text("notebooks:\n  01_metrics_walkthrough:\n    colour: blue\n")
+    assert main(["run", "--params", str(params), "--output", str(tmp_path),
+                 "--only", "01_metrics_walkthrough"]) == 2
+    assert "parameters ['colour'] are not declared" in capsys.readouterr().err
+
+
+def test_order_puts_listed_notebooks_first(tmp_path):
+    from reteval.book.pipeline import notebook_paths
+
+    for name in ("01_a", "02_b", "03_c", "04_d"):
+        (tmp_path / f"{name}.ipynb").write_text("{}")
+    assert [p.stem for p in notebook_paths(tmp_path)] == ["01_a", "02_b", "03_c", "04_d"]
+    ordered = notebook_paths(tmp_path, order=["02_b", "01_a"])
+    assert [p.stem for p in ordered] == ["02_b", "01_a", "03_c", "04_d"]
+    with pytest.raises(InputError, match="unknown notebooks \\['09_x'\\]"):
+        notebook_paths(tmp_path, order=["09_x"])
+    default = load_params(ROOT / "params" / "default.yml")
+    present = {p.stem for p in notebook_paths(ROOT / "notebooks")}
+    order = [name for name in default["order"] if name in present]
+    assert [p.stem for p in notebook_paths(ROOT / "notebooks", order=order)][-1] == "04_report"
+    assert default["order"][-2:] == ["06_continuous_evaluation", "04_report"]
+
+
+def test_bad_params_and_output_paths(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(ROOT)
+    (tmp_path / "adir").mkdir()
+    with pytest.raises(InputError, match="is a directory"):
+        load_params(tmp_path / "adir")
+    garbage = tmp_path / "garbage.yml"
+    garbage.write_bytes(b"\x8e\xff\x00")
+    with pytest.raises(InputError, match="not a text"):
+        load_params(garbage)
+    params = tmp_path / "p.yml"
+    params.write_text("notebooks:\n  99_nope:\n    k: 5\n")
+    assert main(["run", "--params", str(params), "--output", str(tmp_path / "o"),
+                 "--only", "01_metrics_walkthrough"]) == 2
+    assert "parameters for unknown notebooks ['99_nope']" in capsys.readouterr().err
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("x")
+    assert main(["run", "--output", str(a_file), "--only", "01_metrics_walkthrough"]) == 2
+    err = capsys.readouterr().err
+    assert "the output must be a folder" in err and "Traceback" not in err
+
+
+def test_edition_choice_cli_over_file_over_default(tmp_path):
+    params = tmp_path / "p.yml"
+    params.write_text("lang: en\n")
+    loaded = load_params(params)
+    assert loaded["lang"] == "en"
+    assert languages(None, loaded) == ["en"]
+    assert languages("zh", loaded) == ["zh"]  # the command line wins
+    assert languages(None, load_params(None)) == ["zh"]  # the Chinese edition by default
+    assert languages("all", loaded) == ["zh", "en"]  # Chinese first
+    assert load_params(ROOT / "params" / "default.yml")["lang"] == "zh"
+    with pytest.raises(InputError, match="unknown language 'de'"):
+        languages("de")
+
+
+def test_default_params_common_changes_no_notebook_default():
+    import papermill
+
+    default = load_params(ROOT / "params" / "default.yml")
+    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb")):
+        declared = papermill.inspect_notebook(str(path))
+        for key, value in default["common"].items():
+            if key in declared and key not in default["notebooks"].get(path.stem, {}):
+                assert repr(value) == declared[key]["default"].strip(), (path.name, key)
+
+
+@pytest.mark.slow
+def test_all_editions_common_overrides_and_kernel_environment(tmp_path, monkeypatch):
+    notebooks = fake_notebooks(tmp_path / "nbs")
+    monkeypatch.setenv("RETEVAL_PROGRESS", "text")  # ours; the kernels must get "off"
+    lines = []
+    params = {"lang": "en", "order": ["02_second", "09_absent"],
+              "common": {"dataset": "teaching", "k": 1, "colour": "blue"},
+              "notebooks": {"02_second": {"k": 3, "source": "{output}/01_first"}}}
+    out = tmp_path / "out"
+    results = run_pipeline(params, output=out, notebooks_dir=notebooks, lang="all",
+                           log=lines.append)
+    assert [(r.lang, r.name) for r in results] == [
+        ("zh", "02_second"), ("zh", "01_first"), ("en", "02_second"), ("en", "01_first")]
+    assert f"order: ['09_absent'] not in {notebooks}; skipped" in lines
+    for lang in ("zh", "en"):
+        first = json.loads((out / lang / "01_first" / "results.json").read_text())
+        second = json.loads((out / lang / "02_second" / "results.json").read_text())
+        assert first == {"lang": lang, "dataset": "teaching", "k": 1, "source": None,
+                         "progress": "off"}
+        assert second == {"lang": lang, "dataset": "teaching", "k": 3,
+                          "source": str((out / lang / "01_first").resolve()), "progress": "off"}
+        # The saved notebook is the edition: its own language's prose only.
+        saved = nbformat.read(out / lang / "01_first" / "01_first.ipynb", as_version=4)
+        prose = [c.source for c in saved.cells if c.cell_type == "markdown"]
+        assert prose == (["# 第1本"] if lang == "zh" else ["# Notebook 1"])
+        assert saved.metadata["reteval"]["lang"] == lang
+        assert saved.metadata["papermill"]["parameters"]["lang"] == lang
+    # common's dataset replaced 01_first's default (reported), not 02_second's (equal to it);
+    # colour is declared by neither and goes nowhere.
+    assert results[1].overrides == {"dataset": ('"synthetic"', "teaching")}  # zh 01_first
+    assert results[0].overrides == {}  # zh 02_second
+    assert lines.count("common: dataset='teaching' overrides 01_first's default \"synthetic\"") == 2
+    assert os.environ["RETEVAL_PROGRESS"] == "text"  # restored after the run
+
+
+def test_quiet_run_prints_only_the_summary(tmp_path, monkeypatch, capsys):
+    notebooks = fake_notebooks(tmp_path / "nbs")
+    monkeypatch.setenv("RETEVAL_PROGRESS", "text")
+    out = tmp_path / "out"
+    assert main(["run", "--notebooks", str(notebooks), "--output", str(out), "--only", "01_first",
+                 "--lang", "en", "--quiet", "--no-book"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    assert "1 notebooks ran" in captured.out and "(en)" in captured.out
+    assert (out / "en" / "01_first" / "results.json").is_file()
+    assert not (out / "zh").exists() and not (out / "index.html").exists()
+
+
+def tiny_notebooks(folder, *code):
+    """One bilingual notebook 01_a: prose pair, parameters, prose pair, then ``code`` cells."""
+    folder.mkdir(parents=True, exist_ok=True)
+    nb = v4.new_notebook(cells=[
+        v4.new_markdown_cell("# 甲", metadata={"tags": ["lang-zh"]}),
+        v4.new_markdown_cell("# A", metadata={"tags": ["lang-en"]}),
+        v4.new_code_cell('lang = "zh"', metadata={"tags": ["parameters"]}),
+        v4.new_markdown_cell("乙", metadata={"tags": ["lang-zh"]}),
+        v4.new_markdown_cell("B", metadata={"tags": ["lang-en"]}),
+        *[v4.new_code_cell(source) for source in code],
+    ])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    nbformat.write(nb, folder / "01_a.ipynb")
+    return folder
+
+
+def run_tiny(tmp_path, capsys, out, *extra):
+    code = main(["run", "--notebooks", str(tmp_path / "nbs"), "--output", str(out), "--no-book",
+                 "--quiet", *extra])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert err.startswith("reteval: error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    return err
+
+
+def _output_is_a_file(tmp_path):
+    (tmp_path / "f.txt").write_text("x")
+    return tmp_path / "f.txt", "f.txt: the output must be a folder"
+
+
+def _output_under_a_file(tmp_path):
+    (tmp_path / "f.txt").write_text("x")
+    return tmp_path / "f.txt" / "out", "f.txt/out/en/01_a: cannot make the output folder"
+
+
+def _folder_for_the_executed_notebook(tmp_path):
+    (tmp_path / "out" / "en" / "01_a" / "01_a.ipynb").mkdir(parents=True)
+    return tmp_path / "out", "en/01_a/01_a.ipynb: a folder is in the place of the executed notebook"
+
+
+def _source(content):
+    def make(tmp_path):
+        source = tmp_path / "nbs" / "01_a.ipynb"
+        if content is None:
+            source.unlink()
+            source.mkdir()
+            return tmp_path / "out", "nbs/01_a.ipynb: cannot read the notebook"
+        source.write_bytes(content)
+        return tmp_path / "out", "nbs/01_a.ipynb: not a valid notebook (.ipynb)"
+    return make
+
+
+OUTPUT_AND_SOURCE_CASES = {
+    "output is a file": _output_is_a_file,
+    "output under a file": _output_under_a_file,
+    "folder for the executed notebook": _folder_for_the_executed_notebook,
+    "source not JSON": _source(b"{not json"),
+    "source empty": _source(b""),
+    "source binary": _source(b"\x8e\xff\x00\x01"),
+    "source JSON list": _source(b"[1, 2]"),
+    "source empty object": _source(b"{}"),
+    "source without cells": _source(b'{"nbformat": 4, "nbformat_minor": 5, "metadata": {}}'),
+    "source cell without fields": _source(
+        b'{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [{"cell_type": "code"}]}'),
+    "source cells not a list": _source(
+        b'{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": "x"}'),
+    "source cell of no known type": _source(
+        b'{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, '
+        b'"cells": [{"cell_type": "bogus", "source": "", "metadata": {}}]}'),
+    "source nbformat 99": _source(
+        b'{"nbformat": 99, "nbformat_minor": 0, "metadata": {}, "cells": []}'),
+    "source nested too deeply": _source(b'{"a": ' * 100_000),
+    "source is a folder": _source(None),
+}
+
+
+@pytest.mark.parametrize("case", OUTPUT_AND_SOURCE_CASES)
+def test_unusable_output_or_source_is_one_line_before_any_kernel(tmp_path, capsys, case):
+    tiny_notebooks(tmp_path / "nbs", "x = 1")
+    out, expected = OUTPUT_AND_SOURCE_CASES[case](tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a warning would be a second line on stderr
+        err = run_tiny(tmp_path, capsys, out, "--lang", "en")
+    assert expected in err
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize(("code", "expected", "raised"), [
+    ("1/0", "failed in cell 7 (from 0, In [4]) of {}: ZeroDivisionError: division by zero", True),
+    # The dying cell's In [N] is 4 or blank, as the kernel's last message did or did not arrive.
+    ("import os; os._exit(1)", "the kernel died in cell 5 (from 0, In [", False),
+])
+def test_failed_cell_is_named_by_its_index_in_the_saved_notebook(tmp_path, capsys, lang, code,
+                                                                  expected, raised):
+    # Source: 7 cells, the failing one at index 6. The saved edition drops the two cells of the
+    # other language and gains papermill's injected parameters; a raising cell also gets papermill's
+    # error banner at the top and an anchor before it: index 7 (raised) or 5 (kernel died).
+    tiny_notebooks(tmp_path / "nbs", "x = 1", code)
+    out = tmp_path / "out"
+    err = run_tiny(tmp_path, capsys, out, "--lang", lang)
+    saved = out / lang / "01_a" / "01_a.ipynb"
+    assert f"notebook 01_a.ipynb ({lang} edition)" in err
+    assert expected.format(saved.resolve()) in err
+    assert f" of {saved.resolve()}" in err
+    cells = nbformat.read(saved, as_version=4).cells
+    assert cells[7 if raised else 5].source == code

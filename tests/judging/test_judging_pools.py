@@ -1,0 +1,110 @@
+"""Pools and Zobel's leave-one-out test, on hand-made runs and on Cranfield."""
+
+import pandas as pd
+import pytest
+
+import reteval
+from reteval.errors import InputError
+from reteval.judging import leave_one_out, pool, pool_rrf, pool_take_n
+
+
+def scored(docs_by_query):
+    """A run as a table, with the scores given: {query: [(doc, score), ...]}."""
+    rows = [(q, d, s) for q, docs in docs_by_query.items() for d, s in docs]
+    return pd.DataFrame(rows, columns=["query_id", "doc_id", "score"])
+
+
+def test_pool_takes_each_runs_top_k_in_trec_eval_order():
+    # Ties on score: trec_eval puts the larger doc id first, so d9 before d2 before d1.
+    a = scored({"q1": [("d1", 1.0), ("d2", 1.0), ("d9", 1.0), ("d5", 0.5)]})
+    b = scored({"q1": [("d5", 3.0), ("d7", 2.0), ("d1", 1.0)]})
+    got = pool({"a": a, "b": b}, depth=2)
+    assert got[["doc_id", "best_rank", "runs"]].values.tolist() == [
+        ["d2", 2, 1], ["d5", 1, 1], ["d7", 2, 1], ["d9", 1, 1]]
+
+
+def test_pool_counts_runs_and_grows_with_depth():
+    runs = {"a": {"q1": ["d1", "d2", "d3"], "q2": ["d4"]},
+            "b": {"q1": ["d2", "d1", "d5"], "q2": ["d6", "d4"]}}
+    one = pool(runs, depth=1)
+    assert set(zip(one.query_id, one.doc_id, strict=True)) == {
+        ("q1", "d1"), ("q1", "d2"), ("q2", "d4"), ("q2", "d6")}
+    two = pool(runs, depth=2)
+    assert two.set_index(["query_id", "doc_id"])["runs"].to_dict() == {
+        ("q1", "d1"): 2, ("q1", "d2"): 2, ("q2", "d4"): 2, ("q2", "d6"): 1}
+    assert len(pool(runs, depth=3)) == 6
+
+
+def test_take_n_spends_the_same_budget_on_every_query():
+    runs = {"a": {"q1": ["d1", "d2", "d3", "d4"], "q2": ["e1", "e2", "e3"]},
+            "b": {"q1": ["d1", "d5", "d6"], "q2": ["e4", "e5", "e6"]}}
+    got = pool_take_n(runs, n=3)
+    assert got.groupby("query_id").size().tolist() == [3, 3]
+    # q1: rank 1 gives d1 (both runs); rank 2 gives d2, d5 -> the budget of 3 is d1, d2, d5
+    assert sorted(got[got.query_id == "q1"].doc_id) == ["d1", "d2", "d5"]
+    # q2: rank 1 gives e1 and e4, then rank 2's e2 (doc id ascending before e5)
+    assert sorted(got[got.query_id == "q2"].doc_id) == ["e1", "e2", "e4"]
+
+
+def test_rrf_priority_prefers_documents_several_runs_rank_high():
+    runs = {"a": {"q1": ["d1", "d2", "d3"]}, "b": {"q1": ["d3", "d2", "d5"]},
+            "c": {"q1": ["d2", "d9", "d8"]}}
+    got = pool_rrf(runs, n=2, k=60)
+    # d2: 1/62 + 1/62 + 1/61 beats d3: 1/63 + 1/61 and d1: 1/61
+    assert got["doc_id"].tolist() == ["d2", "d3"]
+    assert got.set_index("doc_id")["rrf"]["d2"] == pytest.approx(2 / 62 + 1 / 61)
+
+
+def test_runs_with_no_common_query_are_an_error():
+    with pytest.raises(InputError, match=r"no query in common \('a': q1; 'b': q2\)"):
+        pool({"a": {"q1": ["d1"]}, "b": {"q2": ["d1"]}}, depth=5)
+    with pytest.raises(InputError, match="depth must be a positive integer; got 0"):
+        pool({"a": {"q1": ["d1"]}}, depth=0)
+    with pytest.raises(InputError, match="non-empty mapping of run name to run"):
+        pool({}, depth=3)
+    with pytest.raises(InputError, match="at least two runs"):
+        leave_one_out({"q1": {"d1": 1}}, {"a": {"q1": ["d1"]}})
+
+
+def test_leave_one_out_by_hand():
+    qrels = {"q1": {"d1": 1, "d2": 0, "d3": 1, "d4": 1}}
+    runs = {"a": {"q1": ["d1", "d4", "d2"]}, "b": {"q1": ["d3", "d2", "d1"]},
+            "c": {"q1": ["d2", "d3", "d5"]}}
+    result = leave_one_out(qrels, runs, measure="P@2", depth=2, judged_at=2)
+    table = result.table
+    # pool of all at depth 2: d1 d4 d3 d2 -> every judgment kept: a 1.0, b 0.5, c 0.5
+    assert table["pooled"].to_dict() == {"a": 1.0, "b": 0.5, "c": 0.5}
+    # a left out: pool of b, c = d3 d2 -> a's d1 and d4 are unjudged: P@2 = 0, Judged@2 = 0
+    assert table.loc["a", "left_out"] == 0.0 and table.loc["a", "judged"] == 0.0
+    assert table.loc["a", "rank_pooled"] == 1 and table.loc["a", "rank_left_out"] == 3
+    assert table.loc["a", "rank_change"] == 2
+    # b left out: pool of a, c = d1 d4 d2 d3 -> nothing lost
+    assert table.loc["b", "left_out"] == 0.5 and table.loc["b", "judged"] == 1.0
+    assert result.max_drop == 1.0 and result.runs_that_moved == 1
+
+
+@pytest.mark.slow
+def test_leave_one_out_on_cranfield(shared_data):
+    """Cranfield's judgments are complete: the test can be run exactly."""
+    from reteval.datasets import load
+    from reteval.retrievers import make_retriever
+
+    collection = load(shared_data / "cranfield")
+    runs = {name: make_retriever(name, collection.corpus).run(collection.queries, k=50)
+            for name in ("bm25", "vector")}
+    result = leave_one_out(collection.qrels, runs, measure="P@10", depth=10)
+    for name, run in runs.items():
+        # pooled = every judgment inside the depth-10 pool of both runs, by hand
+        keep = set()
+        for r in runs.values():
+            top = reteval.io.sort_run(r).groupby("query_id").head(10)
+            keep |= set(zip(top.query_id, top.doc_id, strict=True))
+        q = collection.qrels
+        inside = q[[(a, b) in keep for a, b in zip(q.query_id, q.doc_id, strict=True)]]
+        queries = sorted(set(q.query_id))
+        expected = reteval.evaluate(inside, run, ["P@10"])["P@10"].reindex(queries, fill_value=0)
+        assert result.table.loc[name, "pooled"] == pytest.approx(expected.mean(), abs=1e-12)
+        # fewer judged relevant documents: precision can only fall (AP could rise: its
+        # denominator, the relevant documents judged, shrinks too)
+        assert result.table.loc[name, "left_out"] <= result.table.loc[name, "pooled"] + 1e-12
+        assert 0 <= result.table.loc[name, "judged"] <= 1

@@ -1,0 +1,322 @@
+"""Notebook 01 (metrics, evaluation set, RAG context metrics) through papermill.
+
+Each run's recorded values (results.json) are checked against the library
+called directly on the same inputs, and against hand-computed values, and the
+conclusions the notebook's prose draws are checked to hold for them.
+"""
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import papermill
+import pytest
+from paths import ROOT, SHARED
+
+import reteval
+from reteval.datasets import load
+from reteval.retrievers import make_retriever
+
+NOTEBOOK = ROOT / "notebooks" / "01_metrics_walkthrough.ipynb"
+SCIFACT = SHARED / "data" / "scifact"
+if not SCIFACT.is_dir():
+    SCIFACT = Path("/work/shared/data/scifact")
+
+
+def execute(tmp_path, **parameters):
+    output_dir = tmp_path / "out"
+    papermill.execute_notebook(
+        str(NOTEBOOK),
+        str(tmp_path / "01.ipynb"),
+        parameters={"output_dir": str(output_dir), **parameters},
+        progress_bar=False,
+        kernel_name="python3",
+        cwd=str(ROOT),
+    )
+    return output_dir, json.loads((output_dir / "results.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def default_run(tmp_path_factory):
+    return execute(tmp_path_factory.mktemp("nb01-default"))
+
+
+@pytest.fixture(scope="module")
+def other_run(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("nb01-other")
+    return execute(
+        tmp_path,
+        lang="en",
+        retriever="vector",
+        other_retriever="bm25",
+        k=3,
+        depth=20,
+        link_base=str(tmp_path / "out"),
+    )
+
+
+def check_collection_results(results, collection):
+    """The collection-wide numbers against the library, and the prose's conclusions."""
+    k, depth = results["k"], results["depth"]
+    run = make_retriever(results["retriever"], collection.corpus).run(collection.queries, k=depth)
+    measures = [f"R@{k}", f"P@{k}", "RR", "AP", f"nDCG@{k}", f"nDCG_exp@{k}"]
+    expected = reteval.evaluate(collection.qrels, run, measures)
+    assert results["num_queries"] == len(expected) == len(collection.queries)
+    for name, value in expected.mean().items():
+        assert results["reteval_means"][name] == pytest.approx(value, abs=1e-12)
+    # Prose: recall, precision, RR and exponential nDCG agree query by query ...
+    for name in (f"R@{k}", f"P@{k}", "RR", f"nDCG_exp@{k}"):
+        assert results["queries_that_differ"][name] == 0
+        assert results["chapter_means"][name] == pytest.approx(results["reteval_means"][name])
+    # ... AP differs exactly where some but not all relevant documents were retrieved,
+    # and the chapter's AP is trec_eval's AP divided by recall, so never below it.
+    found = reteval.evaluate(collection.qrels, run, [f"R@{depth}"])[f"R@{depth}"]
+    partial = int(((found > 0) & (found < 1)).sum())
+    assert results["queries_some_relevant_missed"] == partial
+    assert results["queries_that_differ"]["AP"] == partial
+    assert results["queries_all_relevant_retrieved"] == int((found == 1).sum())
+    assert results["chapter_means"]["AP"] >= results["reteval_means"]["AP"]
+    if partial:
+        assert results["chapter_means"]["AP"] > results["reteval_means"]["AP"]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        implied = np.where(found > 0, expected["AP"] / found, 0.0)
+    assert results["chapter_means"]["AP"] == pytest.approx(implied.mean(), abs=1e-12)
+
+
+def check_evaluation_set(results, collection):
+    """Section 2 (pooling, Judged@10, planning, the EvaluationQuery merge) against the library."""
+    from reteval.stats import queries_needed
+
+    qrels, depth = collection.qrels, results["depth"]
+    runs = {
+        name: reteval.io.sort_run(
+            make_retriever(name, collection.corpus).run(collection.queries, k=depth)
+        )
+        for name in (results["retriever"], results["other_retriever"])
+    }
+    # threshold: precision can only fall when fewer grades count as relevant; nDCG ignores it
+    level = results["relevance_level"]
+    assert (
+        level["relevance_level=2"][f"P@{results['k']}"]
+        <= level["relevance_level=1"][f"P@{results['k']}"]
+    )
+    assert level["relevance_level=2"][f"nDCG@{results['k']}"] == pytest.approx(
+        level["relevance_level=1"][f"nDCG@{results['k']}"]
+    )
+    # pooling: the union of both top 10s, counted here without the notebook's code
+    judged_pairs = {(q, d) for q, d in zip(qrels.query_id, qrels.doc_id, strict=True)}
+    relevant_pairs = {
+        (q, d)
+        for q, d, r in zip(qrels.query_id, qrels.doc_id, qrels.relevance, strict=True)
+        if r >= 1
+    }
+    pool = set()
+    for run in runs.values():
+        for qid, group in run.groupby("query_id"):
+            pool |= {(qid, d) for d in group["doc_id"].head(10)}
+    assert results["pool"] == {
+        "depth": 10,
+        "documents": len(pool),
+        "known_relevant": len(relevant_pairs),
+        "in_pool": len(pool & relevant_pairs),
+    }
+    # Judged@10 and the P@10 range: the gap is the share of the top 10 positions left unjudged
+    for name, run in runs.items():
+        expected = reteval.evaluate(qrels, run, ["Judged@10", "P@10"]).mean()
+        got = results["judged"][name]
+        assert got["Judged@10"] == pytest.approx(expected["Judged@10"], abs=1e-12)
+        assert got["P@10_lower"] == pytest.approx(expected["P@10"], abs=1e-12)
+        unjudged = [
+            sum(
+                (qid, d) not in judged_pairs
+                for d in run.loc[run.query_id == qid, "doc_id"].head(10)
+            )
+            / 10
+            for qid in collection.queries
+        ]
+        assert got["P@10_upper"] - got["P@10_lower"] == pytest.approx(np.mean(unjudged), abs=1e-12)
+    ranges = list(results["judged"].values())
+    overlap = max(r["P@10_lower"] for r in ranges) <= min(r["P@10_upper"] for r in ranges)
+    assert results["judged_ranges_overlap"] == overlap
+    # planning: sd of the per-query nDCG@10 differences, and the library's queries_needed
+    scores = {n: reteval.evaluate(qrels, r, ["nDCG@10"])["nDCG@10"] for n, r in runs.items()}
+    diff = scores[results["other_retriever"]] - scores[results["retriever"]]
+    plan = results["planning"]
+    assert plan["sd"] == pytest.approx(diff.std(ddof=1), abs=1e-12)
+    assert plan["observed_difference"] == pytest.approx(diff.mean(), abs=1e-12)
+    needed = {float(d): n for d, n in plan["queries_needed"].items()}
+    assert needed == {d: queries_needed(d, diff.std(ddof=1)) for d in needed}
+    # prose: roughly (sd / delta)^2, so halving delta takes about four times the queries
+    assert 3 <= needed[0.01] / needed[0.02] <= 5
+    # the merge of relevant_docs and relevance_scores: the scores win, listed docs without one get 1
+    merge = results["merge"]
+    assert merge["qrels"] == {"doc1": 3, "doc2": 0, "doc6": 2, "doc5": 1}
+    assert merge["chapter"]["R@3"] == pytest.approx(1 / 3) and merge["reteval"][
+        "R@3"
+    ] == pytest.approx(2 / 3)
+    assert merge["chapter"]["P@3"] == pytest.approx(1 / 3) and merge["reteval"][
+        "P@3"
+    ] == pytest.approx(2 / 3)
+    assert merge["reteval"]["nDCG_exp@3"] == pytest.approx(
+        (3 + 1 / math.log2(3)) / (7 + 3 / math.log2(3) + 1 / 2)
+    )
+
+
+def check_rag(results):
+    """Section 3: the chapter's RAG example under the overlap judges and a fake LLM judge."""
+    from reteval.rag import OverlapJudge, evaluate_contexts
+    from reteval.teaching.chapter_rag import EVAL_DATA
+
+    rag = results["rag"]
+    assert rag["overlap_char"] == evaluate_contexts(EVAL_DATA).to_dict(orient="list")
+    assert rag["overlap_char"] == {"context_recall": [1.0, 1.0], "context_precision": [1.0, 1.0]}
+    # 8 of the 12 characters of 机器学习是人工智能的分支 occur in 机器学习是AI的分支;
+    # 6 of its 11 pairs
+    assert rag["coverage_char"][2] == pytest.approx(8 / 12)
+    assert rag["coverage_bigram"][2] == pytest.approx(6 / 11)
+    # The paraphrase false negative: same meaning, "not supported" by bigrams at 0.6,
+    # so sample 1 scores 0
+    assert rag["overlap_bigram_0.6"] == evaluate_contexts(
+        EVAL_DATA, judge=OverlapJudge(cjk="bigram", threshold=0.6)
+    ).to_dict(orient="list")
+    assert rag["overlap_bigram_0.6"]["context_recall"] == [1.0, 0.0]
+    assert rag["paraphrase_supported"] == {
+        "char@0.5": True,
+        "char@0.6": True,
+        "bigram@0.5": True,
+        "bigram@0.6": False,
+    }
+    # The fake LLM knows AI = 人工智能: 1 statement + 2 contexts per sample, 6 calls
+    assert rag["fake_llm"] == {"context_recall": [1.0, 1.0], "context_precision": [1.0, 1.0]}
+    assert rag["fake_llm_prompts"] == 6
+
+
+def check_worked_example(results):
+    """The chapter's two queries by hand (q1: relevant at ranks 1 and 3 of 3; q2: at 2 of 2)."""
+    log2 = math.log2
+    hand = {
+        "R@3": {"q1": 2 / 3, "q2": 1 / 2},
+        "P@3": {"q1": 2 / 3, "q2": 1 / 3},
+        "RR": {"q1": 1.0, "q2": 0.5},
+        "AP": {"q1": (1 + 2 / 3) / 3, "q2": 0.25},
+        "nDCG@3": {
+            "q1": (3 + 2 / 2) / (3 + 2 / log2(3) + 1 / 2),
+            "q2": (2 / log2(3)) / (3 + 2 / log2(3)),
+        },
+        "nDCG_exp@3": {
+            "q1": (7 + 3 / 2) / (7 + 3 / log2(3) + 1 / 2),
+            "q2": (3 / log2(3)) / (7 + 3 / log2(3)),
+        },
+    }
+    for name, values in hand.items():
+        assert results["worked_example"][name] == pytest.approx(values)
+    chapter = results["chapter_worked_example"]
+    assert chapter["AP"] == pytest.approx({"q1": (1 + 2 / 3) / 2, "q2": 0.5})
+    for name in ("R@3", "P@3", "RR", "nDCG_exp@3"):
+        assert chapter[name] == pytest.approx(hand[name])
+    # The chapter's nDCG on a list that repeats doc1: every copy earns its gain again.
+    dcg = 7 + 7 / log2(3) + 7 / 2 + 1 / log2(5)
+    idcg = 7 + 3 / log2(3) + 1 / 2
+    assert results["duplicate_ndcg"]["chapter"] == pytest.approx(dcg / idcg)
+    assert results["duplicate_ndcg"]["chapter"] > 1.6
+    assert results["duplicate_ndcg"]["reteval_refuses"] is True
+    # One relevant document and stop: 1.0 only at rank 1.
+    stop = results["stop_after_one"]
+    assert stop["[doc1]"] == pytest.approx([1.0, 1 / 3])
+    assert stop["[doc7, doc1]"] == pytest.approx([0.5, 1 / 6])
+    assert stop["[doc1, doc2, doc5]"] == pytest.approx([1.0, 1.0])
+    # Ties: score descending, then doc id descending ("doc8" > "doc4").
+    assert results["ties"] == {
+        "trec_order": ["doc6", "doc8", "doc4"],
+        "chapter_rr": 0.5,
+        "reteval_rr": pytest.approx(1 / 3),
+    }
+
+
+def test_default_run_records_what_the_library_computes(default_run):
+    output_dir, results = default_run
+    assert (results["lang"], results["retriever"], results["k"]) == ("zh", "bm25", 5)
+    check_worked_example(results)
+    check_rag(results)
+    check_collection_results(results, load("teaching"))
+    check_evaluation_set(results, load("teaching"))
+    assert results["queries"] == {
+        "n": 36,
+        "chinese": 17,
+        "relevant_min": 3,
+        "relevant_max": 22,
+    }  # DATASHEET.md
+    for figure in ("ap_chapter_vs_trec.png", "queries_needed.png"):
+        assert (output_dir / "figures" / figure).stat().st_size > 1000
+
+
+def test_other_parameters_record_what_the_library_computes(other_run):
+    output_dir, results = other_run
+    assert (results["lang"], results["retriever"], results["k"]) == ("en", "vector", 3)
+    # The datasheet is copied beside the results and linked relative to link_base.
+    datasheet = ROOT / "reteval" / "datasets" / "data" / "teaching" / "DATASHEET.md"
+    assert (output_dir / results["datasheet"]).read_text() == datasheet.read_text()
+    executed = (output_dir.parent / "01.ipynb").read_text(encoding="utf-8")
+    assert f"({results['datasheet']})" in executed
+    check_worked_example(results)
+    check_rag(results)
+    check_collection_results(results, load("teaching"))
+    check_evaluation_set(results, load("teaching"))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SCIFACT.is_dir(), reason="SciFact is not in ../shared/data")
+def test_scifact_records_what_the_library_computes(tmp_path):
+    _, results = execute(
+        tmp_path, dataset=str(SCIFACT), retriever="bm25", other_retriever="reranked", k=10, depth=50
+    )
+    collection = load(SCIFACT)
+    check_collection_results(results, collection)
+    check_evaluation_set(results, collection)
+
+
+@pytest.mark.parametrize(
+    "parameters, message",
+    [
+        ({"dataset": "/nonexistent/folder"}, "nonexistent"),
+        ({"other_retriever": "bm25"}, "other_retriever must differ"),
+        ({"lang": "fr"}, "lang must be 'zh' or 'en'"),
+    ],
+)
+def test_bad_parameters_stop_with_a_clear_message(tmp_path, parameters, message):
+    with pytest.raises(papermill.PapermillExecutionError, match=message):
+        execute(tmp_path, **parameters)
+
+
+def test_every_exercise_is_asked_and_solved(tmp_path):
+    """The notebook asks every exercise of nb01; the solutions (run in English) pass every check."""
+    from reteval.teaching.exercises.nb01 import EXERCISES
+
+    asked = "".join(
+        "".join(c["source"]) for c in json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
+    )
+    solutions = ROOT / "notebooks" / "solutions" / "01_solutions.ipynb"
+    solved = "".join(
+        "".join(c["source"]) for c in json.loads(solutions.read_text(encoding="utf-8"))["cells"]
+    )
+    for exercise in EXERCISES:
+        assert f'check("{exercise}", answer, lang=lang)' in asked
+        assert f'check("{exercise}", answer, lang=lang)' in solved
+    executed = tmp_path / "solutions.ipynb"
+    papermill.execute_notebook(
+        str(solutions),
+        str(executed),
+        parameters={"lang": "en"},
+        progress_bar=False,
+        kernel_name="python3",
+        cwd=str(ROOT),
+    )
+    outputs = json.loads(executed.read_text(encoding="utf-8"))["cells"]
+    texts = "".join(
+        o.get("data", {}).get("text/plain", [""])[0]
+        for c in outputs
+        if c["cell_type"] == "code"
+        for o in c.get("outputs", [])
+    )
+    assert texts.count("Correct!") == len(EXERCISES)

@@ -1,0 +1,224 @@
+"""Notebook 01b (building and trusting the evaluation set) through papermill.
+
+Each run's recorded values (results.json) are checked against reteval.judging
+called directly on the same inputs, and the conclusions the notebook's prose
+draws are checked to hold for them. The pooling section runs on Cranfield
+(complete judgments) when ../shared is there; otherwise the notebook falls back
+to the teaching collection and says so.
+"""
+
+import json
+
+import pandas as pd
+import papermill
+import pytest
+from notebook_run import execute, execute_solutions
+from paths import DATA, ROOT
+
+import reteval
+from reteval.datasets import load
+from reteval.judging import (
+    TermOverlapJudge,
+    cohen_kappa,
+    compare_judgments,
+    judge,
+    kendall_tau,
+    krippendorff_alpha,
+    leave_one_out,
+    pool,
+    ratings_table,
+    tau_ap,
+)
+from reteval.retrievers import make_retriever
+
+STEM = "01b_evaluation_set"
+NOTEBOOK = ROOT / "notebooks" / f"{STEM}.ipynb"
+CRANFIELD = DATA / "cranfield"
+
+
+@pytest.fixture(scope="module")
+def fallback_run(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("nb01b-fallback")
+    return execute(STEM, tmp_path, lang="en", pool_dataset=str(tmp_path / "no-such-collection"))
+
+
+def teaching_runs(teaching, names=("bm25", "vector", "hybrid")):
+    return {n: make_retriever(n, teaching.corpus).run(teaching.queries, k=100) for n in names}
+
+
+def check_assessors(results):
+    """Section 1: the two assessors' agreement, against the library and by count."""
+    teaching = load("teaching")
+    second = load("teaching", split="second_assessor").qrels
+    main = teaching.qrels[teaching.qrels["query_id"].isin(set(second["query_id"]))]
+    got = results["agreement"]
+    # DATASHEET.md: 142 pairs for q03-q12, 16 disagreements, all one grade apart
+    assert (got["items"], got["disagreements"]) == (142, 16)
+    assert got["percent_agreement"] == pytest.approx(126 / 142)
+    assert got["kappa"] == pytest.approx(cohen_kappa(main, second), abs=1e-12)
+    assert got["kappa_quadratic"] == pytest.approx(
+        cohen_kappa(main, second, weights="quadratic"), abs=1e-12)
+    ratings = ratings_table({"main": main, "second": second})
+    for level, value in got["alpha"].items():
+        assert value == pytest.approx(krippendorff_alpha(ratings, level=level), abs=1e-12)
+    confusion = pd.DataFrame(got["confusion"])
+    assert confusion.to_numpy().sum() == 142 and int(pd.Series(
+        [confusion.iat[i, i] for i in range(4)]).sum()) == 126
+    # Prose: chance removed, kappa is below the agreement (0.887 vs 0.811); weighting raises it
+    # because every disagreement is one grade apart; alpha (nominal) is almost kappa
+    assert round(got["percent_agreement"], 3) == 0.887 and round(got["kappa"], 3) == 0.811
+    assert got["kappa"] < got["kappa_linear"] < got["kappa_quadratic"]
+    assert (round(got["kappa_linear"], 3), round(got["kappa_quadratic"], 3)) == (0.895, 0.952)
+    assert abs(got["alpha"]["nominal"] - got["kappa"]) < 0.005
+    assert got["alpha"]["nominal"] < got["alpha"]["ordinal"] < got["alpha"]["interval"]
+    assert all(abs(i - j) <= 1 for i, row in enumerate(got["confusion"])
+               for j, n in enumerate(row) if n)
+
+
+def check_rankings(results):
+    """Section 2: the systems' ranking under each assessor."""
+    teaching = load("teaching")
+    second = load("teaching", split="second_assessor").qrels
+    part = sorted(set(second["query_id"]))
+    main = teaching.qrels[teaching.qrels["query_id"].isin(part)]
+    runs = {n: r[r["query_id"].isin(part)] for n, r in teaching_runs(teaching).items()}
+    for name, got in results["rankings"].items():
+        for who, qrels in (("main", main), ("second", second)):
+            expected = {n: reteval.evaluate(qrels, r, [name])[name].mean() for n, r in runs.items()}
+            assert got[who] == pytest.approx(expected, abs=1e-12)
+        assert got["tau"] == pytest.approx(kendall_tau(pd.Series(got["main"]),
+                                                       pd.Series(got["second"])))
+        assert got["tau_ap"] == pytest.approx(tau_ap(pd.Series(got["main"]),
+                                                     pd.Series(got["second"])))
+    ndcg, ap = results["rankings"]["nDCG@10"], results["rankings"]["AP"]
+    # Prose: nDCG@10 keeps the ranking (BM25 first), every score drops with the stricter assessor
+    assert ndcg["tau"] == 1.0 and ndcg["best_main"] == ndcg["best_second"] == "bm25"
+    assert all(ndcg["second"][n] < ndcg["main"][n] for n in ndcg["main"])
+    # ... AP's winner changes (hybrid -> vector), tau 0.33; the systems are within 0.02 under
+    # the main judgments while the other assessor moves one by about 0.04
+    assert (ap["best_main"], ap["best_second"]) == ("hybrid", "vector")
+    assert round(ap["tau"], 2) == 0.33
+    assert max(ap["main"].values()) - min(ap["main"].values()) < 0.02
+    assert 0.035 < max(abs(ap["main"][n] - ap["second"][n]) for n in ap["main"]) < 0.045
+
+
+def check_judge(results):
+    """Section 4: the offline judge against the humans."""
+    teaching = load("teaching")
+    machine = judge(teaching.qrels, TermOverlapJudge(), queries=teaching.queries,
+                    docs=teaching.corpus)
+    comparison = compare_judgments(teaching.qrels, machine.qrels, teaching_runs(teaching))
+    got = results["judge"]
+    assert got["calls"] == len(teaching.qrels) == got["items"] == 554
+    assert got["characters"] == sum(
+        len(teaching.queries[q]) + len("\n".join(
+            p for p in (teaching.corpus[d]["title"], teaching.corpus[d]["text"]) if p))
+        for q, d in zip(teaching.qrels["query_id"], teaching.qrels["doc_id"], strict=True))
+    assert got["kappa"] == pytest.approx(comparison.kappa, abs=1e-12)
+    assert got["binary_kappa"] == pytest.approx(comparison.binary_kappa, abs=1e-12)
+    assert got["confusion"] == comparison.confusion.to_numpy().tolist()
+    assert got["tau"] == pytest.approx(comparison.tau) and got["same_best"] is True
+    # Prose: kappa "only 0.11" (slight), binary 0.12; scores far above the human ones;
+    # the same ranking (tau = 1) with BM25 first; cross-language relevant pairs mostly graded 0
+    assert round(got["kappa"], 2) == 0.11 and round(got["binary_kappa"], 2) == 0.12
+    assert got["kappa"] < 0.2
+    assert all(s["other"] > s["human"] + 0.2 for s in got["scores"].values())
+    assert got["tau"] == 1.0
+    assert max(got["scores"], key=lambda n: got["scores"][n]["human"]) == "bm25"
+    assert got["cross_language_missed"] > got["cross_language_relevant"] / 2
+    # Prose: a majority of 5 noisy answers agrees better than one; failures are counted
+    assert got["noisy_kappa"]["5"] > got["noisy_kappa"]["1"]
+    assert got["failed"] == sum("SQL" in (teaching.corpus[d]["title"] + "\n"
+                                         + teaching.corpus[d]["text"])
+                                for d in teaching.qrels["doc_id"])
+
+
+def check_pooling(results, collection):
+    """Section 3 against the library: the depth sweep and leave-one-out."""
+    queries = sorted(set(collection.qrels["query_id"]))
+    assert len(results["sweep"]) == 7
+    deepest = None
+    for row in results["sweep"]:
+        assert row["tau"] == pytest.approx(kendall_tau(pd.Series(results["complete"]),
+                                                       pd.Series(row["scores"])))
+        assert row["per_query"] == pytest.approx(row["pairs"] / len(queries))
+        deepest = row
+    shares = [row["relevant_share"] for row in results["sweep"]]
+    assert shares == sorted(shares) and deepest["relevant_share"] < 1
+    pairs = [row["pairs"] for row in results["sweep"]]
+    assert pairs == sorted(pairs)
+    for got in results["leave_one_out"].values():
+        table = pd.DataFrame(got["table"]).T
+        assert got["max_drop"] == pytest.approx(-table["change"].min())
+        assert got["runs_that_moved"] == int((table["rank_change"] != 0).sum())
+
+
+def test_fallback_run_records_what_the_library_computes(fallback_run):
+    output_dir, results = fallback_run
+    assert results["fallback"] is True and results["pool_dataset"] == "teaching"
+    executed = (output_dir.parent / f"{STEM}.ipynb").read_text(encoding="utf-8")
+    assert "is not there. The teaching collection is used instead" in executed
+    check_assessors(results)
+    check_rankings(results)
+    check_judge(results)
+    check_pooling(results, load("teaching"))
+    assert (output_dir / "figures" / "pool_depth.png").stat().st_size > 1000
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CRANFIELD.is_dir(), reason="Cranfield is not in ../shared/data")
+def test_cranfield_pooling_and_reusability(tmp_path):
+    _, results = execute(STEM, tmp_path, lang="zh", pool_dataset=str(CRANFIELD))
+    collection = load(CRANFIELD)
+    assert results["fallback"] is False and results["pool_dataset"] == "cranfield"
+    check_pooling(results, collection)
+    qrels = collection.qrels
+    # the depth-10 pool and its scores, recomputed here from the runs the notebook describes
+    lexical = make_retriever("bm25", collection.corpus).run(collection.queries, k=100)
+    pooled = pool({"bm25": lexical}, depth=10)
+    assert len(pooled) == 10 * len(collection.queries)
+    complete = reteval.evaluate(qrels, lexical, ["AP"])["AP"].mean()
+    assert results["complete"]["bm25"] == pytest.approx(complete, abs=1e-12)
+    sweep = {row["depth"]: row for row in results["sweep"]}
+    # Prose: about 18 pairs per query at depth 10, 156 at depth 100; about 83% of the relevant
+    # found at depth 100; every shallow-pool AP above the complete AP; tau 0.6 at depths 1-5,
+    # the complete ranking at the deepest pool
+    assert round(sweep[10]["per_query"]) == 18 and round(sweep[100]["per_query"]) == 156
+    assert round(sweep[100]["relevant_share"], 2) == 0.83
+    assert all(row["above_complete"] for row in results["sweep"])
+    assert [sweep[d]["tau"] for d in (1, 2, 5)] == pytest.approx([0.6, 0.6, 0.6])
+    assert sweep[100]["tau"] == pytest.approx(1.0)
+    # Prose: depth 2 is not reusable (a run loses about 0.056, one changes rank); depth 10 is
+    loo2, loo10 = results["leave_one_out"]["2"], results["leave_one_out"]["10"]
+    assert round(loo2["max_drop"], 3) == 0.056 and loo2["runs_that_moved"] == 1
+    assert loo10["max_drop"] < 0.015 and loo10["runs_that_moved"] == 0
+    runs = {"bm25": lexical,
+            "LSA-256": make_retriever("vector", collection.corpus).run(collection.queries, k=100)}
+    # leave_one_out of two of the runs agrees in kind: a left-out run never gains judged docs
+    small = leave_one_out(qrels, runs, measure="AP", depth=2)
+    assert (small.table["judged"] <= 1).all()
+
+
+@pytest.mark.parametrize("parameters, message", [
+    ({"lang": "fr"}, "lang must be 'zh' or 'en'"),
+    ({"pool_depths": [1, 500]}, "pool depth 500 is deeper than the runs"),
+    ({"measure": "nDGC@10"}, "nDGC@10"),
+])
+def test_bad_parameters_stop_with_a_clear_message(tmp_path, parameters, message):
+    with pytest.raises(papermill.PapermillExecutionError, match=message):
+        execute(STEM, tmp_path, **parameters)
+
+
+def test_every_exercise_is_asked_and_solved(tmp_path):
+    """The notebook asks every exercise of nb01b; the solutions pass every check."""
+    from reteval.teaching.exercises.nb01b import EXERCISES
+
+    def source(path):
+        return "".join("".join(c["source"])
+                       for c in json.loads(path.read_text(encoding="utf-8"))["cells"])
+
+    solutions = ROOT / "notebooks" / "solutions" / "01b_solutions.ipynb"
+    for exercise in EXERCISES:
+        assert f'check("{exercise}", answer, lang=lang)' in source(NOTEBOOK)
+        assert f'check("{exercise}", answer, lang=lang)' in source(solutions)
+    execute_solutions("01b", tmp_path, "en")
