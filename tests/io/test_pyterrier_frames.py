@@ -53,7 +53,7 @@ def test_to_long_is_exported():
 
 @pytest.mark.parametrize(("axis", "what"), [(1, "measure 'P@1'"), (0, "query 'q1'")])
 def test_concatenated_results_are_refused_by_every_format(axis, what):
-    from reteval.formats import to_trec_eval
+    from reteval.evaluation.formats import to_trec_eval
 
     one = reteval.evaluate({"q1": {"d1": 1}}, {"q1": ["d1"]}, ["P@1", "RR"])
     both = pd.concat([one, one], axis=axis)
