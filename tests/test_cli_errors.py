@@ -7,6 +7,7 @@ line or the value, and never a traceback.
 
 import gzip
 import json
+import re
 import sqlite3
 
 import pytest
@@ -46,6 +47,10 @@ BAD_RUNS = {
     "bad deflate": (_gzip_bad_deflate(RUN), "run.txt: damaged gzip data"),
     "not utf-8": (b"q1 Q0 d1 1 2.0 s\r\xff\n", "run.txt:2: not UTF-8"),
     "duplicate": (b"q1 Q0 d1 1 2.0 s\nq1 Q0 d1 2 1.0 s\n", "appears twice"),
+    "two separators in a row": (b"q1 Q0  6 995 sys\n", "run.txt:1: expected 6 whitespace"),
+    "two tabs in a row": (b"q1\tQ0\t\td1\t2.0\ts\n", "run.txt:1: expected 6 whitespace"),
+    "leading separator, five fields": (b" Q0 d1 1 2.0 s\n", "run.txt:1: expected 6 whitespace"),
+    "trailing separator, five fields": (b"q1 Q0 d1 1 2.0 \n", "run.txt:1: expected 6 whitespace"),
 }
 
 
@@ -89,6 +94,21 @@ def test_evaluate_bad_runs(tmp_path, good, capsys, case):
     path = tmp_path / "run.txt"
     path.write_bytes(data)
     assert_one_error(*run_cli(["evaluate", good[0], path], capsys)[::2], expected)
+
+
+@pytest.mark.parametrize("case", sorted(c for c in BAD_RUNS if BAD_RUNS[c][0][:2] != b"\x1f\x8b"))
+def test_evaluate_bad_runs_after_a_mebibyte_of_good_lines(tmp_path, good, capsys, case):
+    # Large runs take Arrow's reader: the same line must give the same error.
+    data, expected = BAD_RUNS[case]
+    sep = b"\t" if b"\t" in data else b" "
+    filler = b"".join(sep.join([b"f%d" % (i % 97), b"Q0", b"x%d" % i, b"1", b"%d.5" % i, b"s"])
+                      + b"\n" for i in range(45_000))
+    assert len(filler) >= 1 << 20
+    path = tmp_path / "run.txt"
+    path.write_bytes(filler + data)
+    shifted = re.sub(r"run\.txt:(\d+):", lambda m: f"run.txt:{int(m.group(1)) + 45_000}:",
+                     expected)
+    assert_one_error(*run_cli(["evaluate", good[0], path], capsys)[::2], shifted)
 
 
 @pytest.mark.parametrize(("options", "expected"), [
