@@ -19,7 +19,15 @@ are relative. Nothing is loaded from the internet: no scripts, fonts or style
 sheets from a CDN (the page's CSS is inline, formulas are converted to MathML,
 which the browser draws itself). An interactive widget needs a live kernel: its
 place on the page says so, and the text version the notebook prints beside it
-remains. Chinese pages are ``<html lang="zh-CN">`` and ask for a CJK font first
+remains.
+
+The notebooks' content is not trusted: every notebook page (and the glossary)
+is re-written from an allow-list (:func:`sanitise`), so no script, event
+handler, JavaScript output, style sheet, frame or remote image reaches a page
+(SVG outputs become images, ``\text{...}`` in formulas stays text); relative
+links may not leave the book's folder, and only files inside the source
+notebooks' folder are copied into ``linked/``, at their relative path.
+Chinese pages are ``<html lang="zh-CN">`` and ask for a CJK font first
 ("Noto Sans CJK SC", "Source Han Sans SC", ...).
 """
 

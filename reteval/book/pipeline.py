@@ -31,6 +31,11 @@ replaces is reported: logged (``common: dataset='teaching' overrides
 may share; a choice that changes what one notebook shows belongs to that
 notebook's section.
 
+The file is read as plain data: text, numbers, booleans, lists and mappings
+with text keys; an unquoted date (``start: 2026-06-01``) is its ISO text. YAML
+aliases (``*name``), sets, binary values and nesting deeper than 100 levels are
+refused.
+
 A string value may contain ``{output}``, replaced by ``OUTPUT/<lang>``, so that
 one notebook can read another's results of the same edition (e.g.
 ``"{output}/02_retriever_comparison"``). Notebooks run in name order; an optional
