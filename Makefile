@@ -11,7 +11,8 @@ OUTPUT ?= outputs
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+# Fonts first (order-only): matplotlib lists the installed fonts the first time it is imported.
+$(STAMP): pyproject.toml | fonts
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "reteval needs Python >= 3.10")'
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -19,18 +20,20 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # Both editions, the Chinese one (the default edition) first: the book holds both.
-run: setup fonts
+run: fonts setup
 	$(BIN)/reteval run --params $(PARAMS) --output $(OUTPUT) --lang all
 
 # Two workers (the suite is mostly notebooks executing in their own kernels); --dist loadscope
 # keeps each test file and each notebook (nbval runs its cells in order) on one worker.
 WORKERS ?= 2
 
-test: setup fonts browser-deps
+test: fonts setup browser-deps
 	$(BIN)/python -m pytest -n $(WORKERS) --dist loadscope
 
 # A CJK font, so that figures draw Chinese labels (reteval._util.fonts), installed with apt-get when
-# fc-list finds none. A failed install does not stop the run: figures then warn and show boxes.
+# fc-list finds none, before anything imports matplotlib (a font cache made earlier is mended by
+# reteval._util.fonts all the same). A failed install does not stop `make`, but the Chinese edition
+# then stops with one error (`reteval run --lang en` needs no CJK font).
 .PHONY: fonts
 fonts:
 	@if ! fc-list :lang=zh 2>/dev/null | grep -q .; then \

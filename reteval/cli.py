@@ -28,22 +28,39 @@ def _add_evaluate(subparsers) -> None:
         "evaluate",
         help="evaluate a run against relevance judgments (trec_eval-exact)",
         description="Evaluate RUN against QRELS and print the mean of each measure "
-        "(counts are summed, as trec_eval does).",
+        "(counts are summed, as trec_eval does). trec_eval's options are accepted in its "
+        "spelling too (-q, -c, -l, -M, -J, -N, -R, -Z and their long forms).",
     )
-    p.add_argument("qrels", help="qrels file: TREC 'qid iter docno rel' or BEIR .tsv")
+    p.add_argument("qrels", help="qrels file: TREC 'qid iter docno rel' or BEIR .tsv; with "
+                   "-R prefs or -R qrels_jg, trec_eval's preference or multi-judge format")
     p.add_argument("run", help="run file: TREC 'qid Q0 docno rank score tag'")
     p.add_argument(
         "-m", "--measure", action="append", dest="measures", metavar="MEASURE",
         help="measure name, repeatable, e.g. -m nDCG@10 -m 'P(rel=2)@10' -m AP; trec_eval "
-        "spellings and lists work too (-m P_5,10, -m ndcg_cut, -m official: trec_eval's "
-        f"default set) (default: {' '.join(DEFAULT_MEASURES)})",
+        "spellings and lists work too (-m P.5,10, -m ndcg_cut, -m official: trec_eval's "
+        f"default set, -m all_trec) (default: {' '.join(DEFAULT_MEASURES)}; with --format "
+        "trec: official)",
     )
-    p.add_argument("-l", "--relevance-level", type=_level, default=1, metavar="N",
-                   help="minimum relevance that counts as relevant (default: 1)")
+    p.add_argument("-l", "--relevance-level", "--level_for_rel", type=_level, default=1,
+                   metavar="N", help="minimum relevance that counts as relevant (default: 1)")
     p.add_argument("--missing", choices=("zero", "skip", "error"), default="zero",
                    help="judged queries absent from the run: score 0 and warn (default), "
                    "leave out, or fail")
-    p.add_argument("--per-query", action="store_true", help="also print every query's values")
+    p.add_argument("-c", "--complete_rel_info_wanted", action="store_const", const="zero",
+                   dest="missing", help="trec_eval's -c: as --missing zero")
+    p.add_argument("-q", "--per-query", "--query_eval_wanted", action="store_true",
+                   dest="per_query", help="also print every query's values")
+    p.add_argument("-M", "--max-docs", "--Max_retrieved_per_topic", type=_count, default=None,
+                   metavar="N", help="only the first N documents of each ranking count")
+    p.add_argument("-J", "--judged-only", "--Judged_docs_only", action="store_true",
+                   dest="judged_only", help="remove unjudged documents from the rankings first")
+    p.add_argument("-N", "--num-docs", "--Number_docs_in_coll", type=_count, default=0,
+                   metavar="N", help="number of documents of the collection (for utility)")
+    p.add_argument("-R", "--rel-format", "--Rel_info_format", default="qrels",
+                   choices=("qrels", "prefs", "qrels_prefs", "qrels_jg"), dest="rel_format",
+                   help="format of QRELS as trec_eval names it (default: qrels)")
+    p.add_argument("-Z", "--zscores", "--Zscore", metavar="FILE", default=None,
+                   help="print z-scores: 'qid measure mean stddev' lines of FILE")
     p.add_argument("--format", choices=("table", "json", "csv", "trec"), default="table",
                    help="'trec' prints trec_eval's own layout (measure<TAB>query<TAB>value, "
                    "trec_eval's measure names, 'all' last; with --per-query as trec_eval -q)")
@@ -68,75 +85,181 @@ def _level(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _json_number(value):
-    """A float for JSON, None (null) for NaN or an infinity: strict parsers reject NaN."""
+def _count(text: str) -> int:
+    """``-M`` and ``-N``: a non-negative integer."""
+    value = _level(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more; got {text!r}")
+    return value
+
+
+def _json_number(value, count=False):
+    """A float for JSON (an int for a count), None (null) for NaN or an infinity."""
     value = float(value)
-    return value if math.isfinite(value) else None
+    if not math.isfinite(value):
+        return None
+    return int(value) if count and value.is_integer() else value
+
+
+def _run_tag(path) -> str:
+    """The tag (6th field) of the run file's first line, trec_eval's ``runid``."""
+    try:
+        with open(path, "rb") as handle:
+            for raw in handle:
+                fields = raw.decode("utf-8", "replace").split()
+                if len(fields) >= 6:
+                    return fields[5]
+    except OSError:
+        pass
+    return ""
+
+
+def _evaluate_options(args) -> dict:
+    options = {}
+    if args.max_docs is not None:
+        options["max_docs"] = args.max_docs
+    if args.judged_only:
+        options["judged_only"] = True
+    if args.num_docs:
+        options["num_docs"] = args.num_docs
+    if args.zscores:
+        options["zscores"] = args.zscores
+    return options
+
+
+def _evaluate_values(args, measures, options):
+    """``(query ids, {column: values})`` of the engine and judgment format asked for."""
+    from reteval.evaluation.engine import evaluate_columns
+
+    if args.rel_format != "qrels":
+        from reteval.evaluation.engine import evaluate_preferences
+
+        if args.engine == "dask" or options.get("zscores"):
+            raise RetevalError(f"-R {args.rel_format} is evaluated in memory, without -Z")
+        return evaluate_preferences(
+            args.qrels, args.run, measures, rel_format=args.rel_format,
+            relevance_level=args.relevance_level, missing=args.missing,
+            max_docs=options.get("max_docs"), judged_only=args.judged_only)
+    if args.engine == "dask":
+        from reteval.evaluation.distributed import evaluate_on_cluster
+
+        if options:
+            raise RetevalError("-M, -J, -N and -Z are not available with --engine dask")
+        per_query = evaluate_on_cluster(args.qrels, args.run, measures, scheduler=args.scheduler,
+                                        relevance_level=args.relevance_level,
+                                        missing=args.missing)
+        return per_query.index.tolist(), {c: per_query[c].to_numpy() for c in per_query.columns}
+    if args.scheduler:
+        raise RetevalError("--scheduler needs --engine dask")
+    # Columns, not a DataFrame: files are evaluated without loading pandas.
+    return evaluate_columns(args.qrels, args.run, measures, relevance_level=args.relevance_level,
+                            missing=args.missing, **options)
 
 
 def _cmd_evaluate(args) -> int:
-    from reteval.evaluation.engine import evaluate_columns, summarize
-    from reteval.evaluation.measures import DEFAULT_MEASURES
+    from reteval.evaluation.engine import summarize
+    from reteval.evaluation.measures import DEFAULT_MEASURES, is_count, without_text
 
-    measures = args.measures or list(DEFAULT_MEASURES)
+    # trec_eval's layout without -m: trec_eval's default measures
+    given = args.measures or (["official"] if args.format == "trec" else list(DEFAULT_MEASURES))
+    options = _evaluate_options(args)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        if args.engine == "dask":
-            from reteval.evaluation.distributed import evaluate_on_cluster
-
-            per_query = evaluate_on_cluster(args.qrels, args.run, measures,
-                                            scheduler=args.scheduler,
-                                            relevance_level=args.relevance_level,
-                                            missing=args.missing)
-            query_ids = per_query.index.tolist()
-            values = {c: per_query[c].to_numpy() for c in per_query.columns}
-        elif args.scheduler:
-            raise RetevalError("--scheduler needs --engine dask")
-        else:
-            # Columns, not a DataFrame: files are evaluated without loading pandas.
-            query_ids, values = evaluate_columns(args.qrels, args.run, measures,
-                                                 relevance_level=args.relevance_level,
-                                                 missing=args.missing)
+        query_ids, values = _evaluate_values(args, without_text(given), options)
     for warning in caught:
         print(f"reteval: warning: {warning.message}", file=sys.stderr)
-    means = summarize(values)
-    names = list(values)
-    rows = [dict(zip(names, row, strict=True)) for row in zip(*values.values(), strict=True)]
-    out = sys.stdout
-    if args.format == "json":
-        doc = {"measures": {k: _json_number(v) for k, v in means.items()},
-               "num_queries": len(query_ids)}
-        if args.per_query:
-            doc["per_query"] = {q: {k: _json_number(v) for k, v in row.items()}
-                                for q, row in zip(query_ids, rows, strict=True)}
-        json.dump(doc, out, indent=2, allow_nan=False)
-        out.write("\n")
-    elif args.format in ("trec", "csv"):
-        import pandas as pd
-
-        per_query = pd.DataFrame(values, index=pd.Index(query_ids, name="query_id"))
-        if args.format == "trec":
-            from reteval.evaluation.formats import to_trec_eval
-
-            out.write(to_trec_eval(per_query, queries=args.per_query))
-        elif args.per_query:
-            per_query.to_csv(out, float_format="%.6g")
-        else:
-            pd.Series(means, name="value").rename_axis("measure").to_csv(out, float_format="%.6g")
-    else:
-        width = max(len(str(c)) for c in names)
-        if args.per_query:
-            for query, row in zip(query_ids, rows, strict=True):
-                for name, value in row.items():
-                    out.write(f"{name:<{width}}  {query}  {_fmt(name, value)}\n")
-        for name, value in means.items():
-            out.write(f"{name:<{width}}  all  {_fmt(name, value)}\n")
-        out.write(f"{'num_q':<{width}}  all  {len(query_ids)}\n")
+    zscored = bool(args.zscores)
+    means = summarize(values, zscored=zscored)
+    counts = {name: is_count(name) and not zscored for name in values}
+    writer = {"json": _write_json, "csv": _write_csv, "trec": _write_trec}.get(args.format,
+                                                                              _write_table)
+    writer(args, given, options, query_ids, values, means, counts)
     return 0
 
 
-def _fmt(name, value) -> str:
-    return f"{value:.0f}" if str(name).startswith("Num") else f"{value:.4f}"
+def _rows(values) -> list[dict]:
+    names = list(values)
+    return [dict(zip(names, row, strict=True)) for row in zip(*values.values(), strict=True)]
+
+
+def _write_json(args, given, options, query_ids, values, means, counts) -> None:
+    doc = {"measures": {k: _json_number(v, counts[k]) for k, v in means.items()},
+           "num_queries": len(query_ids)}
+    if args.per_query:
+        doc["per_query"] = {q: {k: _json_number(v, counts[k]) for k, v in row.items()}
+                            for q, row in zip(query_ids, _rows(values), strict=True)}
+    json.dump(doc, sys.stdout, indent=2, allow_nan=False)
+    sys.stdout.write("\n")
+
+
+def _write_csv(args, given, options, query_ids, values, means, counts) -> None:
+    import csv
+
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    if args.per_query:
+        writer.writerow(["query_id", *values])
+        for query, row in zip(query_ids, _rows(values), strict=True):
+            writer.writerow([query, *(_exact(v, counts[k]) for k, v in row.items())])
+    else:
+        writer.writerow(["measure", "value"])
+        for name, value in means.items():
+            writer.writerow([name, _exact(value, counts[name])])
+
+
+def _write_trec(args, given, options, query_ids, values, means, counts) -> None:
+    import pandas as pd
+
+    from reteval.evaluation.formats import to_trec_eval
+    from reteval.evaluation.measures import wants_relstring, wants_runid
+
+    per_query = pd.DataFrame(values, index=pd.Index(query_ids, name="query_id"))
+    if args.zscores:
+        per_query.attrs["zscores"] = True
+    relstrings = None
+    length = wants_relstring(given)
+    if length is not None and args.rel_format == "qrels" and args.engine == "memory":
+        from reteval.evaluation.engine import relevance_strings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # reported already
+            strings = relevance_strings(args.qrels, args.run, length, missing=args.missing,
+                                        max_docs=options.get("max_docs"),
+                                        judged_only=args.judged_only)
+        name = next((n for n in given if n.startswith("relstring.")), "relstring")
+        relstrings = (name.replace(".", "_", 1), strings)
+    runid = _run_tag(args.run) if wants_runid(given) else None
+    sys.stdout.write(to_trec_eval(per_query, queries=args.per_query, runid=runid,
+                                  relstrings=relstrings))
+
+
+def _write_table(args, given, options, query_ids, values, means, counts) -> None:
+    from reteval.evaluation.measures import parse_measure
+
+    out = sys.stdout
+    width = max(len(str(c)) for c in values)
+    if args.per_query:
+        for query, row in zip(query_ids, _rows(values), strict=True):
+            for name, value in row.items():
+                out.write(f"{name:<{width}}  {query}  {_fmt(value, counts[name])}\n")
+    for name, value in means.items():
+        out.write(f"{name:<{width}}  all  {_fmt(value, counts[name])}\n")
+    if not any(parse_measure(name).family == "NumQ" for name in values):
+        out.write(f"{'num_q':<{width}}  all  {len(query_ids)}\n")
+
+
+def _exact(value, count: bool):
+    """A value for CSV: every digit of the float (repr), a count as an integer."""
+    value = float(value)
+    if count and math.isfinite(value) and value.is_integer():
+        return str(int(value))
+    return repr(value)
+
+
+def _fmt(value, count: bool) -> str:
+    value = float(value)
+    if count and math.isfinite(value):
+        return f"{value:.0f}"
+    return f"{value:.4f}"
 
 
 # Subcommands that live in their own modules, imported only when needed so that

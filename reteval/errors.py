@@ -7,13 +7,26 @@ user's input from a bug.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 __all__ = [
-    "InputError", "MissingExtraError", "RetevalError", "UnknownMeasureError", "outside_stacklevel"
+    "InputError", "MissingExtraError", "MissingFontError", "RetevalError", "UnknownMeasureError",
+    "outside_stacklevel",
 ]
 
 
 class RetevalError(Exception):
-    """Base class of every error reteval raises on purpose."""
+    """Base class of every error reteval raises on purpose.
+
+    The message is English. An error a student may meet in the Chinese edition
+    also names its entry of the text catalogue (``key``, a key of
+    :data:`reteval._util.catalogue.TEXTS`) and the values that fill it
+    (``fields``), so that :func:`reteval._util.catalogue.error_message` can
+    say it in either language.
+    """
+
+    key: str | None = None
+    fields: MappingProxyType = MappingProxyType({})  # a dict per instance that names a key
 
 
 class InputError(RetevalError, ValueError):
@@ -29,9 +42,12 @@ class InputError(RetevalError, ValueError):
     "run.txt:3: bad score 'x'"
     """
 
-    def __init__(self, message: str, *, path: str | None = None, line: int | None = None):
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None,
+                 key: str | None = None, fields: dict | None = None):
         self.path = None if path is None else str(path)
         self.line = line
+        if key is not None:
+            self.key, self.fields = key, dict(fields or {})
         where = ""
         if self.path is not None:
             where = self.path if line is None else f"{self.path}:{line}"
@@ -46,6 +62,13 @@ class MissingExtraError(RetevalError, ImportError):
     """A feature whose optional dependencies are not installed.
 
     The message names the ``pip install "reteval[extra]"`` that installs them.
+    """
+
+
+class MissingFontError(RetevalError):
+    """No font can draw the text a figure must show (Chinese labels and no CJK font).
+
+    The message says how to install one.
     """
 
 

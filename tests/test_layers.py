@@ -1,4 +1,4 @@
-"""The layering the README draws holds: checked by import-linter and by reading every import.
+"""The layers docs/development.md draws hold: checked by import-linter and by reading imports.
 
 The layers contract lives in pyproject.toml (``[tool.importlinter]``): a module imports only
 from layers below its own. Private names (``_x``) are never imported across modules.

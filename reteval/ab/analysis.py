@@ -47,6 +47,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
+from reteval._util.catalogue import TEXTS, check_lang, join_names, phrase
 from reteval._util.validation import check_probability
 from reteval.ab.assignment import Experiment
 from reteval.ab.metrics import Metric, estimate, get_metric
@@ -61,7 +62,7 @@ from reteval.ab.stats import (
 from reteval.errors import InputError
 from reteval.stats import adjust_pvalues, format_pvalue
 
-__all__ = ["ABResult", "MetricResult", "analyze", "summarize_variants"]
+__all__ = ["ABResult", "MetricResult", "analyze", "metric_label", "summarize_variants"]
 
 
 @dataclass(frozen=True)
@@ -215,15 +216,29 @@ def summarize_variants(stats: pd.DataFrame, *, shares=None) -> pd.DataFrame:
     return out
 
 
-def _fmt_diff(m: Metric, x: float) -> str:
+def _number(m: Metric, x: float) -> str:
+    """A difference without its unit: ``+1.25`` (points) or ``+0.031``."""
+    return f"{100 * x:+.2f}" if m.percent else f"{x:+.4g}"
+
+
+def _fmt_diff(m: Metric, x: float, lang: str = "en") -> str:
     if not math.isfinite(x):
-        return "n/a"
-    return f"{100 * x:+.2f} points" if m.percent else f"{x:+.4g}"
+        return phrase("ab.na", lang)
+    return phrase("ab.points", lang, x=100 * x) if m.percent else f"{x:+.4g}"
 
 
-def _join(words) -> str:
-    words = list(words)
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" and {words[-1]}"
+def metric_label(m: Metric, lang: str = "en") -> str:
+    """The metric's plain-language name in ``lang`` (a metric of one's own keeps its label).
+
+    Examples
+    --------
+    >>> from reteval.ab.metrics import get_metric
+    >>> metric_label(get_metric("ctr"), "zh"), metric_label(get_metric("ctr"))
+    ('点击率', 'click-through rate')
+    """
+    if lang == "en" or f"ab.metric.{m.name}" not in TEXTS:
+        return m.label
+    return phrase(f"ab.metric.{m.name}", lang)
 
 
 def _fmt_p(p: float) -> str:
@@ -268,7 +283,7 @@ def _compare(m: Metric, role: str, est: pd.DataFrame, stats: pd.DataFrame, contr
 
 def analyze(stats: pd.DataFrame, *, experiment: Experiment | None = None,
             metrics=("satisfaction", "ctr"), guardrails=(), alpha: float = 0.05,
-            srm_threshold: float = 0.001, power: float = 0.8) -> ABResult:
+            srm_threshold: float = 0.001, power: float = 0.8, lang: str = "en") -> ABResult:
     """Analyse an experiment from its reduced table.
 
     Parameters
@@ -290,6 +305,10 @@ def analyze(stats: pd.DataFrame, *, experiment: Experiment | None = None,
     srm_threshold : float, default 0.001
     power : float, default 0.8
         For the minimum detectable effects.
+    lang : {"en", "zh"}, default "en"
+        Language of the verdict; both carry the same numbers (differences,
+        intervals, relative lifts, p-values, the detectable change of every
+        metric without one).
 
     Returns
     -------
@@ -312,6 +331,7 @@ def analyze(stats: pd.DataFrame, *, experiment: Experiment | None = None,
     (0.0485, 'delta-method z', True)
     """
     alpha = check_probability(alpha, "alpha")
+    check_lang(lang)
     srm_threshold = check_probability(srm_threshold, "srm_threshold")
     if not isinstance(stats, pd.DataFrame) or "users" not in stats.columns:
         raise InputError("stats must be a reduced table (a DataFrame with a 'users' column, "
@@ -365,7 +385,7 @@ def analyze(stats: pd.DataFrame, *, experiment: Experiment | None = None,
     decision, recommended, per_t = _decide(comparisons, treatments, primary, srm)
     table = summarize_variants(stats, shares=shares)
     verdict = _verdict(table, comparisons, primary + guards, control, treatments, srm,
-                       decision, recommended, per_t, alpha, experiment)
+                       decision, recommended, per_t, alpha, experiment, lang)
     return ABResult(control, float(alpha), table, srm, tuple(comparisons), decision,
                     recommended, verdict, None if experiment is None else experiment.name)
 
@@ -392,50 +412,46 @@ def _decide(comparisons, treatments, primary, srm):
 
 
 def _verdict(table, comparisons, metrics, control, treatments, srm, decision, recommended,
-             per_t, alpha, experiment) -> str:
+             per_t, alpha, experiment, lang="en") -> str:
+    def say(key, **fields):
+        return phrase(f"ab.{key}", lang, **fields)
+
     level = f"{1 - alpha:.0%}"
-    counts = [f"{table.loc[v, 'users']:,} in {v}" for v in table.index]
-    users = _join([counts[0].replace(" in ", " users in ", 1), *counts[1:]])
+    users = join_names([say("users_in_first" if i == 0 else "users_in",
+                            n=table.loc[v, "users"], variant=v)
+                        for i, v in enumerate(table.index)], lang)
     design = "/".join(f"{s:.0%}" for s in table["expected_share"])
-    name = f"Experiment {experiment.name!r}" if experiment is not None else "The experiment"
-    parts = [(f"{name} compared {_join(treatments)} against the control {control} "
-             f"with {users} (designed split {design}).")]
+    name = say("named", name=experiment.name) if experiment is not None else say("unnamed")
+    parts = [say("compared", name=name, treatments=join_names(treatments, lang),
+                 control=control, users=users, design=design)]
     if srm.flagged:
-        parts.append(f"The users did not split as designed (sample ratio mismatch, chi-square "
-                     f"p {_fmt_p(srm.pvalue)}, threshold {srm.threshold:g}): assignment or "
-                     "logging is broken somewhere, so none of the metric differences can be "
-                     "trusted; find the cause before reading them.")
+        parts.append(say("srm_bad", p=_fmt_p(srm.pvalue), threshold=srm.threshold))
     else:
-        parts.append(f"The split matches the design (sample ratio check p "
-                     f"{_fmt_p(srm.pvalue)}).")
+        parts.append(say("srm_ok", p=_fmt_p(srm.pvalue)))
     by_metric = {m.name: m for m in metrics}
     for c in comparisons:
         m = by_metric[c.metric]
-        label = f"guardrail {m.label}" if c.role == "guardrail" else m.label
-        head = (f"{label[0].upper() + label[1:]}: {m.format(c.control_value)} in "
-                f"{c.control}, {m.format(c.treatment_value)} in {c.treatment}")
-        p_text = ("Holm-adjusted p " if c.role == "primary" else "p ") + _fmt_p(
-            c.pvalue_adjusted)
+        label = metric_label(m, lang)
+        label = say("guardrail", label=label) if c.role == "guardrail" else label
+        head = say("head", label=label[0].upper() + label[1:], control=c.control,
+                   cv=m.format(c.control_value), treatment=c.treatment,
+                   tv=m.format(c.treatment_value))
+        p_text = say("p_holm" if c.role == "primary" else "p_plain",
+                     p=_fmt_p(c.pvalue_adjusted))
         if c.outcome == "no detectable change":
-            parts.append(f"{head}, no detectable change ({p_text}; this experiment could only "
-                         f"detect changes of about {_fmt_diff(m, c.mde).lstrip('+')}).")
+            parts.append(say("no_change", head=head, p=p_text,
+                             mde=_fmt_diff(m, c.mde, lang).lstrip("+")))
             continue
-        lift = f", {c.relative_lift:+.1%} relative" if math.isfinite(c.relative_lift) else ""
-        low = _fmt_diff(m, c.ci_low).removesuffix(" points")
-        blocks = " and this blocks shipping" if c.role == "guardrail" else ""
-        parts.append(f"{head}: {_fmt_diff(m, c.difference)} ({level} CI {low} to "
-                     f"{_fmt_diff(m, c.ci_high)}{lift}; {p_text}), so {c.treatment} is "
-                     f"{c.outcome}{blocks}.")
-    if decision == "invalid":
-        parts.append("Verdict: invalid experiment; do not decide on it.")
-    elif decision == "ship":
-        parts.append(f"Verdict: ship {recommended}.")
-    elif decision == "do not ship":
-        parts.append("Verdict: do not ship; keep the control.")
-    else:
-        parts.append("Verdict: inconclusive; no treatment improved a primary metric beyond "
-                     "chance without harming another. Keep the control, or run longer if the "
-                     "detectable effects are larger than the effects worth having.")
+        lift = say("relative", lift=c.relative_lift) if math.isfinite(c.relative_lift) else ""
+        low = _number(m, c.ci_low) if math.isfinite(c.ci_low) else say("na")
+        parts.append(say("changed", head=head, diff=_fmt_diff(m, c.difference, lang),
+                         level=level, low=low, high=_fmt_diff(m, c.ci_high, lang), lift=lift,
+                         p=p_text, treatment=c.treatment, outcome=say(c.outcome),
+                         blocks=say("blocks") if c.role == "guardrail" and c.outcome == "worse"
+                         else ""))
+    parts.append(say(decision.replace(" ", "_"), recommended=recommended))
     if len(treatments) > 1 and decision != "invalid":
-        parts.append("Per treatment: " + "; ".join(f"{t}: {d}" for t, d in per_t.items()) + ".")
-    return " ".join(parts)
+        items = say("sep").join(say("item", name=t, value=say("decision_" + d.replace(" ", "_")))
+                                for t, d in per_t.items())
+        parts.append(say("per_treatment", items=items))
+    return say("sentence_sep").join(parts)

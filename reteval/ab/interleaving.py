@@ -42,6 +42,7 @@ from itertools import product
 import numpy as np
 from scipy import stats as _st
 
+from reteval._util.catalogue import check_lang, phrase
 from reteval._util.validation import check_probability, check_rng
 from reteval.errors import InputError
 
@@ -366,7 +367,7 @@ class InterleavingResult:
 
 def interleaving_test(wins: int, losses: int, ties: int, *, no_clicks: int = 0,
                       alpha: float = 0.05, n_resamples: int = 10_000,
-                      rng=None) -> InterleavingResult:
+                      rng=None, lang: str = "en") -> InterleavingResult:
     """Preference statistic, sign test and bootstrap interval from outcome counts.
 
     Parameters
@@ -382,6 +383,8 @@ def interleaving_test(wins: int, losses: int, ties: int, *, no_clicks: int = 0,
         is a multinomial draw of (wins, losses, ties) with the observed
         shares, which is how it is computed.
     rng : numpy.random.Generator, int or None
+    lang : {"en", "zh"}, default "en"
+        Language of the verdict.
 
     Examples
     --------
@@ -394,6 +397,7 @@ def interleaving_test(wins: int, losses: int, ties: int, *, no_clicks: int = 0,
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
             raise InputError(f"{name} must be a non-negative integer; got {v!r}")
     alpha = check_probability(alpha, "alpha")
+    check_lang(lang)
     n = int(wins + losses + ties)
     if n == 0:
         raise InputError("no impression with clicks: wins + losses + ties is 0")
@@ -405,17 +409,14 @@ def interleaving_test(wins: int, losses: int, ties: int, *, no_clicks: int = 0,
         low, high = np.quantile(boot, [alpha / 2, 1 - alpha / 2])
     else:
         low = high = math.nan
+    fields = {"n": n, "wins": int(wins), "losses": int(losses), "ties": int(ties),
+              "preference": pref, "confidence": 1 - alpha, "low": low, "high": high,
+              "p": pvalue}
     if pvalue < alpha:
-        who = "A" if pref > 0 else "B"
-        verdict = (f"Users preferred {who}: over {n:,} impressions with clicks, A won {wins:,}, "
-                   f"lost {losses:,} and tied {ties:,} (preference {pref:+.3f}, "
-                   f"{1 - alpha:.0%} CI {low:+.3f} to {high:+.3f}); a split this uneven "
-                   f"happens by chance with probability {pvalue:.2g} (sign test).")
+        verdict = phrase("ab.interleaving.preferred", lang, who="A" if pref > 0 else "B",
+                         **fields)
     else:
-        verdict = (f"No preference detected: over {n:,} impressions with clicks, A won "
-                   f"{wins:,}, lost {losses:,} and tied {ties:,} (preference {pref:+.3f}, "
-                   f"{1 - alpha:.0%} CI {low:+.3f} to {high:+.3f}; sign test p = "
-                   f"{pvalue:.3g}).")
+        verdict = phrase("ab.interleaving.none", lang, **fields)
     return InterleavingResult(int(wins), int(losses), int(ties), int(no_clicks), n,
                               float(pref), float(low), float(high), pvalue,
                               float(1 - alpha), verdict)

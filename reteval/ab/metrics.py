@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from reteval._util.catalogue import phrase
 from reteval.ab.sufficient import USER_QUANTITIES
 from reteval.errors import InputError
 
@@ -80,15 +81,19 @@ class Metric:
         return f"{100 * value:.2f}%" if self.percent else f"{value:.4g}"
 
 
+def _label(name: str) -> str:
+    return phrase(f"ab.metric.{name}", "en")
+
+
 #: The built-in metrics by name.
 METRICS = {m.name: m for m in (
-    Metric("satisfaction", "satisfied", "feedback", label="satisfaction rate", percent=True),
-    Metric("ctr", "clicked_queries", "queries", label="click-through rate", percent=True),
-    Metric("clicks_per_query", "clicks", "queries", label="clicks per query"),
-    Metric("avg_retrieved", "retrieved", "queries", label="documents retrieved per query"),
-    Metric("queries_per_user", "queries", kind="mean", label="queries per user"),
+    Metric("satisfaction", "satisfied", "feedback", label=_label("satisfaction"), percent=True),
+    Metric("ctr", "clicked_queries", "queries", label=_label("ctr"), percent=True),
+    Metric("clicks_per_query", "clicks", "queries", label=_label("clicks_per_query")),
+    Metric("avg_retrieved", "retrieved", "queries", label=_label("avg_retrieved")),
+    Metric("queries_per_user", "queries", kind="mean", label=_label("queries_per_user")),
     Metric("user_click_rate", "any_click", kind="proportion",
-           label="share of users who clicked", percent=True),
+           label=_label("user_click_rate"), percent=True),
 )}
 
 

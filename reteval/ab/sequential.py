@@ -46,6 +46,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
+from reteval._util.catalogue import check_lang, phrase
 from reteval._util.validation import check_probability
 from reteval.ab.metrics import Metric, estimate, get_metric
 from reteval.errors import InputError
@@ -133,7 +134,7 @@ class SequentialResult:
 
 
 def msprt(difference, variance, *, mixing_sd: float, alpha: float = 0.05, null: float = 0.0,
-          looks=None) -> SequentialResult:
+          looks=None, lang: str = "en") -> SequentialResult:
     """Run the mSPRT over a sequence of looks.
 
     Parameters
@@ -149,6 +150,8 @@ def msprt(difference, variance, *, mixing_sd: float, alpha: float = 0.05, null: 
     null : float, default 0.0
     looks : sequence, optional
         Labels of the looks.
+    lang : {"en", "zh"}, default "en"
+        Language of the verdict.
 
     Returns
     -------
@@ -163,6 +166,7 @@ def msprt(difference, variance, *, mixing_sd: float, alpha: float = 0.05, null: 
     (['0.182', '0.0213', '3.07e-05'], 1)
     """
     alpha = check_probability(alpha, "alpha")
+    check_lang(lang)
     tau2 = _check_tau(mixing_sd)
     d = np.asarray(difference, dtype=float)
     v = np.asarray(variance, dtype=float)
@@ -184,23 +188,19 @@ def msprt(difference, variance, *, mixing_sd: float, alpha: float = 0.05, null: 
     stop = np.flatnonzero(pvalue <= alpha)
     if len(stop):
         i = int(stop[0])
-        direction = "above" if d[i] > null else "below"
-        verdict = (f"The difference is {direction} {null:g} with confidence {1 - alpha:.0%} "
-                   f"from look {labels[i]} on (always-valid p = {pvalue[i]:.3g} there; "
-                   f"{pvalue[-1]:.3g} at the last look). Because the p-value stays valid under "
-                   "continuous monitoring, the experiment could have been stopped at that look.")
+        direction = phrase("ab.sequential." + ("above" if d[i] > null else "below"), lang)
+        verdict = phrase("ab.sequential.stopped", lang, direction=direction, null=null,
+                         confidence=1 - alpha, look=labels[i], p=pvalue[i], last=pvalue[-1])
     else:
-        verdict = (f"After {len(d)} looks the always-valid p-value is {pvalue[-1]:.3g}, above "
-                   f"alpha = {alpha:g}: no difference demonstrated yet. The confidence sequence "
-                   f"[{low[-1]:.4g}, {high[-1]:.4g}] still holds the values the data allow; "
-                   "keep collecting, or stop for futility if it excludes every effect worth "
-                   "having.")
+        verdict = phrase("ab.sequential.running", lang, n=len(d), p=pvalue[-1], alpha=alpha,
+                         low=low[-1], high=high[-1])
     return SequentialResult(d, v, pvalue, low, high, float(alpha), float(mixing_sd),
                             float(null), labels, verdict)
 
 
 def sequential_test(cumulative: pd.DataFrame, metric: str | Metric, *, control: str,
-                    treatment: str, mixing_sd: float, alpha: float = 0.05) -> SequentialResult:
+                    treatment: str, mixing_sd: float, alpha: float = 0.05,
+                    lang: str = "en") -> SequentialResult:
     """mSPRT of one metric over interim reduced tables.
 
     Parameters
@@ -215,6 +215,8 @@ def sequential_test(cumulative: pd.DataFrame, metric: str | Metric, *, control: 
         On the scale of the metric's difference (e.g. 0.02 for two
         percentage points of a rate).
     alpha : float, default 0.05
+    lang : {"en", "zh"}, default "en"
+        Language of the verdict.
 
     Returns
     -------
@@ -253,4 +255,4 @@ def sequential_test(cumulative: pd.DataFrame, metric: str | Metric, *, control: 
     wide = est.unstack(1).reindex(looks)
     diff = (wide["value"][treatment] - wide["value"][control]).to_numpy()
     var = (wide["variance"][treatment] + wide["variance"][control]).to_numpy()
-    return msprt(diff, var, mixing_sd=mixing_sd, alpha=alpha, looks=tuple(looks))
+    return msprt(diff, var, mixing_sd=mixing_sd, alpha=alpha, looks=tuple(looks), lang=lang)

@@ -49,6 +49,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
+from reteval._util.catalogue import TEXTS, check_lang, phrase
 from reteval._util.validation import check_probability, check_rng
 from reteval.ab.assignment import Experiment
 from reteval.ab.interleaving import balanced_from_order, sign_test_pvalue, team_draft_from_coins
@@ -532,7 +533,7 @@ class MethodComparison:
 def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 2000, 5000, 10000),
                     n_experiments: int = 100, click_model="cascade", depth: int = 10,
                     method: str = "team_draft", alpha: float = 0.05, target_power: float = 0.8,
-                    rng=None) -> MethodComparison:
+                    rng=None, lang: str = "en") -> MethodComparison:
     """Simulate A/B tests and interleaving experiments between two rankers.
 
     Parameters
@@ -554,6 +555,8 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
     alpha : float, default 0.05
     target_power : float, default 0.8
     rng : numpy.random.Generator, int or None
+    lang : {"en", "zh"}, default "en"
+        Language of the verdict (both name the impressions needed and the ratio).
 
     Returns
     -------
@@ -573,6 +576,7 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
     if isinstance(n_experiments, bool) or not isinstance(n_experiments, int) or n_experiments < 1:
         raise InputError(f"n_experiments must be a positive integer; got {n_experiments!r}")
     alpha = check_probability(alpha, "alpha")
+    check_lang(lang)
     target_power = check_probability(target_power, "target_power")
     model = _model(click_model)
     expected = expected_outcomes(qrels, run_a, run_b, click_model=model, depth=depth,
@@ -620,25 +624,23 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
         return int(ok[0]) if len(ok) else None
 
     needed = {"ab": first("ab_power"), "interleaving": first("interleaving_power")}
-    verdict = _comparison_verdict(needed, expected, target_power, alpha, sizes, method)
+    verdict = _comparison_verdict(needed, expected, target_power, alpha, sizes, method, lang)
     return MethodComparison(table, needed, expected, float(alpha), float(target_power),
                             n_experiments, method, verdict)
 
 
-def _comparison_verdict(needed, expected, target_power, alpha, sizes, method) -> str:
-    name = method.replace("_", "-")
+def _comparison_verdict(needed, expected, target_power, alpha, sizes, method,
+                        lang="en") -> str:
+    key = f"ab_figure.{method}"
+    name = phrase(key, lang) if key in TEXTS else method.replace("_", "-")
 
     def say(n):
-        return (f"about {n:,} impressions" if n is not None
-                else f"more than {sizes[-1]:,} impressions")
+        return (phrase("ab.methods.about", lang, n=n) if n is not None
+                else phrase("ab.methods.more", lang, n=sizes[-1]))
 
-    text = (f"The click model expects a click-through of {expected['ctr_a']:.1%} for A and "
-            f"{expected['ctr_b']:.1%} for B, and an interleaving preference of "
-            f"{expected['preference']:+.3f} (positive favours A). To find the difference with "
-            f"{target_power:.0%} power at alpha = {alpha:g}, an A/B test on click-through "
-            f"needs {say(needed['ab'])} and {name} interleaving {say(needed['interleaving'])}.")
+    text = phrase("ab.methods.expected", lang, ctr_a=expected["ctr_a"], ctr_b=expected["ctr_b"],
+                  preference=expected["preference"], power=target_power, alpha=alpha,
+                  ab=say(needed["ab"]), method=name, il=say(needed["interleaving"]))
     if needed["ab"] and needed["interleaving"]:
-        text += (f" Interleaving is about {needed['ab'] / needed['interleaving']:.0f} times "
-                 "as sensitive here, because each impression compares both rankers on the "
-                 "same user and query.")
+        text += phrase("ab.methods.ratio", lang, ratio=needed["ab"] / needed["interleaving"])
     return text

@@ -37,12 +37,12 @@ import copy
 import os
 import re
 
+from reteval._util.catalogue import LANGUAGES, check_lang
 from reteval.errors import InputError
 
 __all__ = ["LANGUAGES", "TAGS", "check_bilingual", "chinese_run", "edition", "english_run",
            "read_notebook"]
 
-LANGUAGES = ("zh", "en")
 TAGS = {lang: f"lang-{lang}" for lang in LANGUAGES}
 ENGLISH_RUN = 12  # consecutive English words that make an English paragraph in a Chinese cell
 CHINESE_RUN = 13  # Chinese characters in a run that make a Chinese sentence in an English cell
@@ -145,8 +145,7 @@ def edition(notebook, lang: str):
     >>> len(nb.cells)
     3
     """
-    if lang not in LANGUAGES:
-        raise InputError(f"unknown edition language {lang!r}; expected one of {list(LANGUAGES)}")
+    check_lang(lang)
     other = {TAGS[x] for x in LANGUAGES if x != lang}
     result = copy.deepcopy(read_notebook(notebook))
     result.cells = [c for c in result.cells

@@ -44,60 +44,17 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import quote, unquote, urlsplit
 
+from reteval._util.catalogue import LANGUAGES, TEXTS, phrase, phrases
 from reteval.errors import InputError
 
 __all__ = ["CHAPTER_ORDER", "add_subcommands", "build_book", "math_to_mathml", "sanitise"]
 
-LANGS = ("zh", "en")
 HTML_LANG = {"zh": "zh-CN", "en": "en"}
 # The chapter's order of sections, by notebook number (the report before continuous
-# evaluation, the interactive exploration last); other notebooks follow by name.
+# evaluation, the interactive exploration last); other notebooks follow by name. Their titles
+# and every word of the book's frame are catalogue entries (book.section.NN, book.*).
 CHAPTER_ORDER = ("01", "02", "03", "04", "06", "05")
-SECTIONS = {
-    "01": ("评估指标 · 评估数据集 · RAG 评估", "Measures · the evaluation set · RAG evaluation"),
-    "02": ("检索器对比评估", "Comparing retrievers"),
-    "03": ("A/B 测试", "A/B testing"),
-    "04": ("评估报告", "The evaluation report"),
-    "06": ("持续评估", "Continuous evaluation"),
-    "05": ("交互式探索", "Interactive exploration"),
-}
-UI = {
-    "zh": {
-        "book": "检索评估 · 第七章配套笔记本",
-        "contents": "目录",
-        "glossary": "术语表",
-        "prev": "上一页",
-        "next": "下一页",
-        "switch": "English",
-        "files": "图表与报告",
-        "figure": "笔记本输出的图",
-        "figures": "图表",
-        "reports": "报告",
-        "data": "笔记本与结果",
-        "widget": "此处是交互控件：它需要运行中的 Jupyter 内核，静态页面无法显示。"
-                  "笔记本打印的文本版本见本单元的其他输出。",
-        "edition": "中文版",
-        "none": "（尚未运行）",
-    },
-    "en": {
-        "book": "Retrieval evaluation · notebooks of chapter 7",
-        "contents": "Contents",
-        "glossary": "Glossary",
-        "prev": "Previous",
-        "next": "Next",
-        "switch": "中文",
-        "files": "Figures and reports",
-        "figure": "a figure the notebook drew",
-        "figures": "Figures",
-        "reports": "Reports",
-        "data": "Notebook and results",
-        "widget": "An interactive widget was here: it needs a live Jupyter kernel and cannot be "
-                  "shown in a static page. The text version the notebook prints is in this "
-                  "cell's other outputs.",
-        "edition": "English edition",
-        "none": "(not run yet)",
-    },
-}
+UI = {lang: phrases("book.", lang) for lang in LANGUAGES}  # the book's frame, by language
 FONTS = {
     "zh": '"Noto Sans CJK SC", "Source Han Sans SC", "Noto Sans SC", "PingFang SC", '
           '"Microsoft YaHei", "WenQuanYi Micro Hei", sans-serif',
@@ -174,8 +131,8 @@ def _notebooks(folder: Path) -> list[str]:
 
 
 def _section(name: str, lang: str) -> str:
-    labels = SECTIONS.get(name[:2])
-    return labels[LANGS.index(lang)] if labels else name
+    key = f"book.section.{name[:2]}"
+    return phrase(key, lang) if key in TEXTS else name
 
 
 def _title(nb, name: str, lang: str) -> str:
@@ -662,7 +619,7 @@ def _write_landing(output: Path, editions: dict, pages: dict) -> None:
                            f'</h2><p>{html.escape(ui["none"])}</p></section>')
     first = "zh" if editions["zh"] else "en"
     switch = " · ".join(_link(_href(pages[(lang, "index")].path, output), UI[lang]["edition"],
-                              lang=HTML_LANG[lang]) for lang in LANGS if editions[lang])
+                              lang=HTML_LANG[lang]) for lang in LANGUAGES if editions[lang])
     top = (f'<header class="book"><span class="title">{html.escape(UI[first]["book"])}</span>'
            f"{switch}</header>")
     body = (f"<h1>{html.escape(UI['zh']['book'])}<br><span lang=\"en\">"
@@ -713,7 +670,7 @@ def build_book(output: str | os.PathLike = "outputs", *,
     """
     output = Path(output).resolve()
     notebooks_dir = Path(notebooks_dir).resolve() if notebooks_dir else None
-    editions = {lang: _notebooks(output / lang) for lang in LANGS}
+    editions = {lang: _notebooks(output / lang) for lang in LANGUAGES}
     if not any(editions.values()):
         raise InputError("no executed notebooks (LANG/NN_name/NN_name.ipynb) to make a book of",
                          path=output)

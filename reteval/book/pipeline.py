@@ -68,12 +68,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import NamedTuple
 
+from reteval._util.catalogue import LANGUAGES
 from reteval.errors import InputError, RetevalError
 
 __all__ = ["NotebookFailed", "NotebookResult", "add_subcommands", "languages", "load_params",
            "notebook_parameters", "notebook_paths", "run_pipeline"]
 
-LANG_CHOICES = ("zh", "en", "all")
+LANG_CHOICES = (*LANGUAGES, "all")
 DEFAULT_LANG = "zh"
 
 
@@ -399,7 +400,7 @@ def languages(lang: str | None, params: dict | None = None) -> list[str]:
     chosen = lang or (params or {}).get("lang") or DEFAULT_LANG
     if chosen not in LANG_CHOICES:
         raise InputError(f"unknown language {chosen!r}; expected one of {list(LANG_CHOICES)}")
-    return ["zh", "en"] if chosen == "all" else [chosen]
+    return list(LANGUAGES) if chosen == "all" else [chosen]
 
 
 def run_pipeline(
@@ -472,6 +473,7 @@ def run_pipeline(
         values, overrides = notebook_parameters(params, path.stem, declared)
         plans.append((path, source, declared, values, overrides))
 
+    _check_fonts(langs)
     bars = "off" if quiet else progress_mode()
     jobs = [(lg, plan) for lg in langs for plan in plans]
     for lg, (path, *_rest) in jobs:  # every output place is usable before any notebook runs
@@ -502,14 +504,59 @@ def run_pipeline(
         start = time.perf_counter()
         cells = {"desc": f"{lg}/{name}", "leave": False, "file": sys.stderr,
                  "disable": bars == "off", "dynamic_ncols": True}
-        _execute(executed, values, cells, f"notebook {path.name} ({lg} edition)")
+        _execute(executed, values, cells, f"notebook {path.name} ({lg} edition)", lg)
         seconds = time.perf_counter() - start
         results.append(NotebookResult(name, target, executed, seconds, lg, overrides))
         say(f"done    {lg}/{path.name} in {seconds:.1f} s")
     return results
 
 
-def _execute(executed: Path, values: dict, cells: dict, failed: str) -> None:
+def _check_fonts(langs) -> None:
+    """The Chinese edition's figures need a CJK font: stop before any notebook, not in a cell."""
+    if "zh" in langs:
+        from reteval._util.fonts import require_cjk_font
+
+        require_cjk_font()
+
+
+def _boxes(executed: Path) -> tuple[list[int], set[str], int]:
+    """Where matplotlib drew characters as boxes: cells (from 0), fonts named, and how many.
+
+    matplotlib warns "Glyph 21484 (...) missing from font(s) DejaVu Sans." for each
+    character no font of the text has, whether the figure was saved or displayed; the
+    warnings are the cells' stderr outputs.
+    """
+    import re
+
+    import nbformat
+
+    from reteval._util.fonts import GLYPH_MISSING
+
+    found = re.compile(rf"{GLYPH_MISSING} \d+ .*? missing from font\(s\) ([^.\n]+)")
+    cells, fonts, count = [], set(), 0
+    for index, cell in enumerate(nbformat.read(str(executed), as_version=4).cells):
+        text = "".join(str(out.get("text", "")) for out in cell.get("outputs", ())
+                       if out.get("output_type") == "stream")
+        hits = found.findall(text)
+        if hits:
+            cells.append(index)
+            fonts.update(hits)
+            count += len(hits)
+    return cells, fonts, count
+
+
+def _check_glyphs(executed: Path, failed: str) -> None:
+    """A Chinese edition whose figures drew characters as boxes fails with one error."""
+    cells, fonts, count = _boxes(executed)
+    if count:
+        raise NotebookFailed(
+            f"{failed}: {count} characters drawn as empty boxes in cells {cells} (from 0) of "
+            f"{executed} (matplotlib: glyph missing from font(s) {', '.join(sorted(fonts))}); "
+            "its figures need a CJK font: `make fonts` installs fonts-noto-cjk"
+        )
+
+
+def _execute(executed: Path, values: dict, cells: dict, failed: str, lang: str = "en") -> None:
     """Run the saved edition in place with papermill; every failure is one RetevalError."""
     import logging
 
@@ -545,6 +592,8 @@ def _execute(executed: Path, values: dict, cells: dict, failed: str) -> None:
                          f"{exc.strerror or exc}", path=executed) from None
     finally:
         client_log.removeFilter(not_the_death)
+    if lang == "zh":
+        _check_glyphs(executed, failed)
 
 
 def _prepare(executed: Path) -> None:

@@ -10,6 +10,7 @@ from reteval.datasets.loaders import (
     BEIR_URL,
     QRELS_DUPLICATES,
     DownloadError,
+    datasheet,
     default_cache_dir,
     load,
     load_beir,
@@ -17,5 +18,5 @@ from reteval.datasets.loaders import (
 )
 
 __all__ = ["BEIR_DATASETS", "BEIR_URL", "QRELS_DUPLICATES", "Dataset", "DatasetWarning",
-           "DownloadError", "default_cache_dir", "load",
+           "DownloadError", "datasheet", "default_cache_dir", "load",
            "load_beir", "read_queries"]

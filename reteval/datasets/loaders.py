@@ -67,6 +67,7 @@ __all__ = [
     "Dataset",
     "DatasetWarning",
     "DownloadError",
+    "datasheet",
     "default_cache_dir",
     "load",
     "load_beir",
@@ -486,6 +487,31 @@ def _fetch_beir(name: str, cache: Path) -> Path:
         return final
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def datasheet(name_or_path: str | os.PathLike = "teaching", *, lang: str = "en") -> Path | None:
+    """The datasheet of a collection in ``lang``, or None when it has none.
+
+    For ``"teaching"``, the bundled ``DATASHEET.md`` (English) or ``DATASHEET.zh.md``
+    (Chinese); for a folder, its ``DATASHEET.zh.md`` (with ``lang="zh"``),
+    ``DATASHEET.md`` or ``README.md``, the first that exists.
+
+    Examples
+    --------
+    >>> datasheet("teaching", lang="zh").name
+    'DATASHEET.zh.md'
+    >>> datasheet("teaching").read_text(encoding="utf-8").splitlines()[0]
+    '# Datasheet: the reteval teaching collection'
+    """
+    from reteval._util.catalogue import check_lang
+
+    names = (["DATASHEET.zh.md"] if check_lang(lang) == "zh" else []) + ["DATASHEET.md",
+                                                                          "README.md"]
+    if str(name_or_path) == "teaching":
+        folder = Path(str(resources.files("reteval") / "datasets" / "data" / "teaching"))
+    else:
+        folder = Path(name_or_path)
+    return next((folder / name for name in names if (folder / name).is_file()), None)
 
 
 def load(

@@ -3,7 +3,7 @@
 =====================  =================================================================
 module                 idea
 =====================  =================================================================
-``measures``           measure names (``nDCG@10``, trec_eval's ``ndcg_cut_10``) as values
+``measures``           the measure registry; names (``nDCG@10``, ``ndcg_cut_10``) as values
 ``ranking``            each query's ranking in trec_eval's order, with its judgments
 ``metrics``            the measure kernels: one vectorised value per query
 ``engine``             :func:`evaluate` (in memory, or partition by partition on Dask)
@@ -11,6 +11,7 @@ module                 idea
 ``cutoffs``            a measure against its cutoff k, recall levels
 ``formulas``           a measure's value written out term by term (teaching)
 ``formats``            per-query results as long tables and trec_eval's text
+``preferences``        trec_eval's preference and multi-judge measures (``-R``)
 ``comparison``         :func:`compare`: several systems, tests, corrections, the best
 =====================  =================================================================
 
@@ -21,7 +22,8 @@ from reteval._util.lazy import lazy_names
 
 _HOMES = {
     "MISSING_POLICIES": "engine", "MissingQueriesWarning": "engine", "aggregate": "engine",
-    "evaluate": "engine",
+    "evaluate": "engine", "evaluate_preferences": "engine", "relevance_strings": "engine",
+    "REGISTRY": "measures", "is_count": "measures",
     "DEFAULT_MEASURES": "measures", "MEASURE_FAMILIES": "measures", "Measure": "measures",
     "measure_columns": "measures", "parse_measure": "measures", "parse_measures": "measures",
     "trec_name": "measures",
@@ -36,6 +38,7 @@ __all__ = [
     "DEFAULT_MEASURES",
     "MEASURE_FAMILIES",
     "MISSING_POLICIES",
+    "REGISTRY",
     "Comparison",
     "Explanation",
     "Measure",
@@ -47,13 +50,16 @@ __all__ = [
     "evaluate",
     "evaluate_dask",
     "evaluate_on_cluster",
+    "evaluate_preferences",
     "gain_term",
+    "is_count",
     "measure_columns",
     "measure_curves",
     "parse_measure",
     "parse_measures",
     "read_run_dask",
     "recall_levels",
+    "relevance_strings",
     "to_long",
     "to_trec_eval",
     "trec_name",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 from collections.abc import Iterable
@@ -9,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from reteval._util.dask import is_dask_collection
 from reteval.errors import InputError, outside_stacklevel
-from reteval.evaluation.measures import measure_columns, parse_measures
+from reteval.evaluation.measures import measure_columns, parse_measure
 from reteval.io.textfile import INT64_MAX
 
 if TYPE_CHECKING:
@@ -20,7 +21,8 @@ if TYPE_CHECKING:
 # for them.
 
 __all__ = ["MISSING_POLICIES", "MissingQueriesWarning", "aggregate", "check_arguments",
-           "check_missing", "evaluate", "evaluate_columns", "summarize"]
+           "check_missing", "evaluate", "evaluate_columns", "evaluate_preferences",
+           "relevance_strings", "summarize"]
 
 MISSING_POLICIES = ("zero", "skip", "error")
 
@@ -98,7 +100,8 @@ def check_arguments(measures, relevance_level, missing) -> list:
 
 
 def evaluate(qrels, run, measures, *, relevance_level: int = 1,
-             missing: str = "zero") -> pd.DataFrame:
+             missing: str = "zero", judged_only: bool = False, max_docs: int | None = None,
+             num_docs: int = 0, zscores=None, rel_format: str = "qrels") -> pd.DataFrame:
     """Evaluate a run: one row per query, one column per measure, as trec_eval.
 
     Parameters
@@ -127,6 +130,24 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1,
         (:class:`MissingQueriesWarning`; trec_eval ``-c``), ``"skip"``
         evaluates only queries in both, ``"error"`` raises. Run queries without
         judgments are always ignored.
+    judged_only : bool, default False
+        Remove the documents without a judgment (absent from the qrels or judged
+        negative) from every ranking before scoring (trec_eval ``-J``; a measure's
+        own ``judged_only=True``, as ``AP(judged_only=True)``, does it for that measure).
+    max_docs : int, optional
+        Only the first ``max_docs`` documents of each ranking count (trec_eval ``-M``).
+    num_docs : int, default 0
+        Number of documents of the collection (trec_eval ``-N``), used by ``Utility``'s
+        ``d`` weight only.
+    zscores : path or dict, optional
+        Standardise every value with a ``query measure mean stddev`` file (trec_eval
+        ``-Z``; :func:`reteval.io.zscores.read_zscores`): ``(value - mean) / stddev``,
+        -1000000 where the file has no entry (or a deviation of 0 and another value),
+        as trec_eval. The result's ``attrs["zscores"]`` is True, and :func:`aggregate`
+        then averages the standardised values as trec_eval does.
+    rel_format : {"qrels", "prefs", "qrels_prefs", "qrels_jg"}, default "qrels"
+        The format of ``qrels`` (trec_eval ``-R``): preferences or several judgment
+        groups are evaluated by :func:`evaluate_preferences` (a path to a file).
 
     Returns
     -------
@@ -160,18 +181,37 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1,
     if is_dask_collection(run) or is_dask_collection(qrels):
         from reteval.evaluation.distributed import evaluate_dask
 
+        given = {"judged_only": judged_only, "max_docs": max_docs, "num_docs": num_docs,
+                 "zscores": zscores, "rel_format": rel_format != "qrels"}
+        if any(value for value in given.values()):
+            raise InputError(f"{', '.join(k for k, v in given.items() if v)}: not available "
+                             "for a Dask collection; evaluate it in memory")
         return evaluate_dask(qrels, run, measures, relevance_level=relevance_level,
                              missing=missing)
-    query_ids, values = _values(qrels, run, measures, relevance_level, missing)
+    if rel_format != "qrels":
+        if zscores is not None:
+            raise InputError(f"zscores are not available with rel_format={rel_format!r}")
+        query_ids, values = evaluate_preferences(
+            qrels, run, measures, rel_format=rel_format, relevance_level=relevance_level,
+            missing=missing, max_docs=max_docs, judged_only=judged_only)
+    else:
+        query_ids, values = _values(qrels, run, measures, relevance_level, missing,
+                                    judged_only=judged_only, max_docs=max_docs,
+                                    num_docs=num_docs, zscores=zscores)
     import numpy as np
     import pandas as pd
 
     frame = pd.DataFrame(values, index=pd.Index(query_ids, name="query_id"))
-    return frame.astype(np.float64)
+    frame = frame.astype(np.float64)
+    if zscores is not None:
+        frame.attrs["zscores"] = True
+    return frame
 
 
 def evaluate_columns(qrels, run, measures, *, relevance_level: int = 1,
-                     missing: str = "zero") -> tuple[list[str], dict]:
+                     missing: str = "zero", judged_only: bool = False,
+                     max_docs: int | None = None, num_docs: int = 0,
+                     zscores=None) -> tuple[list[str], dict]:
     """:func:`evaluate`'s values without the DataFrame: ``(query ids, {column: values})``.
 
     Files are read into Arrow and numpy columns and evaluated without loading
@@ -184,22 +224,130 @@ def evaluate_columns(qrels, run, measures, *, relevance_level: int = 1,
     >>> ids, {k: v.tolist() for k, v in values.items()}
     (['q1'], {'RR': [0.5], 'P@2': [0.5]})
     """
-    return _values(qrels, run, measures, relevance_level, missing)
+    return _values(qrels, run, measures, relevance_level, missing, judged_only=judged_only,
+                   max_docs=max_docs, num_docs=num_docs, zscores=zscores)
 
 
-def _values(qrels, run, measures, relevance_level, missing):
+def _check_options(judged_only, max_docs, num_docs):
+    if not isinstance(judged_only, bool):
+        raise InputError(f"judged_only must be True or False; got {judged_only!r}")
+    for name, value in (("max_docs", max_docs), ("num_docs", num_docs)):
+        if value is None and name == "max_docs":
+            continue
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+            raise InputError(f"{name} must be a non-negative integer; got {value!r}")
+
+
+def _values(qrels, run, measures, relevance_level, missing, *, judged_only=False,
+            max_docs=None, num_docs=0, zscores=None):
     columns = check_arguments(measures, relevance_level, missing)
+    _check_options(judged_only, max_docs, num_docs)
+    table = None
+    if zscores is not None:
+        from reteval.io.zscores import read_zscores
+
+        table = read_zscores(zscores)
     if is_dask_collection(run) or is_dask_collection(qrels):
         raise InputError("a Dask collection is evaluated by reteval.evaluate, which gives the "
                          "values partition by partition; evaluate_columns works in memory")
-    from reteval.evaluation.metrics import compute
+    from reteval.evaluation.metrics import compute, limit_ranking
+    from reteval.evaluation.metrics import judged_only as only_judged
 
     ranking = _rank(qrels, run, missing)
+    ranking, absent = _placeholder_rankings(ranking)
+    if max_docs is not None:
+        ranking = limit_ranking(ranking, int(max_docs))
+    if judged_only:
+        ranking = only_judged(ranking)
     values = {
-        label: compute(ranking, spec, relevance_level=int(relevance_level))
+        label: compute(ranking, spec, relevance_level=int(relevance_level),
+                       num_docs=int(num_docs))
         for label, spec in columns
     }
-    return ranking.query_ids.astype(str).tolist(), values
+    if absent.any():
+        _clean_placeholders(values, columns, absent)
+    query_ids = ranking.query_ids.astype(str).tolist()
+    if table is not None:
+        values = _standardise(query_ids, values, columns, table)
+    return query_ids, values
+
+
+def _placeholder_rankings(ranking):
+    """trec_eval's ``-c``: a judged query without results is ranked as one document that no
+    judgment names (trec_eval's "bogus ranking"), so that every measure is computed as for
+    a real ranking; :func:`_clean_placeholders` then zeroes what trec_eval zeroes."""
+    import dataclasses
+
+    import numpy as np
+
+    absent = np.asarray(ranking.num_ret) == 0
+    if absent.any():
+        ranking = dataclasses.replace(ranking, num_ret=np.where(absent, 1, ranking.num_ret)
+                                      .astype(ranking.num_ret.dtype))
+    return ranking, absent
+
+
+def _clean_placeholders(values, columns, absent) -> None:
+    """Zero, for the placeholder rankings, the values trec_eval zeroes by name: ``num_ret``,
+    ``utility`` (not ``utility_a,b,c,d``), ``unj_*`` and ``rbp_resid``."""
+    from reteval.evaluation.measures import trec_name
+
+    for label, spec in columns:
+        name = trec_name(spec) or ""
+        if name in ("num_ret", "utility", "rbp_resid") or name.startswith("unj"):
+            values[label][absent] = 0.0
+
+
+def relevance_strings(qrels, run, length: int = 10, *, missing: str = "zero",
+                      judged_only: bool = False, max_docs: int | None = None) -> dict:
+    """trec_eval's ``relstring.LENGTH`` per query: the grades of the top documents as text.
+
+    Examples
+    --------
+    >>> relevance_strings({"q1": {"a": 1, "b": 0, "c": -1}}, {"q1": ["a", "x", "b", "c"]})
+    {'q1': '1-0.'}
+    """
+    if missing not in MISSING_POLICIES:
+        raise InputError(f"missing must be one of {MISSING_POLICIES}; got {missing!r}")
+    _check_options(judged_only, max_docs, 0)
+    from reteval.evaluation.metrics import judged_only as only_judged
+    from reteval.evaluation.metrics import limit_ranking, relevance_strings
+
+    ranking = _rank(qrels, run, missing)
+    if max_docs is not None:
+        ranking = limit_ranking(ranking, int(max_docs))
+    if judged_only:
+        ranking = only_judged(ranking)
+    return relevance_strings(ranking, length)
+
+
+MISSING_ZSCORE = -1000000.0  # trec_eval's MISSING_ZSCORE_VALUE
+GEOMETRIC_FLOOR = 0.00001  # trec_eval's MIN_GEO_MEAN
+
+
+def _standardise(query_ids, values, columns, table):
+    """trec_eval's -Z: every value as (value - mean) / stddev of its (query, measure)."""
+    import numpy as np
+
+    from reteval.evaluation.measures import trec_name
+
+    out = {}
+    for label, spec in columns:
+        name = trec_name(label) or label
+        column = np.asarray(values[label], dtype=np.float64)
+        if spec.spec.aggregate == "gmean":
+            column = np.log(np.maximum(column, GEOMETRIC_FLOOR))
+        converted = np.empty_like(column)
+        for i, query in enumerate(query_ids):
+            entry = table.get((query, name))
+            if entry is None:
+                converted[i] = MISSING_ZSCORE
+            elif entry[1]:
+                converted[i] = (column[i] - entry[0]) / entry[1]
+            else:
+                converted[i] = 0.0 if column[i] == entry[0] else MISSING_ZSCORE
+        out[label] = converted
+    return out
 
 
 def _evaluated_queries(judged: set, retrieved: set, missing: str) -> set:
@@ -231,9 +379,6 @@ def _distinct(ids) -> set:
     return set((ids.dictionary if pa.types.is_dictionary(ids.type) else ids.unique()).to_pylist())
 
 
-_SUMMED_FAMILIES = ("NumQ", "NumRet", "NumRel", "NumRelRet")
-
-
 def aggregate(per_query: pd.DataFrame) -> pd.Series:
     """The values trec_eval reports for ``all``: the mean, or the sum for counts.
 
@@ -258,17 +403,22 @@ def aggregate(per_query: pd.DataFrame) -> pd.Series:
     """
     import pandas as pd
 
-    values = [summarize({column: per_query.iloc[:, i].to_numpy(dtype=float)})[column]
+    zscored = bool(per_query.attrs.get("zscores", False))
+    values = [summarize({column: per_query.iloc[:, i].to_numpy(dtype=float)},
+                        zscored=zscored)[column]
               for i, column in enumerate(per_query.columns)]  # by position: names may repeat
     return pd.Series(values, index=per_query.columns, dtype=float)
 
 
-def summarize(values) -> dict:
+def summarize(values, *, zscored: bool = False) -> dict:
     """:func:`aggregate` on columns: ``{column: per-query values}`` -> ``{column: value}``.
 
-    The mean of the values that are not NaN (NaN when none is), or their sum for the
-    counts (``NumQ``, ``NumRet``, ``NumRel``, ``NumRelRet``), as pandas' ``mean``
-    and ``sum`` give them, bit for bit.
+    How a measure aggregates is its family's ``aggregate`` in the measure registry: the
+    mean of the values that are not NaN (NaN when none is), or their sum for the counts
+    (``NumRet``, ``NumRel``...), as pandas' ``mean`` and ``sum`` give them, bit for bit;
+    the geometric mean with trec_eval's floor of 0.00001 for ``GMAP`` and ``GMBpref``;
+    the number of queries for ``NumQ``. With ``zscored`` (values standardised by
+    trec_eval's ``-Z``) the geometric means average values that are already logarithms.
 
     Examples
     --------
@@ -281,10 +431,89 @@ def summarize(values) -> dict:
     for column, column_values in values.items():
         column_values = np.asarray(column_values, dtype=np.float64)
         missing = np.isnan(column_values)
+        how = parse_measure(column).spec.aggregate
+        if how == "queries":
+            summary[column] = float(len(column_values))
+            continue
+        if how == "gmean":
+            kept = column_values[~missing]
+            if not zscored:
+                kept = np.log(np.maximum(kept, GEOMETRIC_FLOOR))
+            summary[column] = (float(np.exp(np.cumsum(kept)[-1] / len(kept))) if len(kept)
+                               else math.nan)  # summed in order, as trec_eval
+            continue
         total = float(np.where(missing, 0.0, column_values).sum())
-        if parse_measures([column])[0].family in _SUMMED_FAMILIES:
+        if how == "sum":
             summary[column] = total
         else:
             count = len(column_values) - int(missing.sum())
             summary[column] = total / count if count else float("nan")
     return summary
+
+
+def evaluate_preferences(qrels, run, measures, *, rel_format: str, relevance_level: int = 1,
+                         missing: str = "zero", max_docs: int | None = None,
+                         judged_only: bool = False) -> tuple[list[str], dict]:
+    """Measures of preference judgments (``rel_format="prefs"`` or ``"qrels_prefs"``) or of
+    several judgment groups (``"qrels_jg"``): ``(query ids, {column: values})``.
+
+    trec_eval's ``-R`` formats (:mod:`reteval.io.prefs`); the measures are those of the
+    registry whose ``judgments`` is ``"prefs"`` or ``"qrels_jg"`` (``-m all_prefs``,
+    ``-m qrels_jg``), and ``num_q``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "prefs").write_text("q1 u s a 2\\nq1 u s b 1\\nq1 u s c 0\\n")
+    >>> _ = (folder / "run").write_text("q1 Q0 b 1 3 t\\nq1 Q0 a 2 2 t\\n")
+    >>> ids, values = evaluate_preferences(folder / "prefs", folder / "run",
+    ...                                    ["prefs_simp", "prefs_num_prefs_poss"],
+    ...                                    rel_format="prefs")
+    >>> ids, {k: v.tolist() for k, v in values.items()}
+    (['q1'], {'prefs_simp': [0.6666666666666666], 'prefs_num_prefs_poss': [3.0]})
+    """
+    import numpy as np
+
+    from reteval.evaluation.preferences import (
+        judge_group_values,
+        preference_values,
+        ranked_run,
+    )
+    from reteval.io.prefs import read_prefs, read_qrels_jg, read_qrels_prefs
+
+    readers = {"prefs": read_prefs, "qrels_prefs": read_qrels_prefs, "qrels_jg": read_qrels_jg}
+    if rel_format not in readers:
+        raise InputError(f"rel_format must be one of qrels, {', '.join(readers)}; got "
+                         f"{rel_format!r}")
+    if missing not in MISSING_POLICIES:
+        raise InputError(f"missing must be one of {MISSING_POLICIES}; got {missing!r}")
+    _check_options(judged_only, max_docs, 0)
+    columns = measure_columns(measures)
+    wanted = "qrels_jg" if rel_format == "qrels_jg" else "prefs"
+    for label, spec in columns:
+        if spec.family != "NumQ" and spec.spec.judgments != wanted:
+            nickname = "qrels_jg" if wanted == "qrels_jg" else "all_prefs"
+            raise InputError(f"measure {label!r} is not computed from -R {rel_format} "
+                             f"judgments (use -m {nickname})")
+    judgments = readers[rel_format](qrels)
+    ranked = ranked_run(run, max_docs, ties_ascending=wanted == "prefs")
+    judged = sorted(judgments, key=lambda q: q.encode())
+    check_missing(set(judged) - set(ranked), missing)
+    queries = [q for q in judged if q in ranked or missing == "zero"]
+    values = {}
+    if wanted == "prefs":
+        names = [label for label, spec in columns if spec.family != "NumQ"]
+        trec = {label: spec.spec.trec[0].name for label, spec in columns}
+        computed = preference_values(judgments, ranked, [trec[n] for n in names], queries)
+        for label, spec in columns:
+            values[label] = (np.ones(len(queries)) if spec.family == "NumQ"
+                             else np.asarray(computed[trec[label]], dtype=np.float64))
+        return queries, values
+    jg_columns = [(label, spec) for label, spec in columns if spec.family != "NumQ"]
+    computed = judge_group_values(judgments, ranked, jg_columns, queries,
+                                  relevance_level=relevance_level, max_docs=max_docs,
+                                  judged_only=judged_only)
+    for label, spec in columns:
+        values[label] = np.ones(len(queries)) if spec.family == "NumQ" else computed[label]
+    return queries, values

@@ -14,12 +14,9 @@ import pandas as pd
 
 from reteval.errors import InputError
 from reteval.evaluation.engine import aggregate
-from reteval.evaluation.measures import parse_measure, trec_name
+from reteval.evaluation.measures import parse_measure, trec_name, trec_order
 
 __all__ = ["to_long", "to_trec_eval"]
-
-_COUNTS = ("NumQ", "NumRet", "NumRel", "NumRelRet")
-
 
 def _check(per_query) -> pd.DataFrame:
     if not isinstance(per_query, pd.DataFrame):
@@ -35,7 +32,8 @@ def _check(per_query) -> pd.DataFrame:
     return per_query
 
 
-def to_trec_eval(per_query: pd.DataFrame, *, queries: bool = False) -> str:
+def to_trec_eval(per_query: pd.DataFrame, *, queries: bool = False, runid: str | None = None,
+                 relstrings: tuple | None = None) -> str:
     """The text ``trec_eval`` prints for these results.
 
     Parameters
@@ -44,51 +42,74 @@ def to_trec_eval(per_query: pd.DataFrame, *, queries: bool = False) -> str:
         A result of :func:`reteval.evaluate`.
     queries : bool, default False
         Also print every query's values before the ``all`` lines (``trec_eval -q``).
+    runid : str, optional
+        The run's tag, printed first as trec_eval's ``runid`` line.
+    relstrings : (str, dict), optional
+        trec_eval's ``relstring`` lines: the printed name and ``{query: string}``
+        (:func:`reteval.metrics.relevance_strings`).
 
     Returns
     -------
     str
         One line per measure (and query), ``name`` padded to 22 characters as
-        trec_eval pads it. A measure trec_eval does not have (``Judged@10``,
-        ``P(rel=2)@10``) is printed under the name it was asked by. ``NumQ``
-        (``num_q``) has no per-query line, as in trec_eval; the run's tag
-        (trec_eval's ``runid`` line) is not printed.
+        trec_eval pads it, measures in trec_eval's order (its table of measures;
+        measures trec_eval does not have come last, in their order). A measure
+        trec_eval does not have (``Judged@10``, ``P(rel=2)@10``) is printed under
+        the name it was asked by. ``num_q``, ``gm_map`` and ``gm_bpref`` have no
+        per-query line, as in trec_eval. Values standardised by ``zscores`` (trec_eval
+        ``-Z``) are printed as trec_eval prints them: names prefixed with ``Z``, counts
+        with 4 decimals.
 
     Examples
     --------
     >>> from reteval import evaluate
     >>> per_query = evaluate({"q1": {"d1": 1}, "q2": {"d2": 1}},
-    ...                      {"q1": ["d1", "d9"], "q2": ["d9", "d2"]}, ["num_q", "map", "P_1"])
+    ...                      {"q1": ["d1", "d9"], "q2": ["d9", "d2"]}, ["map", "P_1", "num_q"])
     >>> print(to_trec_eval(per_query, queries=True), end="")
-    map                   	q1	1.0000
-    P_1                   	q1	1.0000
-    map                   	q2	0.5000
-    P_1                   	q2	0.0000
-    num_q                 	all	2
-    map                   	all	0.7500
-    P_1                   	all	0.5000
+    map                   \tq1\t1.0000
+    P_1                   \tq1\t1.0000
+    map                   \tq2\t0.5000
+    P_1                   \tq2\t0.0000
+    num_q                 \tall\t2
+    map                   \tall\t0.7500
+    P_1                   \tall\t0.5000
     """
     per_query = _check(per_query)
-    names, counts = [], []
-    for column in per_query.columns:
+    zscored = bool(per_query.attrs.get("zscores", False))
+    columns = []
+    for position, column in enumerate(per_query.columns):
         measure = parse_measure(column)
-        names.append(trec_name(measure) or str(column))
-        counts.append(measure.family in _COUNTS)
+        columns.append((trec_order(column), position, trec_name(column) or str(column),
+                        measure.spec.count and not zscored, measure.spec.query_lines))
+    if relstrings is not None:
+        columns.append((12, -1, relstrings[0], None, True))
+    columns.sort(key=lambda c: c[:2])
     lines = []
+    prefix = "Z" if zscored else ""
 
     def line(name, query, value, count):
-        text = f"{round(value)}" if count else f"{value:.4f}"
-        lines.append(f"{name:<22}\t{query}\t{text}")
+        if count is None:  # relstring: quoted, never standardised
+            lines.append(f"{name:<22}\t{query}\t'{value}'")
+            return
+        text = f"{int(value)}" if count else f"{value:.4f}"
+        lines.append(f"{prefix}{name:<22}\t{query}\t{text}")
 
+    values = per_query.to_numpy(dtype=float)
     if queries:
-        for query, row in zip(per_query.index, per_query.itertuples(index=False), strict=True):
-            for name, count, value, column in zip(names, counts, row, per_query.columns,
-                                                  strict=True):
-                if parse_measure(column).family != "NumQ":
-                    line(name, query, value, count)
+        for row, query in enumerate(per_query.index):
+            for _, position, name, count, query_lines in columns:
+                if not query_lines:
+                    continue
+                if position < 0:
+                    line(name, query, relstrings[1].get(query, ""), None)
+                else:
+                    line(name, query, values[row, position], count)
     overall = aggregate(per_query)
-    for name, count, value in zip(names, counts, overall, strict=True):
-        line(name, "all", value, count)
+    if runid is not None:
+        lines.append(f"{'runid':<22}\tall\t{runid}")
+    for _, position, name, count, _ in columns:
+        if position >= 0:
+            line(name, "all", overall.iloc[position], count)
     return "\n".join(lines) + "\n"
 
 

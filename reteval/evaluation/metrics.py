@@ -28,6 +28,7 @@ Conventions (all as trec_eval 10):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,10 +37,14 @@ from reteval.errors import InputError
 from reteval.evaluation.measures import Measure
 
 __all__ = [
-    "JudgedRanking", "average_precision", "bpref", "compute", "dcg", "expected_reciprocal_rank",
-    "inferred_average_precision", "interpolated_precision", "judged", "ndcg", "precision",
-    "r_precision", "rank_biased_precision", "recall", "reciprocal_rank", "set_f",
-    "set_precision", "set_recall", "success",
+    "JudgedRanking", "average_precision", "bin_g", "bpref", "compute", "dcg",
+    "expected_reciprocal_rank", "g_measure", "inferred_average_precision",
+    "interpolated_precision", "interpolated_precision_average", "judged", "judged_only",
+    "limit_ranking", "ndcg", "ndcg_gains", "ndcg_rel", "num_nonrel_judged_ret", "num_rel_ret",
+    "precision", "r_precision", "r_precision_multiple", "rank_biased_precision", "rbp_residual",
+    "recall", "reciprocal_rank", "relative_precision", "relevance_strings", "rndcg",
+    "set_average_precision", "set_f", "set_precision", "set_recall", "set_relative_precision",
+    "success", "trec_rbp", "unjudged", "utility",
 ]
 
 NOT_JUDGED = -1  # retrieved, absent from the qrels
@@ -325,53 +330,474 @@ def interpolated_precision(r: JudgedRanking, recall_level: float, level: int) ->
     return out
 
 
-def compute(r: JudgedRanking, measure: Measure, *, relevance_level: int = 1) -> np.ndarray:
+# ---------------------------------------------------------------- trec_eval's other measures
+
+
+def _hits_within(r: JudgedRanking, level: int, cutoff) -> np.ndarray:
+    """Relevant documents at ranks <= cutoff (one cutoff per query) per query."""
+    return r.per_query((r.rel >= level) & (r.rank <= np.asarray(cutoff)[r.query]))
+
+
+def r_precision_multiple(r: JudgedRanking, multiple: float, level: int) -> np.ndarray:
+    """Rprec_mult: precision at rank ``(long) (m * R + 0.9)`` (trec_eval's rounding)."""
+    num_rel = r.num_rel(level)
+    cutoff = np.floor(multiple * num_rel + 0.9)
+    return _safe_divide(_hits_within(r, level, cutoff), cutoff)
+
+
+def relative_precision(r: JudgedRanking, cutoff: int, level: int) -> np.ndarray:
+    """relative_P: relevant in the top k over min(k, R); 0 without relevant documents."""
+    num_rel = r.num_rel(level)
+    return _safe_divide(precision(r, cutoff, level) * cutoff, np.minimum(num_rel, cutoff))
+
+
+def unjudged(r: JudgedRanking, cutoff: int) -> np.ndarray:
+    """unj@k: documents of the top k not judged (or judged negative), over k."""
+    judged_ = r.per_query((r.rank <= cutoff) & (r.rel >= 0))
+    return (np.minimum(r.num_ret, cutoff) - judged_) / cutoff
+
+
+def num_rel_ret(r: JudgedRanking, level: int) -> np.ndarray:
+    return r.per_query(r.rel >= level)
+
+
+def num_nonrel_judged_ret(r: JudgedRanking, level: int) -> np.ndarray:
+    """Judged (grade >= 0) non-relevant documents retrieved."""
+    return r.per_query((r.rel >= 0) & (r.rel < level))
+
+
+def set_relative_precision(r: JudgedRanking, level: int) -> np.ndarray:
+    """set_relative_P: relevant retrieved / min(retrieved, relevant)."""
+    return _safe_divide(num_rel_ret(r, level), np.minimum(r.num_ret, r.num_rel(level)))
+
+
+def set_average_precision(r: JudgedRanking, level: int) -> np.ndarray:
+    """set_map: relevant retrieved squared / (retrieved * relevant), i.e. SetP * SetR."""
+    found = num_rel_ret(r, level)
+    return _safe_divide(found * found, r.num_ret.astype(np.float64) * r.num_rel(level))
+
+
+def utility(r: JudgedRanking, level: int, weights, num_docs: int = 0) -> np.ndarray:
+    """Set utility ``a*relret + b*nonrelret + c*relmissed + d*nonrelmissed`` (trec_eval).
+
+    ``num_docs`` is the number of documents of the collection (trec_eval ``-N``), needed
+    only when ``d`` is not 0.
+    """
+    a, b, c, d = (1.0, -1.0, 0.0, 0.0) if weights is None else weights
+    found, num_ret, num_rel = num_rel_ret(r, level), r.num_ret.astype(np.float64), r.num_rel(level)
+    return (a * found + b * (num_ret - found) + c * (num_rel - found)
+            + d * (num_docs + found - num_ret - num_rel))
+
+
+def interpolated_precision_average(r: JudgedRanking, levels, level: int) -> np.ndarray:
+    """11pt_avg: the mean of ``IPrec`` over the recall levels, summed as trec_eval sums."""
+    levels = sorted(_LEVELS_11 if levels is None else levels)
+    total = np.zeros(r.n_queries)
+    for recall_level in reversed(levels):
+        total += interpolated_precision(r, recall_level, level)
+    return total / len(levels)
+
+
+_LEVELS_11 = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+
+
+def bin_g(r: JudgedRanking, level: int) -> np.ndarray:
+    """binG: ``sum 1 / log2(2 + rank - n)`` over the n-th relevant retrieved, over R."""
+    relevant = r.rel >= level
+    nth = _relevant_so_far(r, relevant.astype(np.int64))
+    weights = np.where(relevant, 1.0 / np.log2(2.0 + r.rank - nth), 0.0)
+    return _safe_divide(r.per_query(weights), r.num_rel(level))
+
+
+def _per_query_lists(r: JudgedRanking):
+    """For each query: its ranking as trec_eval's list of grades (-1 not judged, -2 judged
+    negative) and the number of judged documents of each grade >= 0."""
+    starts = np.searchsorted(r.query, np.arange(r.n_queries + 1))
+    jorder = np.argsort(r.judged_query, kind="stable")
+    jq, jr = r.judged_query[jorder], r.judged_rel[jorder]
+    jstarts = np.searchsorted(jq, np.arange(r.n_queries + 1))
+    for i in range(r.n_queries):
+        grades = np.full(int(r.num_ret[i]), -1, dtype=np.int64)
+        lo, hi = starts[i], starts[i + 1]
+        grades[r.rank[lo:hi] - 1] = r.rel[lo:hi]
+        judged_ = jr[jstarts[i]:jstarts[i + 1]]
+        judged_ = judged_[judged_ >= 0]
+        levels = np.bincount(judged_) if len(judged_) else np.zeros(0, dtype=np.int64)
+        yield i, grades.tolist(), levels.tolist()
+
+
+def _gains(levels: list, gains) -> list:
+    """trec_eval's setup_gains: ``[rel_level, gain, num_at_level]`` sorted by gain."""
+    table = [[int(lvl), float(g), 0] for lvl, g in (gains or ())]
+    for grade, count in enumerate(levels):
+        if count == 0 and grade == len(levels) - 1:
+            continue
+        for row in table:
+            if row[0] == grade:
+                row[2] = count
+                break
+        else:
+            table.append([grade, float(grade), count])
+    # C's qsort with the comparison (int) (g1 - g2): gains closer than 1 compare equal
+    import functools
+
+    table.sort(key=functools.cmp_to_key(lambda x, y: int(x[1] - y[1])))
+    return table
+
+
+def _gain_of(table: list) -> dict:
+    out = {}
+    for grade, gain, _ in table:
+        out.setdefault(grade, gain)
+    return out
+
+
+def _ideal_gains(table: list):
+    """The gains of the ideal ranking, highest first, then 0 forever."""
+    for _, gain, count in reversed(table):
+        for _ in range(count):
+            yield gain
+    while True:
+        yield 0.0
+
+
+def _log2(x: float) -> float:
+    return float(np.log2(x))
+
+
+def ndcg_gains(r: JudgedRanking, gains) -> np.ndarray:
+    """trec_eval's ``ndcg`` with grade gains (``ndcg.1=3,2=9``), a port of m_ndcg.c."""
+    out = np.zeros(r.n_queries)
+    for i, grades, levels in _per_query_lists(r):
+        table = _gains(_trim(levels), gains)
+        gain_of = _gain_of(table)
+        ideal = _ideal_steps(table)
+        results_dcg = ideal_dcg = 0.0
+        rank = 0
+        ideal_gain = ideal(0)
+        while rank < len(grades) and ideal_gain > 0.0:
+            gain = gain_of.get(grades[rank], 0.0)
+            if gain != 0:
+                results_dcg += gain / _log2(rank + 2.0)
+            ideal_gain = ideal(rank)
+            if ideal_gain > 0.0:
+                ideal_dcg += ideal_gain / _log2(rank + 2.0)
+            rank += 1
+        while rank < len(grades):
+            gain = gain_of.get(grades[rank], 0.0)
+            if gain != 0:
+                results_dcg += gain / _log2(rank + 2.0)
+            rank += 1
+        while ideal_gain > 0.0:
+            ideal_gain = ideal(rank)
+            if ideal_gain > 0.0:
+                ideal_dcg += ideal_gain / _log2(rank + 2.0)
+            rank += 1
+        if ideal_dcg > 0.0:
+            out[i] = results_dcg / ideal_dcg
+    return out
+
+
+def _trim(levels: list) -> list:
+    """rel_levels up to the highest grade that has a judgment (trec_eval's num_rel_levels)."""
+    levels = list(levels)
+    while levels and levels[-1] == 0:
+        levels.pop()
+    return levels
+
+
+def _ideal_steps(table: list):
+    """``ideal(i)``: the gain trec_eval's walk down the levels gives to rank i (0-based)."""
+    sequence = []
+    for _, gain, count in reversed(table):
+        sequence += [gain] * count
+    first = table[-1][1] if table else 0.0
+
+    def ideal(rank: int) -> float:
+        if rank < len(sequence):
+            return sequence[rank]
+        return 0.0 if table else first
+    return ideal
+
+
+def g_measure(r: JudgedRanking, gains) -> np.ndarray:
+    """trec_eval's ``G`` (m_G.c)."""
+    out = np.zeros(r.n_queries)
+    for i, grades, levels in _per_query_lists(r):
+        table = _gains(_trim(levels), gains)
+        gain_of = _gain_of(table)
+        ideal = _ideal_steps(table)
+        results_g = sum_results = sum_ideal = sum_cost = 0.0
+        min_cost = 1.0
+        ideal_gain = table[-1][1] if table else 0.0
+        rank = 0
+        while rank < len(grades) and ideal_gain > 0.0:
+            gain = gain_of.get(grades[rank], 0.0)
+            sum_results += gain
+            ideal_gain = ideal(rank)
+            if ideal_gain > 0.0:
+                sum_ideal += ideal_gain
+            sum_cost += max(ideal_gain, min_cost)
+            if gain != 0:
+                results_g += gain / _log2(2 + sum_cost - sum_results)
+            rank += 1
+        while rank < len(grades):
+            gain = gain_of.get(grades[rank], 0.0)
+            sum_results += gain
+            sum_cost += min_cost
+            if gain != 0:
+                results_g += gain / _log2(2 + sum_cost - sum_results)
+            rank += 1
+        while ideal_gain > 0.0:
+            ideal_gain = ideal(rank)
+            if ideal_gain > 0.0:
+                sum_ideal += ideal_gain
+            rank += 1
+        if sum_ideal > 0.0:
+            out[i] = results_g / sum_ideal
+    return out
+
+
+def rndcg(r: JudgedRanking, gains, level: int) -> np.ndarray:
+    """trec_eval's ``Rndcg`` (m_Rndcg.c): nDCG averaged where the ideal gain changes."""
+    out = np.zeros(r.n_queries)
+    num_rel = r.num_rel(level)
+    for i, grades, levels in _per_query_lists(r):
+        if num_rel[i] == 0:
+            continue
+        table = _gains(_trim(levels), gains)
+        gain_of = _gain_of(table)
+        ideal = _ideal_steps(table)
+        results_dcg = ideal_dcg = total = 0.0
+        changes = 0
+        ideal_gain = table[-1][1] if table else 0.0
+        old = ideal_gain
+        rank = 0
+        while rank < len(grades) and ideal_gain > 0.0:
+            gain = gain_of.get(grades[rank], 0.0)
+            ideal_gain = ideal(rank)
+            if old != ideal_gain:
+                if ideal_dcg > 0.0:
+                    total += results_dcg / ideal_dcg
+                    changes += 1
+                old = ideal_gain
+            if gain != 0:
+                results_dcg += gain / _log2(rank + 2.0)
+            if ideal_gain > 0.0:
+                ideal_dcg += ideal_gain / _log2(rank + 2.0)
+            rank += 1
+        if rank < len(grades):
+            while rank < len(grades):
+                gain = gain_of.get(grades[rank], 0.0)
+                if gain != 0:
+                    results_dcg += gain / _log2(rank + 2.0)
+                rank += 1
+            if ideal_dcg > 0.0:
+                total += results_dcg / ideal_dcg
+                changes += 1
+        while ideal_gain > 0.0:
+            ideal_gain = ideal(rank)
+            if old != ideal_gain:
+                if ideal_dcg > 0.0:
+                    total += results_dcg / ideal_dcg
+                    changes += 1
+                old = ideal_gain
+            if ideal_gain > 0.0:
+                ideal_dcg += ideal_gain / _log2(rank + 2.0)
+            rank += 1
+        out[i] = total / changes if changes else 0.0
+    return out
+
+
+def ndcg_rel(r: JudgedRanking, gains) -> np.ndarray:
+    """trec_eval's ``ndcg_rel`` (m_ndcg_rel.c): nDCG averaged over the relevant documents."""
+    out = np.zeros(r.n_queries)
+    for i, grades, levels in _per_query_lists(r):
+        table = _gains(_trim(levels), gains)
+        gain_of = _gain_of(table)
+        ideal = _ideal_steps(table)
+        results_dcg = ideal_dcg = total = 0.0
+        found = relevant = 0
+        ideal_gain = table[-1][1] if table else 0.0
+        rank = 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            while rank < len(grades) and ideal_gain > 0.0:
+                gain = gain_of.get(grades[rank], 0.0)
+                if gain != 0:
+                    results_dcg += gain / _log2(rank + 2.0)
+                ideal_gain = ideal(rank)
+                if ideal_gain > 0.0:
+                    relevant += 1
+                    ideal_dcg += ideal_gain / _log2(rank + 2.0)
+                if gain > 0:
+                    total += _c_divide(results_dcg, ideal_dcg)
+                    found += 1
+                rank += 1
+            while rank < len(grades):
+                gain = gain_of.get(grades[rank], 0.0)
+                if gain != 0:
+                    results_dcg += gain / _log2(rank + 2.0)
+                if gain > 0:
+                    total += _c_divide(results_dcg, ideal_dcg)
+                    found += 1
+                rank += 1
+            while ideal_gain > 0.0:
+                ideal_gain = ideal(rank)
+                if ideal_gain > 0.0:
+                    relevant += 1
+                    ideal_dcg += ideal_gain / _log2(rank + 2.0)
+                rank += 1
+            total += (relevant - found) * _c_divide(results_dcg, ideal_dcg)
+        if total > 0.0:
+            out[i] = total / relevant
+    return out
+
+
+def _c_divide(a: float, b: float) -> float:
+    """a / b as C computes doubles: inf or nan for b = 0."""
+    if b == 0.0:
+        return math.nan if a == 0.0 else math.copysign(math.inf, a)
+    return a / b
+
+
+def trec_rbp(r: JudgedRanking, p, gains) -> np.ndarray:
+    """trec_eval's ``rbp`` (m_rbp.c): grade gains scaled to [0, 1] when outside it."""
+    p = 0.9 if p is None else p
+    out = np.zeros(r.n_queries)
+    for i, grades, levels in _per_query_lists(r):
+        table = _gains(_trim(levels), gains)
+        values = [g for _, g, _ in table]
+        low, high = (min(values), max(values)) if values else (0.0, 0.0)
+        if low < 0 or high > 1:
+            table = [[lvl, (g - low) / (high - low), n] for lvl, g, n in table]
+        gain_of = _gain_of(table)
+        total, weight = 0.0, 1.0
+        for grade in grades:
+            gain = gain_of.get(grade, 0.0)
+            if gain != 0:
+                total += gain * weight
+            weight *= p
+        out[i] = (1.0 - p) * total
+    return out
+
+
+def rbp_residual(r: JudgedRanking, p) -> np.ndarray:
+    """trec_eval's ``rbp_resid``: the RBP weight of unjudged ranks and of those below."""
+    p = 0.9 if p is None else p
+    out = np.zeros(r.n_queries)
+    for i, grades, _ in _per_query_lists(r):
+        total, weight, unjudged_ = 0.0, 1.0, 0
+        for grade in grades:
+            if grade < 0:
+                unjudged_ += 1
+                total += weight
+            weight *= p
+        if unjudged_:
+            out[i] = weight + (1 - p) * total
+    return out
+
+
+# ---------------------------------------------------------------- rankings for -M and -J
+
+
+def limit_ranking(r: JudgedRanking, max_docs: int) -> JudgedRanking:
+    """Only the first ``max_docs`` documents of each ranking (trec_eval ``-M``)."""
+    keep = r.rank <= max_docs
+    return JudgedRanking(r.query_ids, np.minimum(r.num_ret, max_docs), r.query[keep],
+                         r.rank[keep], r.rel[keep], r.judged_query, r.judged_rel)
+
+
+def judged_only(r: JudgedRanking) -> JudgedRanking:
+    """The rankings without their unjudged documents (trec_eval ``-J``).
+
+    Documents absent from the qrels and documents judged negative are removed; the others
+    keep their order and are ranked again from 1.
+    """
+    keep = r.rel >= 0
+    query = r.query[keep]
+    counts = np.bincount(query, minlength=r.n_queries)
+    starts = np.concatenate(([0], np.cumsum(counts)))
+    rank = np.arange(1, len(query) + 1) - starts[query]
+    return JudgedRanking(r.query_ids, counts.astype(r.num_ret.dtype), query,
+                         rank.astype(r.rank.dtype), r.rel[keep], r.judged_query, r.judged_rel)
+
+
+# ---------------------------------------------------------------- dispatch
+
+
+def _level(m: Measure, level: int) -> int:
+    return level if m.rel is None else m.rel
+
+
+_KERNELS = {
+    "num_q": lambda r, m, level, ctx: np.ones(r.n_queries),
+    "num_ret": lambda r, m, level, ctx: r.num_ret.astype(np.float64),
+    "num_rel": lambda r, m, level, ctx: r.num_rel(level),
+    "num_rel_ret": lambda r, m, level, ctx: num_rel_ret(r, level),
+    "num_nonrel_judged_ret": lambda r, m, level, ctx: num_nonrel_judged_ret(r, level),
+    "precision": lambda r, m, level, ctx: precision(r, m.cutoff, level),
+    "recall": lambda r, m, level, ctx: recall(r, m.cutoff, level),
+    "success": lambda r, m, level, ctx: success(r, m.cutoff, level),
+    "reciprocal_rank": lambda r, m, level, ctx: reciprocal_rank(r, m.cutoff, level),
+    "average_precision": lambda r, m, level, ctx: average_precision(r, m.cutoff, level),
+    "r_precision": lambda r, m, level, ctx: r_precision(r, level),
+    "r_precision_multiple": lambda r, m, level, ctx: r_precision_multiple(r, m.cutoff, level),
+    "bpref": lambda r, m, level, ctx: bpref(r, level),
+    "ndcg": lambda r, m, level, ctx: (ndcg(r, m.cutoff) if m.gains is None
+                                      else ndcg_gains(r, m.gains)),
+    "ndcg_exp": lambda r, m, level, ctx: ndcg(r, m.cutoff, exponential=True),
+    "ndcg_rel": lambda r, m, level, ctx: ndcg_rel(r, m.gains),
+    "rndcg": lambda r, m, level, ctx: rndcg(r, m.gains, level),
+    "g_measure": lambda r, m, level, ctx: g_measure(r, m.gains),
+    "bin_g": lambda r, m, level, ctx: bin_g(r, level),
+    "judged": lambda r, m, level, ctx: judged(r, m.cutoff),
+    "unjudged": lambda r, m, level, ctx: unjudged(r, m.cutoff),
+    "dcg": lambda r, m, level, ctx: dcg(r, m.cutoff),
+    "set_precision": lambda r, m, level, ctx: set_precision(r, level),
+    "set_recall": lambda r, m, level, ctx: set_recall(r, level),
+    "set_relative_precision": lambda r, m, level, ctx: set_relative_precision(r, level),
+    "set_average_precision": lambda r, m, level, ctx: set_average_precision(r, level),
+    "set_f": lambda r, m, level, ctx: set_f(r, level, 1.0 if m.beta is None else m.beta),
+    "relative_precision": lambda r, m, level, ctx: relative_precision(r, m.cutoff, level),
+    "rank_biased_precision": lambda r, m, level, ctx: rank_biased_precision(r, m.cutoff, level,
+                                                                            m.p),
+    "trec_rbp": lambda r, m, level, ctx: trec_rbp(r, m.p, m.gains),
+    "rbp_residual": lambda r, m, level, ctx: rbp_residual(r, m.p),
+    "expected_reciprocal_rank": lambda r, m, level, ctx: expected_reciprocal_rank(r, m.cutoff),
+    "inferred_average_precision": lambda r, m, level, ctx: inferred_average_precision(r, level),
+    "interpolated_precision": lambda r, m, level, ctx: interpolated_precision(r, m.cutoff, level),
+    "interpolated_precision_average": lambda r, m, level, ctx: interpolated_precision_average(
+        r, m.levels, level),
+    "utility": lambda r, m, level, ctx: utility(r, level, m.weights, ctx.get("num_docs", 0)),
+}
+
+
+def compute(r: JudgedRanking, measure: Measure, *, relevance_level: int = 1,
+            num_docs: int = 0) -> np.ndarray:
     """Value of ``measure`` for every query of ``r`` (float64, in ``r.query_ids`` order).
 
-    A measure's own ``rel`` (``P(rel=2)@10``) overrides ``relevance_level``.
+    The kernel is the one the measure's :class:`reteval.measures.Family` names. A
+    measure's own ``rel`` (``P(rel=2)@10``) overrides ``relevance_level``; its
+    ``judged_only`` ranks the judged documents only. ``num_docs`` is the collection size
+    (trec_eval ``-N``, used by ``Utility``).
     """
-    family, k = measure.family, measure.cutoff
-    level = relevance_level if measure.rel is None else measure.rel
-    if family == "P":
-        return precision(r, k, level)
-    if family == "R":
-        return recall(r, k, level)
-    if family == "Success":
-        return success(r, k, level)
-    if family == "RR":
-        return reciprocal_rank(r, k, level)
-    if family == "AP":
-        return average_precision(r, k, level)
-    if family == "Rprec":
-        return r_precision(r, level)
-    if family == "Bpref":
-        return bpref(r, level)
-    if family in ("nDCG", "nDCG_exp"):
-        return ndcg(r, k, exponential=family == "nDCG_exp")
-    if family == "Judged":
-        return judged(r, k)
-    if family == "NumRet":
-        return r.num_ret.astype(np.float64)
-    if family == "NumRel":
-        return r.num_rel(level)
-    if family == "NumRelRet":
-        return r.per_query(r.rel >= level)
-    if family == "NumQ":
-        return np.ones(r.n_queries)
-    if family == "DCG":
-        return dcg(r, k)
-    if family == "SetP":
-        return set_precision(r, level)
-    if family == "SetR":
-        return set_recall(r, level)
-    if family == "SetF":
-        return set_f(r, level, 1.0 if measure.beta is None else measure.beta)
-    if family == "RBP":
-        return rank_biased_precision(r, k, level, measure.p)
-    if family == "ERR":
-        return expected_reciprocal_rank(r, k)
-    if family == "infAP":
-        return inferred_average_precision(r, level)
-    if family == "IPrec":
-        return interpolated_precision(r, k, level)
-    raise AssertionError(f"no kernel for {measure}")  # every family is handled above
+    if measure.spec.judgments != "qrels":
+        need = "qrels_jg" if measure.spec.judgments == "qrels_jg" else "prefs or qrels_prefs"
+        raise InputError(f"measure {measure} needs {need} judgments (trec_eval -R; "
+                         "rel_format= of evaluate)")
+    if measure.judged_only:
+        r = judged_only(r)
+    kernel = _KERNELS[measure.spec.kernel]
+    values = kernel(r, measure, _level(measure, relevance_level), {"num_docs": num_docs})
+    return np.asarray(values, dtype=np.float64)
+
+
+def relevance_strings(r: JudgedRanking, length: int = 10) -> dict:
+    """trec_eval's ``relstring``: the grades of the top ``length`` documents, one character
+    each (``0``-``9``, ``>`` above 9, ``-`` not judged, ``.`` judged negative), per query."""
+    out = {}
+    for i, grades, _ in _per_query_lists(r):
+        chars = [">" if g > 9 else str(g) if g >= 0 else "-" if g == -1 else "."
+                 for g in grades[:max(length, 0)]]
+        out[str(r.query_ids[i])] = "".join(chars)
+    return out

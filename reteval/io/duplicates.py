@@ -47,10 +47,24 @@ def check_unique_ids(query, doc, what: str, *, labels=None, labels_are_lines: bo
 
 
 def duplicate_error(what, query_id, doc_id, where, source) -> InputError:
-    """The error for a document listed twice for one query."""
+    """The error for a document listed twice for one query.
+
+    ``where`` is ``"rows 3 and 7"`` or ``"lines 4 and 9"``; the error names its
+    catalogue entry, so that it can be said in Chinese too.
+
+    Examples
+    --------
+    >>> error = duplicate_error("run", "q1", "d1", "rows 0 and 1", None)
+    >>> str(error), error.key
+    ("document 'd1' appears twice for query 'q1' in the run, on rows 0 and 1", 'error.duplicate')
+    """
+    unit, _, places = str(where).partition(" ")
+    first, _, second = places.partition(" and ")
     return InputError(
         f"document {doc_id!r} appears twice for query {query_id!r} in the {what}, on {where}",
-        path=source,
+        path=source, key="error.duplicate",
+        fields={"doc": doc_id, "query": query_id, "what": what, "unit": unit, "first": first,
+                "second": second},
     )
 
 

@@ -20,6 +20,7 @@ import math
 import sys
 
 from reteval.errors import InputError
+from reteval.evaluation.measures import is_count
 
 __all__ = ["ALERT_EXIT_STATUS", "add_subcommands"]
 
@@ -172,7 +173,7 @@ def add_subcommands(subparsers) -> None:
 def _summary(result) -> str:
     e = result.entry
     values = " ".join(
-        f"{m}={v:.0f}" if m.startswith("Num") else f"{m}={v:.4f}" for m, v in e.aggregates.items()
+        f"{m}={v:.0f}" if is_count(m) else f"{m}={v:.4f}" for m, v in e.aggregates.items()
     )
     flag = f", {len(e.alerts)} alert(s)" if e.alerts else ""
     from reteval.monitor.trend import display_name
@@ -363,7 +364,7 @@ def _table(frame) -> str:
         for m in measures:
             value = row[m]
             text = "-" if math.isnan(value) else (
-                f"{value:.0f}" if m.startswith("Num") else f"{value:.4f}")
+                f"{value:.0f}" if is_count(m) else f"{value:.4f}")
             cells.append(text + ("!" if m in marked else " "))
         cells.append(display_name(row["alerts"]))
         rows.append(cells)

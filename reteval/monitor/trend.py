@@ -14,8 +14,11 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from reteval._util.catalogue import check_lang, phrase
 from reteval._util.extras import require
+from reteval._util.fonts import figure_text, use_cjk_font
 from reteval.errors import InputError
+from reteval.evaluation.measures import is_count
 from reteval.monitor.history import HistoryStore, open_history
 
 __all__ = ["display_name", "history_frame", "plot_history"]
@@ -36,11 +39,6 @@ def display_name(name) -> str:
         return text
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
                    for c in text)
-
-
-def _legend_label(text: str) -> str:
-    # matplotlib leaves out of the legend any label that starts with "_"
-    return "\u200b" + text if text.startswith("_") else text
 
 
 def _select_measures(frame_measures: list[str], measures) -> list[str]:
@@ -72,6 +70,8 @@ def history_frame(history, *, measures: Sequence[str] | str | None = None,
     retriever : str, optional
         Only this retriever's entries.
     lock_timeout : float, default 5
+    lang : {"en", "zh"}, default "en"
+        Language of the title, the axes and the legend's "alert".
 
     Returns
     -------
@@ -145,7 +145,8 @@ def history_frame(history, *, measures: Sequence[str] | str | None = None,
 
 
 def plot_history(history, *, measures: Sequence[str] | str | None = None,
-                 retriever: str | None = None, ax=None, lock_timeout: float = 5.0):
+                 retriever: str | None = None, ax=None, lock_timeout: float = 5.0,
+                 lang: str = "en"):
     """Plot the measures over time.
 
     One line per (retriever, measure); entries that raised an alert about a
@@ -164,6 +165,8 @@ def plot_history(history, *, measures: Sequence[str] | str | None = None,
     ax : matplotlib.axes.Axes, optional
         Draw into these axes; default: a new figure.
     lock_timeout : float, default 5
+    lang : {"en", "zh"}, default "en"
+        Language of the title, the axes and the legend's "alert".
 
     Returns
     -------
@@ -182,6 +185,8 @@ def plot_history(history, *, measures: Sequence[str] | str | None = None,
     ['run RR']
     """
     Figure = require("matplotlib.figure", "plots", "trend figures").Figure
+    check_lang(lang)
+    use_cjk_font(warn=False)
 
     store = history if isinstance(history, HistoryStore) else open_history(
         history, lock_timeout=lock_timeout)
@@ -196,7 +201,7 @@ def plot_history(history, *, measures: Sequence[str] | str | None = None,
     measure_columns = [c for c in frame.columns
                        if c not in (*_FIXED_COLUMNS, "alert", "alerts", "alert_measures")]
     if measures is None:
-        measure_columns = [c for c in measure_columns if not c.startswith("Num")]
+        measure_columns = [c for c in measure_columns if not is_count(c)]
     if ax is None:
         fig = Figure(figsize=(8, 4.5), layout="constrained")
         ax = fig.add_subplot()
@@ -213,12 +218,12 @@ def plot_history(history, *, measures: Sequence[str] | str | None = None,
             key = m if frame["retriever"].nunique() == 1 else (retriever_name, m)
             color = colors.setdefault(key, cycle[len(colors) % len(cycle)])
             ax.plot(group["created_utc"], series, marker="o", markersize=3, color=color,
-                    label=_legend_label(f"{display_name(retriever_name)} {m}"))
+                    label=figure_text(f"{display_name(retriever_name)} {m}"))
             hit = group["alert_measures"].str.split(", ").apply(lambda ms, m=m: m in ms)
             if hit.any():
                 ax.plot(group.loc[hit, "created_utc"], series[hit], linestyle="none",
                         marker="v", markersize=9, color="red", zorder=3,
-                        label="_alert" if alert_labelled else "alert")
+                        label="_alert" if alert_labelled else phrase("trend.alert", lang))
                 alert_labelled = True
     other = frame[frame["alert"] & (frame["alert_measures"] == "")]
     for moment in other["created_utc"]:
@@ -231,9 +236,10 @@ def plot_history(history, *, measures: Sequence[str] | str | None = None,
         if m in measure_columns:
             ax.axhline(minimum, linestyle=":", linewidth=1,
                        color=colors.get(m, "black"))
-    ax.set_xlabel("evaluation time (UTC)")
-    ax.set_ylabel("value")
-    ax.set_title("Evaluation history" + (f": {display_name(retriever)}" if retriever else ""))
+    ax.set_xlabel(phrase("trend.x", lang))
+    ax.set_ylabel(phrase("trend.y", lang))
+    ax.set_title(figure_text(phrase("trend.title_of", lang, retriever=display_name(retriever))
+                             if retriever else phrase("trend.title", lang)))
     if ax.get_lines():
         ax.legend(loc="best", fontsize="small")
     ax.tick_params(axis="x", labelrotation=30)

@@ -38,9 +38,9 @@ layers; neither imports the other).
 =============  ==============================================================
 module         idea
 =============  ==============================================================
-``texts``      every word of the report in both languages
 ``document``   the content as language-neutral blocks: tables, verdicts,
-               recommendation, history
+               recommendation, history (every word from
+               :mod:`reteval._util.catalogue`)
 ``markdown``   :func:`to_markdown`
 ``html``       :func:`to_html`: a self-contained page
 ``latex``      :func:`to_latex`: a ``tabular`` for a paper
@@ -48,10 +48,10 @@ module         idea
 =============  ==============================================================
 """
 
+from reteval._util.catalogue import LANGUAGES
 from reteval.report.files import write_report
 from reteval.report.html import to_html
 from reteval.report.latex import to_latex
 from reteval.report.markdown import to_markdown
-from reteval.report.texts import LANGUAGES
 
 __all__ = ["LANGUAGES", "to_html", "to_latex", "to_markdown", "write_report"]

@@ -27,8 +27,9 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from reteval._util.catalogue import check_lang, phrase
 from reteval._util.extras import require
-from reteval._util.fonts import use_cjk_font
+from reteval._util.fonts import figure_text, use_cjk_font
 from reteval.errors import InputError
 from reteval.evaluation.comparison import Comparison
 from reteval.evaluation.cutoffs import cutoff_groups, recall_levels
@@ -47,9 +48,9 @@ Figure = require("matplotlib.figure", "plots", "figures").Figure
 use_cjk_font(warn=False)
 
 
-def _label(text) -> str:
-    """Text for matplotlib: ``$`` would start mathtext, so it is escaped."""
-    return str(text).replace("$", r"\$")
+
+def _say(key: str, lang: str, **fields) -> str:
+    return figure_text(phrase(f"figure.{key}", lang, **fields))
 
 
 def _check(comparison) -> Comparison:
@@ -85,8 +86,10 @@ def cutoff_families(comparison: Comparison) -> dict[str, list[tuple[int, str]]]:
     return cutoff_groups(_check(comparison).measures)
 
 
-def plot_cutoff_curves(comparison: Comparison) -> Figure:
+def plot_cutoff_curves(comparison: Comparison, *, lang: str = "en") -> Figure:
     """Measure@k curves: one panel per family with two or more cutoffs.
+
+    ``lang`` (``"en"`` or ``"zh"``) is the language of the axes' labels.
 
     Raises
     ------
@@ -103,6 +106,7 @@ def plot_cutoff_curves(comparison: Comparison) -> Figure:
     1
     """
     families = cutoff_families(comparison)
+    check_lang(lang)
     if not families:
         raise InputError(
             "measure@k curves need a measure family at two or more cutoffs "
@@ -115,25 +119,25 @@ def plot_cutoff_curves(comparison: Comparison) -> Figure:
         ks = [k for k, _ in items]
         for system in comparison.systems:
             rows = table.loc[[(name, system) for _, name in items]]
-            line, = ax.plot(ks, rows["mean"].to_numpy(), marker="o", label=_label(system))
+            line, = ax.plot(ks, rows["mean"].to_numpy(), marker="o", label=figure_text(system))
             ax.fill_between(ks, rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy(),
                             color=line.get_color(), alpha=0.15, linewidth=0)
-        ax.set_xlabel("cutoff k")
-        ax.set_ylabel(_label(f"mean {family}@k"))
+        ax.set_xlabel(_say("cutoff_k", lang))
+        ax.set_ylabel(_say("mean_of", lang, measure=f"{family}@k"))
         ax.set_xticks(ks)
-        ax.set_title(_label(f"{family}@k"))
+        ax.set_title(figure_text(f"{family}@k"))
         ax.grid(alpha=0.3)
     axes[-1].legend(fontsize="small")
     return fig
 
 
-def plot_precision_recall(comparison: Comparison) -> Figure:
+def plot_precision_recall(comparison: Comparison, *, lang: str = "en") -> Figure:
     """The interpolated precision-recall curve: mean ``IPrec@r`` against recall level r.
 
     The comparison must hold ``IPrec`` at two or more recall levels, e.g.
     ``compare(qrels, runs, ["iprec_at_recall"])`` for trec_eval's 11 points
     (0.0, 0.1, ..., 1.0). One line per system (its own marker and line style),
-    with the bootstrap interval of each mean as a band.
+    with the bootstrap interval of each mean as a band; labels in ``lang``.
 
     Raises
     ------
@@ -150,6 +154,7 @@ def plot_precision_recall(comparison: Comparison) -> Figure:
     'recall'
     """
     levels = recall_levels(_check(comparison).measures)
+    check_lang(lang)
     if len(levels) < 2:
         raise InputError(
             "a precision-recall curve needs IPrec at two or more recall levels "
@@ -162,14 +167,14 @@ def plot_precision_recall(comparison: Comparison) -> Figure:
     for i, system in enumerate(comparison.systems):
         rows = table.loc[[(name, system) for _, name in levels]]
         line, = ax.plot(x, rows["mean"].to_numpy(), marker=_MARKERS[i % len(_MARKERS)],
-                        linestyle=_LINESTYLES[i % len(_LINESTYLES)], label=_label(system))
+                        linestyle=_LINESTYLES[i % len(_LINESTYLES)], label=figure_text(system))
         ax.fill_between(x, rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy(),
                         color=line.get_color(), alpha=0.12, linewidth=0)
-    ax.set_xlabel("recall")
-    ax.set_ylabel("interpolated precision")
+    ax.set_xlabel(_say("recall", lang))
+    ax.set_ylabel(_say("interpolated_precision", lang))
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.02)
-    ax.set_title(f"interpolated precision-recall ({comparison.n_queries} queries)")
+    ax.set_title(_say("precision_recall_title", lang, n=comparison.n_queries))
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return fig
@@ -180,12 +185,12 @@ _LINESTYLES = ("-", "--", "-.", ":")
 
 
 def plot_differences(comparison: Comparison, measure: str | None = None, *,
-                     against: str | None = None) -> Figure:
+                     against: str | None = None, lang: str = "en") -> Figure:
     """Sorted per-query differences of each system against ``against``.
 
     ``against`` defaults to the comparison's baseline, or else the first system.
     Each panel shows one system's differences, largest first, with the counts of
-    wins, ties and losses; ``measure`` defaults to the first measure.
+    wins, ties and losses; ``measure`` defaults to the first measure; labels in ``lang``.
 
     Examples
     --------
@@ -199,6 +204,7 @@ def plot_differences(comparison: Comparison, measure: str | None = None, *,
     """
     comparison = _check(comparison)
     measure = _measure(comparison, measure)
+    check_lang(lang)
     against = against if against is not None else (comparison.baseline or comparison.systems[0])
     if len(comparison.systems) < 2:
         raise InputError("per-query differences need at least two systems; got one")
@@ -212,15 +218,17 @@ def plot_differences(comparison: Comparison, measure: str | None = None, *,
         ax.bar(np.arange(values.size), values, width=1.0, color=colors)
         ax.axhline(0.0, color="black", linewidth=0.8)
         wins, ties, losses = (values > 0).sum(), (values == 0).sum(), (values < 0).sum()
-        ax.set_title(_label(f"{system} - {against}: {wins} better, {ties} tied, {losses} worse; "
-                            f"mean {values.mean():+.4f}"), fontsize="medium")
-        ax.set_ylabel(_label(f"diff {measure}"))
-    axes[-1].set_xlabel("queries, sorted by difference")
+        ax.set_title(_say("differences_title", lang, system=system, against=against, wins=wins,
+                          ties=ties, losses=losses, mean=values.mean()), fontsize="medium")
+        ax.set_ylabel(_say("difference_of", lang, measure=measure))
+    axes[-1].set_xlabel(_say("queries_by_difference", lang))
     return fig
 
 
-def plot_forest(comparison: Comparison, measures=None) -> Figure:
+def plot_forest(comparison: Comparison, measures=None, *, lang: str = "en") -> Figure:
     """Forest plot: each system's mean and confidence interval, one panel per measure.
+
+    ``lang`` is the language of the axis label.
 
     Examples
     --------
@@ -232,6 +240,7 @@ def plot_forest(comparison: Comparison, measures=None) -> Figure:
     ['P@1', 'RR']
     """
     comparison = _check(comparison)
+    check_lang(lang)
     names = list(comparison.measures) if measures is None else [
         _measure(comparison, m) for m in ([measures] if isinstance(measures, str) else measures)]
     table = comparison.table.set_index(["measure", "system"])
@@ -250,17 +259,20 @@ def plot_forest(comparison: Comparison, measures=None) -> Figure:
         mean = rows["mean"].to_numpy()
         err = np.vstack([mean - rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy() - mean])
         ax.errorbar(mean, y, xerr=err, fmt="o", capsize=3)
-        ax.set_title(_label(name))
+        ax.set_title(figure_text(name))
         ax.grid(axis="x", alpha=0.3)
-    axes[0].set_yticks(y, [_label(s) for s in systems])
+    axes[0].set_yticks(y, [figure_text(s) for s in systems])
     axes[0].set_ylim(-0.6, len(systems) - 0.4)
     level = round(100 * comparison.confidence_level, 2)
-    fig.supxlabel(f"mean with {level:g}% bootstrap interval", fontsize="small")
+    fig.supxlabel(_say("forest_x", lang, level=level), fontsize="small")
     return fig
 
 
-def plot_distributions(comparison: Comparison, measure: str | None = None) -> Figure:
+def plot_distributions(comparison: Comparison, measure: str | None = None, *,
+                       lang: str = "en") -> Figure:
     """Per-query score distribution of each system (box plot, mean as a diamond).
+
+    ``lang`` is the language of the labels.
 
     Examples
     --------
@@ -273,27 +285,29 @@ def plot_distributions(comparison: Comparison, measure: str | None = None) -> Fi
     """
     comparison = _check(comparison)
     measure = _measure(comparison, measure)
+    check_lang(lang)
     frame = comparison.per_query[measure]
     systems = list(comparison.systems)
     fig = Figure(figsize=(1.2 + 1.1 * len(systems), 3.6), layout="constrained")
     ax = fig.subplots()
     data = [frame[s].to_numpy() for s in systems]
     ax.boxplot(data, showmeans=True, meanprops={"marker": "D", "markerfacecolor": "white"})
-    ax.set_xticks(np.arange(1, len(systems) + 1), [_label(s) for s in systems],
+    ax.set_xticks(np.arange(1, len(systems) + 1), [figure_text(s) for s in systems],
                   rotation=30 if len(systems) > 4 else 0)
-    ax.set_ylabel(_label(f"{measure} per query"))
-    ax.set_title(_label(f"{measure}: {frame.shape[0]} queries"))
+    ax.set_ylabel(_say("per_query", lang, measure=measure))
+    ax.set_title(_say("distribution_title", lang, measure=measure, n=frame.shape[0]))
     ax.grid(axis="y", alpha=0.3)
     return fig
 
 
-def report_figures(comparison: Comparison, *, measure: str | None = None) -> Mapping[str, Figure]:
+def report_figures(comparison: Comparison, *, measure: str | None = None,
+                   lang: str = "en") -> Mapping[str, Figure]:
     """The report's figures, by file stem.
 
     ``forest``; ``cutoff_curves`` when a family has two or more cutoffs;
     ``differences`` (against the baseline, or the first system) and
     ``distributions`` for ``measure`` (default: the first measure);
-    ``differences`` needs two or more systems.
+    ``differences`` needs two or more systems. Labels in ``lang`` (``"en"``, ``"zh"``).
 
     Examples
     --------
@@ -305,10 +319,10 @@ def report_figures(comparison: Comparison, *, measure: str | None = None) -> Map
     """
     comparison = _check(comparison)
     measure = _measure(comparison, measure)
-    figures = {"forest": plot_forest(comparison)}
+    figures = {"forest": plot_forest(comparison, lang=lang)}
     if cutoff_families(comparison):
-        figures["cutoff_curves"] = plot_cutoff_curves(comparison)
+        figures["cutoff_curves"] = plot_cutoff_curves(comparison, lang=lang)
     if len(comparison.systems) >= 2:
-        figures["differences"] = plot_differences(comparison, measure)
-    figures["distributions"] = plot_distributions(comparison, measure)
+        figures["differences"] = plot_differences(comparison, measure, lang=lang)
+    figures["distributions"] = plot_distributions(comparison, measure, lang=lang)
     return figures

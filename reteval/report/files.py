@@ -5,12 +5,12 @@ from __future__ import annotations
 import base64
 from pathlib import Path
 
+from reteval._util.catalogue import phrase
 from reteval.evaluation.comparison import Comparison
 from reteval.report.document import build_document, check_arguments, check_history
 from reteval.report.html import png, render_html
 from reteval.report.latex import to_latex
 from reteval.report.markdown import render_markdown
-from reteval.report.texts import TITLES
 
 __all__ = ["write_report"]
 
@@ -69,7 +69,7 @@ def write_report(comparison: Comparison, output_dir, *, title: str | None = None
     out = Path(output_dir).resolve()
     (out / "figures").mkdir(parents=True, exist_ok=True)
     frame = check_history(history)
-    figures = dict(report_figures(comparison, measure=measure))
+    figures = dict(report_figures(comparison, measure=measure, lang=lang))
     if trend is not None:
         figures["trend"] = trend
     paths: dict[str, Path] = {}
@@ -80,7 +80,7 @@ def write_report(comparison: Comparison, output_dir, *, title: str | None = None
         (out / rel).write_bytes(data)
         images[name] = base64.b64encode(data).decode("ascii")
         paths[rel] = out / rel
-    title = TITLES[lang] if title is None else str(title)
+    title = phrase("report.title", lang) if title is None else str(title)
     doc = build_document(comparison, title, digits, list(images), lang, frame)
     files = {
         "report.md": render_markdown(doc, {n: f"figures/{n}.png" for n in images}),

@@ -11,6 +11,7 @@ import base64
 import html
 import io
 
+from reteval._util.catalogue import phrase
 from reteval.evaluation.comparison import Comparison
 from reteval.report.document import (
     Bullets,
@@ -22,7 +23,6 @@ from reteval.report.document import (
     check_arguments,
     check_history,
 )
-from reteval.report.texts import TITLES
 
 __all__ = ["png", "render_html", "to_html"]
 
@@ -125,7 +125,7 @@ def to_html(comparison: Comparison, *, title: str | None = None, digits: int = 4
     figures = dict(figures or {})
     images = {name: base64.b64encode(png(fig, dpi)).decode("ascii")
               for name, fig in figures.items()}
-    title = TITLES[lang] if title is None else str(title)
+    title = phrase("report.title", lang) if title is None else str(title)
     doc = build_document(comparison, title, digits, list(images), lang, check_history(history))
     return render_html(doc, title, images, lang)
 

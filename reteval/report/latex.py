@@ -6,10 +6,10 @@ The Chinese edition needs XeLaTeX (or LuaLaTeX) with the ``ctex`` package (or
 
 from __future__ import annotations
 
+from reteval._util.catalogue import phrase, phrases
 from reteval.errors import InputError
 from reteval.evaluation.comparison import Comparison
-from reteval.report.document import check_arguments, fmt, p_label
-from reteval.report.texts import CORRECTION_NAMES, HEADERS, TEST_NAMES, TITLES
+from reteval.report.document import CORRECTION_NAMES, check_arguments, fmt, p_label
 
 __all__ = ["to_latex"]
 
@@ -90,7 +90,7 @@ def to_latex(comparison: Comparison, *, digits: int = 3, lang: str = "en",
                   for s in (c.best.loc[m, "system"], *c.best.loc[m, "tied_with"])}
     n_cols = 2 + len(c.measures)
     corr = CORRECTION_NAMES.get(c.correction, c.correction)
-    test = TEST_NAMES[lang].get(c.test, c.test)
+    test = phrases("report.test.", lang).get(c.test, c.test)
     if zh:
         head = [_LATEX_NEEDS_CJK,
                 f"% reteval 对比：{c.n_queries} 个查询；{_tex(test)}，"
@@ -103,7 +103,7 @@ def to_latex(comparison: Comparison, *, digits: int = 3, lang: str = "en",
         *head,
         r"\begin{tabular}{ll " + "r" * len(c.measures) + "}",
         r"\hline",
-        f" & {HEADERS[lang]['system']} & " + " & ".join(_tex(m) for m in c.measures) + r" \\",
+        f" & {phrase('report.system', lang)} & " + " & ".join(_tex(m) for m in c.measures) + r" \\",
         r"\hline",
     ]
     for s in c.systems:
@@ -125,7 +125,7 @@ def to_latex(comparison: Comparison, *, digits: int = 3, lang: str = "en",
     lines.append(rf"\multicolumn{{{n_cols}}}{{l}}{{\footnotesize {legend}}} \\")
     lines.append(r"\end{tabular}")
     if standalone:
-        caption = _tex(TITLES[lang] if title is None else title)
+        caption = _tex(phrase("report.title", lang) if title is None else title)
         cls = [r"% 用 XeLaTeX 编译：xelatex report.tex", r"\documentclass[UTF8]{ctexart}"] if zh \
             else [r"\documentclass{article}"]
         lines = [*cls, r"\begin{document}", r"\begin{table}[htbp]", r"\centering",

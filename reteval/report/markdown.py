@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from reteval._util.catalogue import phrase
 from reteval.evaluation.comparison import Comparison
 from reteval.report.document import (
     Bullets,
@@ -15,7 +16,6 @@ from reteval.report.document import (
     check_arguments,
     check_history,
 )
-from reteval.report.texts import TITLES
 
 __all__ = ["render_markdown", "to_markdown"]
 
@@ -105,7 +105,7 @@ def to_markdown(comparison: Comparison, *, title: str | None = None, digits: int
     """
     check_arguments(comparison, digits, lang)
     figure_paths = figure_paths or {}
-    title = TITLES[lang] if title is None else str(title)
+    title = phrase("report.title", lang) if title is None else str(title)
     doc = build_document(comparison, title, digits, list(figure_paths), lang,
                     check_history(history))
     return render_markdown(doc, figure_paths)

@@ -18,6 +18,7 @@ import difflib
 from datetime import datetime, timezone
 from pathlib import Path
 
+from reteval._util.catalogue import check_lang
 from reteval._util.validation import check_probability
 from reteval.errors import InputError
 from reteval.evaluation.measures import parse_measure, parse_measures
@@ -39,25 +40,8 @@ __all__ = [
     "report_sources",
 ]
 
-#: Languages of the notebooks' editions.
-LANGS = ("zh", "en")
 #: File endings of the interaction logs notebook 03 reads.
 LOG_SUFFIXES = (".csv", ".jsonl", ".ndjson", ".sqlite", ".db")
-
-
-def check_lang(lang) -> str:
-    """The edition's language, ``"zh"`` or ``"en"``.
-
-    Examples
-    --------
-    >>> check_lang("fr")
-    Traceback (most recent call last):
-    ...
-    reteval.errors.InputError: lang must be 'zh' or 'en'; got 'fr'
-    """
-    if lang not in LANGS:
-        raise InputError(f"lang must be 'zh' or 'en'; got {lang!r}")
-    return lang
 
 
 def check_positive_int(value, name: str, *, minimum: int = 1) -> int:
@@ -249,10 +233,7 @@ def check_notebook_04(*, lang, measures, k_values, baseline=None) -> None:
     ...
     reteval.errors.InputError: k_values must be positive integers; got []
     """
-    from reteval.report import LANGUAGES
-
-    if lang not in LANGUAGES:
-        raise InputError(f"lang must be one of {list(LANGUAGES)}; got {lang!r}")
+    check_lang(lang)
     parse_measures(measures)  # raises with the valid names and the nearest match
     check_positive_ints(k_values, "k_values")
 

@@ -9,10 +9,11 @@ import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
+from reteval._util.catalogue import phrase
 from reteval.errors import InputError
 from reteval.io import as_run, sort_run
 
-__all__ = ["Displayable", "check_int", "check_lang", "check_runs"]
+__all__ = ["Displayable", "check_int", "check_runs"]
 
 STYLE = (
     "<style>"
@@ -44,28 +45,6 @@ def check_int(value, name: str, *, minimum: int) -> int:
     return int(value)
 
 
-LANGS = ("zh", "en")
-
-LIVE_NOTE = {
-    "zh": "交互控件需要运行中的内核（JupyterLab、Notebook、VS Code）。以下是控件当前显示的内容：",
-    "en": "The interactive controls need a live kernel (JupyterLab, Notebook, VS Code). "
-          "What they show now:",
-}
-
-
-def check_lang(lang) -> str:
-    """The language of an explorer's text, one of :data:`LANGS`.
-
-    Examples
-    --------
-    >>> check_lang("zh")
-    'zh'
-    """
-    if lang not in LANGS:
-        raise InputError(f"lang must be 'zh' or 'en'; got {lang!r}")
-    return lang
-
-
 class Displayable:
     """Display the explorer's widget, with :meth:`text` as the fallback of other front ends."""
 
@@ -84,7 +63,7 @@ class Displayable:
         text = self.text()
         bundle["text/plain"] = text
         bundle["text/html"] = (f"<div class='reteval-w reteval-fallback'><p><em>"
-                               f"{html.escape(LIVE_NOTE[self.lang])}</em></p>"
+                               f"{html.escape(phrase('widget.live_note', self.lang))}</em></p>"
                                f"{self._fallback_html(text)}</div>")
         return bundle
 

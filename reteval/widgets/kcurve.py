@@ -8,9 +8,10 @@ import io
 import ipywidgets as widgets
 import pandas as pd
 
+from reteval._util.catalogue import check_lang, phrase
 from reteval.errors import InputError
 from reteval.evaluation.cutoffs import measure_curves
-from reteval.widgets.common import STYLE, Displayable, check_int, check_lang
+from reteval.widgets.common import STYLE, Displayable, check_int
 
 __all__ = ["KCurveExplorer", "k_curves"]
 
@@ -62,7 +63,7 @@ class KCurveExplorer(Displayable):
         Initial position of the slider (a vertical line on the plot).
     relevance_level : int, default 1
     lang : {"en", "zh"}, default "en"
-        Language of the plot's labels.
+        Language of the plot's labels and of the values table.
 
     Attributes
     ----------
@@ -110,21 +111,20 @@ class KCurveExplorer(Displayable):
         """A matplotlib Figure (no pyplot state) of the curves, K marked."""
         from matplotlib.figure import Figure
 
-        from reteval._util.fonts import use_cjk_font
+        from reteval._util.fonts import figure_text, use_cjk_font
 
         use_cjk_font(warn=False)
-        words = {"zh": ("截断位置 K", "平均值"), "en": ("cutoff K", "mean")}[self.lang]
         fig = Figure(figsize=(3.6 * len(self.families) + 1.2, 3.0), layout="constrained")
         axes = fig.subplots(1, len(self.families), squeeze=False)[0]
         ks = self.curves.index.to_numpy()
         for ax, family in zip(axes, self.families, strict=True):
             for i, system in enumerate(self.systems):
                 ax.plot(ks, self.curves[(family, system)], marker="osD^vPX"[i % 7], markersize=3,
-                        linestyle=("-", "--", "-.", ":")[i % 4], label=system)
+                        linestyle=("-", "--", "-.", ":")[i % 4], label=figure_text(system))
             ax.axvline(k, color="grey", linewidth=1, linestyle=":", label=f"K = {k}")
-            ax.set_xlabel(words[0])
-            ax.set_ylabel(f"{words[1]} {family}@K")
-            ax.set_title(f"{family}@K")
+            ax.set_xlabel(phrase("widget.cutoff_k", self.lang))
+            ax.set_ylabel(figure_text(phrase("widget.mean_of", self.lang, measure=f"{family}@K")))
+            ax.set_title(figure_text(f"{family}@K"))
             ax.set_ylim(0, 1.02)
             ax.grid(alpha=0.3)
         fig.legend(*axes[0].get_legend_handles_labels(), loc="outside right center", fontsize=8)
@@ -159,7 +159,8 @@ class KCurveExplorer(Displayable):
             + "".join(f"<td>{v:.3f}</td>" for v in row) + "</tr>"
             for s, row in zip(table.index, table.to_numpy(), strict=True)
         )
-        return (f"<div class='reteval-w'>{STYLE}<table><tr><th class='l'>system</th>{head}</tr>"
+        system = html.escape(phrase("widget.system", self.lang))
+        return (f"<div class='reteval-w'>{STYLE}<table><tr><th class='l'>{system}</th>{head}</tr>"
                 f"{rows}</table></div>")
 
     def render(self) -> None:

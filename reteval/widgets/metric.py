@@ -7,6 +7,7 @@ import math
 
 import ipywidgets as widgets
 
+from reteval._util.catalogue import check_lang, phrase
 from reteval.errors import InputError
 from reteval.evaluation.formulas import MetricState, gain_term
 from reteval.widgets.common import STYLE, Displayable, check_int
@@ -19,32 +20,39 @@ def _fmt(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:.3f}"
 
 
-def metric_table_html(state: MetricState) -> str:
+def metric_table_html(state: MetricState, *, lang: str = "en") -> str:
     """HTML table of the ranked list: grade, relevance, precision at relevant ranks, DCG term.
+
+    Headers and words in ``lang`` (``"en"`` or ``"zh"``).
 
     Examples
     --------
     >>> "<td>1/log2(2) = 1</td>" in metric_table_html(MetricState([1, 0], k=2))
     True
     """
+    yes, no = (html.escape(phrase(key, lang)) for key in ("widget.relevant",
+                                                          "widget.not_relevant"))
     rows = []
     seen = 0
     for i, (g, is_rel) in enumerate(zip(state.grades, state.relevant(), strict=True), 1):
         seen += is_rel
         inside = i <= state.k
         css = "" if inside else ' class="out"'
-        mark = '<span class="rel">relevant</span>' if is_rel else '<span class="non">not</span>'
+        mark = f'<span class="rel">{yes}</span>' if is_rel else f'<span class="non">{no}</span>'
         precision = f"{seen}/{i}" if is_rel else ""
         term = f"{gain_term(g, i)} = {_fmt(g / math.log2(i + 1))}" if inside else ""
         rows.append(f"<tr{css}><td>{i}</td><td>{g}</td><td class='l'>{mark}</td>"
                     f"<td>{precision}</td><td>{term}</td></tr>")
     extra = ""
     if state.unretrieved:
-        extra = (f"<p>Judged but not retrieved: grades {list(state.unretrieved)} "
-                 f"({sum(g >= state.relevance_level for g in state.unretrieved)} relevant).</p>")
+        words = phrase("widget.judged_not_retrieved", lang, grades=list(state.unretrieved),
+                       n=sum(g >= state.relevance_level for g in state.unretrieved))
+        extra = f"<p>{html.escape(words)}</p>"
+    rank, grade, relevant, precision, gain = (
+        html.escape(word) for word in phrase("widget.metric_header", lang))
     return (
-        f"<div class='reteval-w'>{STYLE}<table><tr><th>rank i</th><th>grade</th>"
-        "<th class='l'>relevant?</th><th>precision at i</th><th>gain/log2(i+1)</th></tr>"
+        f"<div class='reteval-w'>{STYLE}<table><tr><th>{rank}</th><th>{grade}</th>"
+        f"<th class='l'>{relevant}</th><th>{precision}</th><th>{gain}</th></tr>"
         + "".join(rows) + "</table>" + extra + "</div>"
     )
 
@@ -75,6 +83,8 @@ class MetricExplorer(Displayable):
         button (relevant or not); otherwise a dropdown ``0..max_grade``.
     relevance_level : int, default 1
         See :class:`MetricState`.
+    lang : {"en", "zh"}, default "en"
+        Language of the controls and of the table.
 
     Attributes
     ----------
@@ -104,7 +114,8 @@ class MetricExplorer(Displayable):
     """
 
     def __init__(self, grades=(3, 0, 2, 0, 1, 0, 0, 1, 0, 0), *, k: int = 5, unretrieved=(2,),
-                 max_grade: int = 3, relevance_level: int = 1):
+                 max_grade: int = 3, relevance_level: int = 1, lang: str = "en"):
+        self.lang = check_lang(lang)
         max_grade = check_int(max_grade, "max_grade", minimum=1)
         self.state = MetricState(tuple(grades), k, tuple(unretrieved), relevance_level)
         too_high = [g for g in self.state.grades + self.state.unretrieved if g > max_grade]
@@ -123,7 +134,8 @@ class MetricExplorer(Displayable):
         for rank, g in enumerate(self.state.grades, 1):
             if max_grade == 1:
                 control = widgets.ToggleButton(value=bool(g), description=str(rank),
-                                               tooltip=f"rank {rank}: relevant?",
+                                               tooltip=phrase("widget.relevant_at", lang,
+                                                              rank=rank),
                                                layout=widgets.Layout(width="44px"))
             else:
                 control = widgets.Dropdown(options=list(range(max_grade + 1)), value=g,
@@ -137,11 +149,13 @@ class MetricExplorer(Displayable):
         self.k_slider.add_class("reteval-k")
         self.missing_slider = widgets.IntSlider(value=len(self.state.unretrieved), min=0,
                                                 max=max(10, len(self.state.unretrieved)),
-                                                description="not retrieved",
+                                                description=phrase("widget.not_retrieved",
+                                                                   lang),
                                                 style={"description_width": "initial"})
         self.missing_grade = widgets.Dropdown(
             options=list(range(1, max_grade + 1)),
-            value=max(1, min(missing_grades, default=1)), description="of grade",
+            value=max(1, min(missing_grades, default=1)),
+            description=phrase("widget.of_grade", lang),
             layout=widgets.Layout(width="140px"))
         self.values_html = widgets.HTML()
         self.values_html.add_class("reteval-metric-values")
@@ -153,7 +167,8 @@ class MetricExplorer(Displayable):
                                  layout=widgets.Layout(flex_flow="row wrap"))
         positions.add_class("reteval-grades")
         self.widget = widgets.VBox([
-            widgets.HTML("<b>Grade of the document at each rank</b>"), positions,
+            widgets.HTML(f"<b>{html.escape(phrase('widget.grade_at_rank', lang))}</b>"),
+            positions,
             widgets.HBox([self.k_slider, self.missing_slider, self.missing_grade]),
             widgets.HBox([self.values_html, self.table_html],
                          layout=widgets.Layout(flex_flow="row wrap", grid_gap="24px")),
@@ -183,5 +198,5 @@ class MetricExplorer(Displayable):
     def render(self) -> None:
         """Show the current state in :attr:`values_html` and :attr:`table_html`."""
         self.values_html.value = metric_values_html(self.state)
-        self.table_html.value = metric_table_html(self.state)
+        self.table_html.value = metric_table_html(self.state, lang=self.lang)
 

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 import ipywidgets as widgets
 
+from reteval._util.catalogue import check_lang, phrase
 from reteval.errors import InputError
-from reteval.widgets.common import STYLE, Displayable, check_lang
+from reteval.widgets.common import STYLE, Displayable
 
 __all__ = ["ABPlanner", "SamplePlan", "plan_sample_size"]
 
@@ -47,23 +48,16 @@ class SamplePlan:
         >>> plan_sample_size(0.10, 0.02).describe()[2]
         'n per group = 3,835 (total 7,670) for power 0.80 at alpha 0.050, two-sided'
         >>> plan_sample_size(0.10, 0.02).describe("zh")[2]
-        '每组 3,835 人（共 7,670 人），双侧检验，alpha 0.050，检验效能 0.80'
+        '每组 3,835 人（共 7,670 人），双侧检验，显著性水平 α = 0.050，统计功效 0.80'
         """
         check_lang(lang)
-        change = self.treatment - self.baseline
-        relative = (self.treatment / self.baseline - 1) * 100
+        first = phrase("widget.plan_rates", lang, baseline=self.baseline,
+                       treatment=self.treatment, change=self.treatment - self.baseline,
+                       relative=(self.treatment / self.baseline - 1) * 100)
         second = (f"h = 2 asin(sqrt({self.treatment:.3f})) - 2 asin(sqrt({self.baseline:.3f})) "
                   f"= {self.effect_size:.4f}")
-        if lang == "zh":
-            first = (f"基线 {self.baseline:.3f} -> 实验组 {self.treatment:.3f} "
-                     f"（+{change:.3f}，相对 {relative:+.1f}%）")
-            third = (f"每组 {self.n_per_group:,} 人（共 {self.total:,} 人），双侧检验，"
-                     f"alpha {self.alpha:.3f}，检验效能 {self.power:.2f}")
-            return (first, second, third)
-        first = (f"baseline {self.baseline:.3f} -> treatment {self.treatment:.3f} "
-                 f"(+{change:.3f}, {relative:+.1f}% relative)")
-        third = (f"n per group = {self.n_per_group:,} (total {self.total:,}) "
-                 f"for power {self.power:.2f} at alpha {self.alpha:.3f}, two-sided")
+        third = phrase("widget.plan_size", lang, n=self.n_per_group, total=self.total,
+                       alpha=self.alpha, power=self.power)
         return (first, second, third)
 
 
@@ -147,10 +141,12 @@ class ABPlanner(Displayable):
         plan_sample_size(baseline, effect, alpha=alpha, power=power)  # validate up front
         # A starting value outside a slider's usual range widens the range: a slider never
         # clamps it silently (the plan shown is always the plan asked for).
-        self.baseline_slider = _slider(baseline, 0.01, 0.99, 0.01, "baseline rate", ".2f")
-        self.effect_slider = _slider(effect, 0.001, 0.2, 0.001, "effect (+abs.)", ".3f")
-        self.alpha_slider = _slider(alpha, 0.005, 0.2, 0.005, "alpha", ".3f")
-        self.power_slider = _slider(power, 0.5, 0.99, 0.01, "power", ".2f")
+        words = {key: phrase(f"widget.{key}", lang)
+                 for key in ("baseline_rate", "effect", "alpha", "power")}
+        self.baseline_slider = _slider(baseline, 0.01, 0.99, 0.01, words["baseline_rate"], ".2f")
+        self.effect_slider = _slider(effect, 0.001, 0.2, 0.001, words["effect"], ".3f")
+        self.alpha_slider = _slider(alpha, 0.005, 0.2, 0.005, words["alpha"], ".3f")
+        self.power_slider = _slider(power, 0.5, 0.99, 0.01, words["power"], ".2f")
         self.result_html = widgets.HTML()
         self.result_html.add_class("reteval-ab-plan")
         self.plan: SamplePlan | None = None
@@ -176,9 +172,9 @@ class ABPlanner(Displayable):
                                          power=self.power_slider.value)
         except InputError as error:
             self.plan = None
-            self._lines = (f"no plan: {error}",)
+            self._lines = (phrase("widget.no_plan", self.lang, error=error),)
             self.result_html.value = (f"<div class='reteval-w'>{STYLE}<div class='formula non'>"
-                                      f"no plan: {html.escape(str(error))}</div></div>")
+                                      f"{html.escape(self._lines[0])}</div></div>")
             return
         self._lines = self.plan.describe(self.lang)
         lines = "".join(f"<div class='formula'>{html.escape(line)}</div>"

@@ -8,20 +8,13 @@ import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
+from reteval._util.catalogue import check_lang, phrase
 from reteval.errors import InputError
 from reteval.evaluation.engine import evaluate
 from reteval.io import as_qrels
-from reteval.widgets.common import STYLE, Displayable, check_int, check_lang, check_runs
+from reteval.widgets.common import STYLE, Displayable, check_int, check_runs
 
 __all__ = ["QueryExplorer"]
-
-_QUERY_WORDS = {
-    "zh": {"query": "查询 {q}：{text}（K = {k}）", "unjudged": "未判断",
-           "missed": "相关但不在前 {k} 名：", "none": "无"},
-    "en": {"query": "query {q}: {text} (K = {k})", "unjudged": "unjudged",
-           "missed": "Relevant, not in the top {k}: ", "none": "none"},
-}
-
 
 class QueryExplorer(Displayable):
     """One query of a collection, as two systems rank it, side by side.
@@ -41,7 +34,7 @@ class QueryExplorer(Displayable):
         Documents shown and cutoff of the measures.
     relevance_level : int, default 1
     lang : {"en", "zh"}, default "en"
-        Language of the text fallback (:meth:`text`).
+        Language of the controls, the rankings' headers and the text fallback (:meth:`text`).
 
     Attributes
     ----------
@@ -78,11 +71,12 @@ class QueryExplorer(Displayable):
 
         options = [(f"{q}: {text[:70]}", q) for q, text in dataset.queries.items()]
         self.query_select = widgets.Dropdown(options=options, value=query_id,
-                                             description="query",
+                                             description=phrase("widget.query", lang),
                                              layout=widgets.Layout(width="560px"))
-        self.left_select = widgets.Dropdown(options=names, value=systems[0], description="left")
+        self.left_select = widgets.Dropdown(options=names, value=systems[0],
+                                            description=phrase("widget.left", lang))
         self.right_select = widgets.Dropdown(options=names, value=systems[1],
-                                             description="right")
+                                             description=phrase("widget.right", lang))
         self.k_slider = widgets.IntSlider(value=k, min=1, max=max(50, k), description="K")
         self.left_html = widgets.HTML(layout=widgets.Layout(width="50%"))
         self.right_html = widgets.HTML(layout=widgets.Layout(width="50%"))
@@ -136,7 +130,8 @@ class QueryExplorer(Displayable):
         rows = []
         for row in self.ranking(system, query_id, k).itertuples(index=False):
             if pd.isna(row.judgment):
-                mark = "<span class='unj'>unjudged</span>"
+                unjudged = html.escape(phrase("widget.unjudged", self.lang))
+                mark = f"<span class='unj'>{unjudged}</span>"
             elif row.judgment >= self.relevance_level:
                 mark = f"<span class='rel'>&#10004; {row.judgment}</span>"
             else:
@@ -145,24 +140,27 @@ class QueryExplorer(Displayable):
                         f"<td>{row.score:.3f}</td><td class='l'>{mark}</td>"
                         f"<td class='l'>{html.escape(row.title[:60])}</td></tr>")
         missed = self.missed(system, query_id, k)
-        missed_text = ", ".join(f"{html.escape(d)} ({g})" for d, g in missed) or "none"
+        missed_text = (", ".join(f"{html.escape(d)} ({g})" for d, g in missed)
+                       or html.escape(phrase("widget.none", self.lang)))
+        rank, doc, score, judgment, title = (
+            html.escape(word) for word in phrase("widget.ranking_header", self.lang))
+        missed_head = html.escape(phrase("widget.missed", self.lang, k=k))
         return (
             f"<div class='reteval-w'>{STYLE}<h4>{html.escape(system)}</h4>"
             f"<div class='formula reteval-measures'>{summary}</div>"
-            "<table><tr><th>rank</th><th class='l'>doc</th><th>score</th>"
-            "<th class='l'>judgment</th><th class='l'>title</th></tr>"
+            f"<table><tr><th>{rank}</th><th class='l'>{doc}</th><th>{score}</th>"
+            f"<th class='l'>{judgment}</th><th class='l'>{title}</th></tr>"
             + "".join(rows) + "</table>"
-            f"<p>Relevant, not in the top {k}: {missed_text}</p></div>"
+            f"<p>{missed_head}{missed_text}</p></div>"
         )
 
     def side_text(self, system: str, query_id: str, k: int) -> str:
         """One side of the view as text: measures, ranked documents, relevant ones missed."""
-        words = _QUERY_WORDS[self.lang]
         values = self.measures(system, query_id, k)
         lines = [f"== {system} ==", " · ".join(f"{m} = {v:.3f}" for m, v in values.items())]
         for row in self.ranking(system, query_id, k).itertuples(index=False):
             if pd.isna(row.judgment):
-                mark = words["unjudged"]
+                mark = phrase("widget.unjudged", self.lang)
             elif row.judgment >= self.relevance_level:
                 mark = f"✔ {row.judgment}"
             else:
@@ -170,7 +168,8 @@ class QueryExplorer(Displayable):
             lines.append(f"{row.rank:>3}  {row.doc_id:<10} {row.score:8.3f}  {mark:<6} "
                          f"{row.title[:50]}".rstrip())
         missed = ", ".join(f"{d} ({g})" for d, g in self.missed(system, query_id, k))
-        lines.append(words["missed"].format(k=k) + (missed or words["none"]))
+        lines.append(phrase("widget.missed", self.lang, k=k)
+                     + (missed or phrase("widget.none", self.lang)))
         return "\n".join(lines)
 
     def text(self) -> str:
@@ -197,8 +196,8 @@ class QueryExplorer(Displayable):
         Relevant, not in the top 2: d3 (1)
         """
         query_id, k = self.query_select.value, int(self.k_slider.value)
-        head = _QUERY_WORDS[self.lang]["query"].format(
-            q=query_id, text=self.dataset.queries[query_id], k=k)
+        head = phrase("widget.query_line", self.lang, q=query_id,
+                      text=self.dataset.queries[query_id], k=k)
         return "\n".join([head, self.side_text(self.left_select.value, query_id, k),
                           self.side_text(self.right_select.value, query_id, k)])
 

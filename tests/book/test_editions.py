@@ -53,7 +53,7 @@ def test_editions_keep_one_language_and_every_code_cell():
 
 
 def test_edition_rejects_unknown_language_and_reads_paths(tmp_path):
-    with pytest.raises(InputError, match="unknown edition language 'fr'"):
+    with pytest.raises(InputError, match="lang must be 'zh' or 'en'; got 'fr'"):
         edition(good(), "fr")
     path = tmp_path / "nb.ipynb"
     nbformat.write(good(), path)

@@ -1,92 +1,133 @@
 """reteval against trec_eval's own expected outputs (shared/conformance/trec_eval).
 
-Each case is one `quicktest` target of trec_eval's Makefile: an input pair, the flags,
-and the expected output file. Every measure reteval has is compared on every query
-and on the average, to the precision trec_eval prints (4 decimals).
+Each case is one line of the ``quicktest`` target of trec_eval's Makefile: an input pair, the
+flags, and the expected output file. The same inputs and flags go through the command line
+(``reteval evaluate --format trec``, whose text must be trec_eval's, line for line) and through
+the Python API (``evaluate`` with the same measure names and options), and every printed value
+(per query and ``all``) is compared to the precision trec_eval prints.
 """
 
+import shlex
 import warnings
 
 import pytest
 
 from reteval import evaluate
-from reteval.evaluation.engine import aggregate
+from reteval.cli import main
+from reteval.evaluation.engine import aggregate, relevance_strings
+from reteval.evaluation.measures import trec_name
 
-# trec_eval measure name -> reteval measure name
-TREC_TO_RETEVAL = {
-    "map": "AP", "Rprec": "Rprec", "bpref": "Bpref", "recip_rank": "RR", "ndcg": "nDCG",
-    "num_ret": "NumRet", "num_rel": "NumRel", "num_rel_ret": "NumRelRet",
-}
-for _k in (5, 10, 15, 20, 30, 100, 200, 500, 1000):
-    TREC_TO_RETEVAL.update({f"P_{_k}": f"P@{_k}", f"recall_{_k}": f"R@{_k}",
-                            f"map_cut_{_k}": f"AP@{_k}", f"ndcg_cut_{_k}": f"nDCG@{_k}"})
-for _k in (1, 5, 10):
-    TREC_TO_RETEVAL[f"success_{_k}"] = f"Success@{_k}"
-TREC_TO_RETEVAL.update({"infAP": "infAP", "set_P": "SetP", "set_recall": "SetR", "set_F": "SetF",
-                        "num_q": "NumQ"})
-for _level in ("0.00", "0.10", "0.20", "0.25", "0.30", "0.40", "0.50", "0.60", "0.70", "0.75",
-               "0.80", "0.90", "1.00"):
-    TREC_TO_RETEVAL[f"iprec_at_recall_{_level}"] = f"IPrec@{float(_level)}"
-# out.test.meas_params: P.5,7,3 recall.20,2000 ndcg_cut.10,20,23.4 success.2,5,20 iprec_at_recall...
-TREC_TO_RETEVAL.update({"P_3": "P@3", "P_7": "P@7", "recall_2000": "R@2000",
-                        "ndcg_cut_23": "nDCG@23", "success_2": "Success@2",
-                        "success_20": "Success@20"})
-
+# expected output, qrels, run, trec_eval's flags (trec_eval's Makefile, target quicktest)
 CASES = [
-    # expected output, qrels, run, trec_eval flags -> reteval options
-    ("out.test", "qrels.test", "results.test", {"missing": "error"}),
-    ("out.test.a", "qrels.test", "results.test", {"missing": "error"}),
-    ("out.test.aq", "qrels.test", "results.test", {"missing": "error"}),
-    ("out.test.aqc", "qrels.test", "results.trunc", {"missing": "zero"}),  # -c
-    ("out.test.aql", "qrels.rel_level", "results.test", {"relevance_level": 2}),  # -l2
-    ("out.comment.test", "qrels.comment.test", "results.comment.test", {}),
-    ("out.test", "qrels.test.with-comments", "results.test", {}),
-    ("out.test.meas_params", "qrels.test", "results.test", {"missing": "error"}),
+    ("out.test", "qrels.test", "results.test", ""),
+    ("out.test", "qrels.test.with-comments", "results.test", ""),
+    ("out.comment.test", "qrels.comment.test", "results.comment.test", ""),
+    ("out.test.a", "qrels.test", "results.test", "-m all_trec"),
+    ("out.test.aq", "qrels.test", "results.test", "-m all_trec -q"),
+    ("out.test.aqc", "qrels.test", "results.trunc", "-m all_trec -q -c"),
+    ("out.test.aqcM", "qrels.test", "results.trunc", "-m all_trec -q -c -M100"),
+    ("out.test.aql", "qrels.rel_level", "results.test", "-m all_trec -mrelstring.20 -q -l2"),
+    ("out.test.meas_params", "qrels.test", "results.test",
+     ("-q -miprec_at_recall..10,.20,.25,.75,.50 -m P.5,7,3 -m recall.20,2000 "
+      "-m Rprec_mult.5.0,0.2,0.35 -mutility.2,-1,0,0 -m 11pt_avg..25,.5,.75 "
+      "-mndcg.1=3,2=9,4=4.5 -mndcg_cut.10,20,23.4 -msuccess.2,5,20")),
+    ("out.test.aqZ", "qrels.test", "results.test", "-q -m all_trec -Z zscores_file"),
+    ("out.test.prefs", "prefs.test", "prefs.results.test", "-m all_prefs -q -R prefs"),
+    ("out.test.prefs", "prefs.comment.test", "prefs.results.test", "-m all_prefs -q -R prefs"),
+    ("out.test.qrels_prefs", "qrels.test", "results.test", "-m all_prefs -q -R qrels_prefs"),
+    ("out.test.qrels_jg", "qrels.123", "results.test", "-m qrels_jg -q -R qrels_jg"),
+    ("out.test.qrels_jg", "qrels.comments.123", "results.test", "-m qrels_jg -q -R qrels_jg"),
 ]
+IDS = [f"{c[0]}-{c[1]}" for c in CASES]
 
 
-def expected_values(path):
-    values = {}
+def _api_options(flags: str, folder):
+    """trec_eval's flags as evaluate's measures and keywords (-q only prints more lines)."""
+    args, measures, options = shlex.split(flags), [], {"missing": "error"}
+    i = 0
+    while i < len(args):
+        flag = args[i]
+        value = flag[2:] or (args[i + 1] if i + 1 < len(args) else "")
+        takes = flag[:2] in ("-m", "-M", "-l", "-Z", "-R")
+        if takes and not flag[2:]:
+            i += 1
+        if flag[:2] == "-m":
+            measures.append(value)
+        elif flag == "-c":
+            options["missing"] = "zero"
+        elif flag[:2] == "-M":
+            options["max_docs"] = int(value)
+        elif flag[:2] == "-l":
+            options["relevance_level"] = int(value)
+        elif flag[:2] == "-Z":
+            options["zscores"] = folder / value
+        elif flag[:2] == "-R":
+            options["rel_format"] = value
+        i += 1
+    return measures or ["official"], options
+
+
+def _expected_lines(path):
+    """``(name, query) -> printed value`` of trec_eval's output."""
+    expected = {}
     for line in path.read_text().splitlines():
-        fields = line.split()
-        if len(fields) == 3 and fields[0] in TREC_TO_RETEVAL:
-            values[(TREC_TO_RETEVAL[fields[0]], fields[1])] = fields[2]
-    return values
+        name, query, value = line.split("\t")
+        expected[(name.strip(), query)] = value
+    return expected
 
 
-def trec_format(name, value, template):
-    decimals = len(template.split(".")[1]) if "." in template else 0
-    return f"{value:.{decimals}f}"
+@pytest.mark.parametrize("expected_file, qrels, run, flags", CASES, ids=IDS)
+def test_command_line_prints_trec_evals_text(conformance_dir, capsys, expected_file, qrels, run,
+                                             flags):
+    args = [str(conformance_dir / a) if a == "zscores_file" else a for a in shlex.split(flags)]
+    code = main(["evaluate", "--format", "trec", *args, str(conformance_dir / qrels),
+                 str(conformance_dir / run)])
+    assert code == 0
+    got = capsys.readouterr().out.splitlines()
+    expected = (conformance_dir / expected_file).read_text().splitlines()
+    assert got == expected
 
 
-@pytest.mark.parametrize("expected_file, qrels, run, options", CASES,
-                         ids=[f"{c[0]}-{c[1]}" for c in CASES])
-def test_matches_trec_eval(conformance_dir, expected_file, qrels, run, options):
-    expected = expected_values(conformance_dir / expected_file)
-    measures = sorted({name for name, _ in expected})
+@pytest.mark.parametrize("expected_file, qrels, run, flags", CASES, ids=IDS)
+def test_python_api_gives_every_printed_value(conformance_dir, expected_file, qrels, run, flags):
+    measures, options = _api_options(flags, conformance_dir)
+    numeric = [m for m in measures if not m.startswith(("relstring", "runid"))]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        per_query = evaluate(conformance_dir / qrels, conformance_dir / run, measures, **options)
+        per_query = evaluate(conformance_dir / qrels, conformance_dir / run, numeric, **options)
     overall = aggregate(per_query)
-    checked = 0
-    mismatches = []
-    for (name, query), text in expected.items():
-        value = overall[name] if query == "all" else per_query.loc[query, name]
-        if trec_format(name, value, text) != text:
-            mismatches.append(f"{name} {query}: trec_eval {text}, reteval {value!r}")
+    columns = {trec_name(c) or c: c for c in per_query.columns}
+    zscored = "zscores" in options
+    checked, mismatches = 0, []
+    for (name, query), text in _expected_lines(conformance_dir / expected_file).items():
+        if name == "runid" or name.startswith("relstring"):
+            continue
+        column = columns[name[1:] if zscored else name]
+        value = overall[column] if query == "all" else per_query.loc[query, column]
+        got = f"{value:.4f}" if "." in text else f"{int(value)}"
         checked += 1
+        if got != text:
+            mismatches.append(f"{name} {query}: trec_eval {text}, reteval {value!r}")
     assert checked >= 16
     assert not mismatches, "\n".join(mismatches[:20])
 
 
+def test_relevance_strings_are_trec_evals(conformance_dir):
+    # out.test.aql: -mrelstring.20 -l2 on the graded qrels
+    expected = {q: v.strip("'") for (name, q), v in
+                _expected_lines(conformance_dir / "out.test.aql").items()
+                if name == "relstring_20"}
+    got = relevance_strings(conformance_dir / "qrels.rel_level", conformance_dir / "results.test",
+                            20)
+    assert got == expected and len(got) == 3
+
+
 def test_per_query_output_covers_every_judged_query(conformance_dir):
-    expected = expected_values(conformance_dir / "out.test.aqc")
-    queries = {q for _, q in expected if q != "all"}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         per_query = evaluate(conformance_dir / "qrels.test", conformance_dir / "results.trunc",
                              ["AP"], missing="zero")
-    assert set(per_query.index) == queries == {"301", "302", "303"}
+    assert set(per_query.index) == {"301", "302", "303"}
 
 
 def test_num_q_matches(conformance_dir):
@@ -96,21 +137,3 @@ def test_num_q_matches(conformance_dir):
     per_query = evaluate(conformance_dir / "qrels.comment.test",
                          conformance_dir / "results.comment.test", ["AP"])
     assert len(per_query) == num_q == 31
-
-
-def test_official_text_output_is_trec_evals(conformance_dir):
-    # `trec_eval qrels.test results.test` (out.test) and with -q (out.test.aq, the official
-    # measures' lines): the same text, but for the runid and gm_map lines reteval does not print.
-    from reteval.evaluation.formats import to_trec_eval
-
-    per_query = evaluate(conformance_dir / "qrels.test", conformance_dir / "results.test",
-                         ["official"], missing="error")
-    expected = [line for line in (conformance_dir / "out.test").read_text().splitlines()
-                if not line.startswith(("runid", "gm_map"))]
-    assert to_trec_eval(per_query).splitlines() == expected
-    official = {line.split()[0] for line in expected}
-    expected_q = [line for line in (conformance_dir / "out.test.aq").read_text().splitlines()
-                  if line.split()[0] in official]
-    got_q = to_trec_eval(per_query, queries=True).splitlines()
-    assert sorted(got_q) == sorted(expected_q)  # out.test.aq orders measures as -m all_trec does
-    assert len(got_q) == len(expected_q) > 100

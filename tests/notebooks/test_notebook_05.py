@@ -56,7 +56,7 @@ def test_default_run_shows_text_fallbacks_and_draws_the_right_conclusions(tmp_pa
     assert query_text.startswith("查询 q01：Python 编程入门（K = 5）")
     assert (
         planner_text.splitlines()[2]
-        == "每组 14,745 人（共 29,490 人），双侧检验，alpha 0.050，检验效能 0.80"
+        == "每组 14,745 人（共 29,490 人），双侧检验，显著性水平 α = 0.050，统计功效 0.80"
     )
     assert results["ab_planner"]["n_per_group"] == plan_sample_size(0.10, 0.01).n_per_group == 14745
 

@@ -353,7 +353,7 @@ def test_chinese_latex_fragment_and_document(plain):
 
 def test_language_is_checked(plain):
     for render in (to_markdown, to_html, to_latex):
-        with pytest.raises(InputError, match="lang must be one of"):
+        with pytest.raises(InputError, match="lang must be 'zh' or 'en'; got 'fr'"):
             render(plain, lang="fr")
     assert LANGUAGES == ("zh", "en")
 

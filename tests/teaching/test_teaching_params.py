@@ -115,7 +115,7 @@ def test_notebook_03_log_path_must_have_a_known_ending(tmp_path):
 
 
 def test_notebook_04():
-    with pytest.raises(InputError, match="lang must be one of"):
+    with pytest.raises(InputError, match="lang must be .zh. or .en."):
         params.check_notebook_04(lang="fr", measures=["AP"], k_values=[1])
     with pytest.raises(InputError, match="k_values must be positive integers"):
         params.check_notebook_04(lang="zh", measures=["AP"], k_values=[0])

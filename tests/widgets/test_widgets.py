@@ -399,7 +399,7 @@ def test_planner_text_in_both_languages():
     planner = ABPlanner(baseline=0.10, effect=0.02, lang="zh")
     assert planner.text().splitlines() == list(planner.plan.describe("zh"))
     assert planner.text().splitlines()[2] == (
-        "每组 3,835 人（共 7,670 人），双侧检验，alpha 0.050，检验效能 0.80")
+        "每组 3,835 人（共 7,670 人），双侧检验，显著性水平 α = 0.050，统计功效 0.80")
     english = ABPlanner(baseline=0.10, effect=0.02)
     assert english.text().splitlines()[2] == (
         "n per group = 3,835 (total 7,670) for power 0.80 at alpha 0.050, two-sided")

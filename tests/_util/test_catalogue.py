@@ -1,0 +1,135 @@
+"""The text catalogue: every entry in both languages, the same fields in both, Chinese in zh."""
+
+import re
+import string
+
+import pytest
+
+from reteval._util.catalogue import LANGUAGES, TEXTS, check_lang, join_names, phrase, phrases
+from reteval.errors import InputError
+
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+# Names, symbols and formulas a Chinese text keeps as they are (docs/glossary.md writes them so).
+NAMES = {"A/B", "AP", "DCG", "Fisher", "Holm", "Hodges-Lehmann", "Jupyter", "JupyterLab", "MAP",
+         "MRR", "R", "VS", "Code", "Wilcoxon", "Cohen", "d_z", "bpref", "mSPRT", "UTC", "log2",
+         "bootstrap", "English", "RAG"}
+# The link to the other edition names its language in that language.
+OTHER_LANGUAGE = {"book.switch"}
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def _strings(value):
+    """The strings of an entry: itself, or the strings of a tuple (None left out)."""
+    if isinstance(value, str):
+        return [value]
+    return [item for item in value if item is not None]
+
+
+def test_there_are_two_languages_chinese_first():
+    assert LANGUAGES == ("zh", "en")
+
+
+def _shape_problems(key):
+    entry = TEXTS[key]
+    if set(entry) != set(LANGUAGES):
+        return f"languages {sorted(entry)}"
+    zh, en = entry["zh"], entry["en"]
+    if type(zh) is not type(en) or not isinstance(zh, (str, tuple)):
+        return f"types {type(zh).__name__}, {type(en).__name__}"
+    if isinstance(zh, tuple) and [x is None for x in zh] != [x is None for x in en]:
+        return "tuples of different shapes"
+    for zh_text, en_text in zip(_strings(zh), _strings(en), strict=True):
+        # the same numbers and names go into both: a translation drops nothing
+        if _fields(zh_text) != _fields(en_text):
+            return f"fields {sorted(_fields(zh_text))} vs {sorted(_fields(en_text))}"
+        if key not in OTHER_LANGUAGE and _HAN.search(en_text):
+            return f"Chinese in the English entry {en_text!r}"
+    return None
+
+
+def test_every_entry_has_both_languages_of_the_same_shape_and_fields():
+    problems = {key: _shape_problems(key) for key in TEXTS}
+    assert {key: p for key, p in problems.items() if p} == {}
+    assert len(TEXTS) > 200  # the report, figures, widgets, verdicts and the book are here
+
+
+def _english_words(key):
+    text = " ".join(_strings(TEXTS[key]["zh"]))
+    words = re.sub(r"\{[^}]*\}", " ", text)  # the fields are filled in with names and numbers
+    return {w for w in re.findall(r"[A-Za-z][A-Za-z_/0-9-]*", words) if len(w) > 1} - NAMES
+
+
+def test_chinese_entries_have_no_english_words():
+    found = {key: _english_words(key) for key in TEXTS if key not in OTHER_LANGUAGE}
+    assert {key: words for key, words in found.items() if words} == {}
+
+
+def test_chinese_terms_follow_the_glossary():
+    everything = " ".join(text for entry in TEXTS.values() for text in _strings(entry["zh"]))
+    for drift in ("检验效能", "教学集", "Notebook", "成功率"):
+        assert drift not in everything
+    assert "功效" not in everything.replace("统计功效", "")
+    assert phrase("term.Success", "zh")[0] == "命中率"  # docs/glossary.md: success
+    assert phrase("widget.power", "zh") == "统计功效"
+
+
+def test_phrase_fills_fields_and_checks_the_language():
+    assert phrase("figure.per_query", "zh", measure="AP") == "逐查询 AP"
+    assert phrase("figure.per_query", "en", measure="AP") == "AP per query"
+    assert phrases("report.heading.", "zh")["tests"] == "显著性检验"
+    with pytest.raises(InputError, match="lang must be 'zh' or 'en'; got 'de'"):
+        phrase("figure.recall", "de")
+    with pytest.raises(InputError, match="lang must be 'zh' or 'en'; got None"):
+        check_lang(None)
+    with pytest.raises(KeyError, match="figure.nope"):
+        phrase("figure.nope", "en")
+
+
+def test_names_are_joined_in_each_language():
+    assert join_names(["a", "b", "c"], "en") == "a, b and c"
+    assert join_names(["a", "b", "c"], "zh") == "a、b 和 c"
+    assert join_names([], "zh") == ""
+
+
+def test_an_error_a_notebook_shows_is_said_in_chinese():
+    import pandas as pd
+
+    import reteval
+    from reteval._util.catalogue import error_message
+
+    run = pd.DataFrame({"query_id": "q1", "doc_id": ["doc1", "doc1", "doc5"],
+                        "score": [3.0, 2.0, 1.0]})
+    with pytest.raises(InputError, match="document 'doc1' appears twice") as caught:
+        reteval.evaluate({"q1": {"doc1": 1}}, run, ["nDCG@5"])
+    assert error_message(caught.value, "en") == str(caught.value)
+    assert error_message(caught.value, "zh") == (
+        "运行结果中查询 'q1' 的文档 'doc1' 出现了两次：第 0 和第 1 行（从 0 数起）")
+    plain = InputError("depth must be a positive integer; got 0")
+    assert error_message(plain, "zh") == str(plain)  # no entry: the English message
+    with pytest.raises(InputError, match="lang must be 'zh' or 'en'"):
+        error_message(plain, "fr")
+
+
+# One word per concept (docs/glossary.md): the drifting synonyms and the glossary's word.
+DRIFT = {"检验效能": "统计功效", "教学集": "教学数据集", "成功率": "命中率"}
+# The exercises' hints are reviewed with the exercises (reteval/teaching/exercises).
+NOT_SCANNED = ("teaching/exercises",)
+
+
+def test_package_text_uses_the_glossary_terms():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    files = [*(root / "reteval").rglob("*.py"), *(root / "reteval").rglob("*.md"),
+             *(root / "docs").rglob("*.md")]
+    found = []
+    for path in files:
+        if any(part in path.as_posix() for part in NOT_SCANNED):
+            continue
+        text = path.read_text(encoding="utf-8")
+        found += [(path.name, word) for word in DRIFT if word in text.replace("教学数据集", "")]
+        if re.search(r"(?<!统计)功效", text):
+            found.append((path.name, "功效 without 统计"))
+    assert found == []
