@@ -3,8 +3,9 @@
 Run it with ``.venv/bin/python bench/bench_retrievers.py`` (``--help`` for the
 options). For each dataset (default: SciFact's 300 test queries and
 Cranfield's 225 queries, read from ``../shared/data``) and each retriever
-(bm25, vector, hybrid, reranked, and -- when the ``neural`` extra is
-installed -- neural, hybrid-neural and reranked-neural), it
+(bm25, vector -- the multilingual sentence encoder --, hybrid, reranked, lsa,
+and -- when the ``neural`` extra is installed -- neural, hybrid-neural and
+reranked-neural), it
 
 1. builds the retriever from the corpus (timed: "build s"),
 2. answers all test queries with ``run(queries, k=100)`` (timed: "run s"),
@@ -88,7 +89,7 @@ def main(argv=None) -> int:
     parser.add_argument("--data", type=Path, default=SHARED_DATA,
                         help="folder holding the BEIR-layout datasets (default: %(default)s)")
     parser.add_argument("--datasets", nargs="+", default=["scifact", "cranfield"])
-    default = ["bm25", "vector", "hybrid", "reranked"]
+    default = ["bm25", "vector", "hybrid", "reranked", "lsa"]
     if neural_available():
         default += ["neural", "hybrid-neural", "reranked-neural"]
     parser.add_argument("--retrievers", nargs="+", default=default,

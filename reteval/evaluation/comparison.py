@@ -439,7 +439,14 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
     n_resamples = check_n_resamples(n_resamples)
     gen = check_rng(rng)
     systems = tuple(runs)
-    measure_names = [measures] if isinstance(measures, str) else list(measures)
+    if isinstance(measures, str):
+        measure_names = [measures]
+    elif (hasattr(measures, "__iter__") and not isinstance(measures, (bytes, dict))
+          and all(isinstance(m, str) for m in measures)):
+        measure_names = list(measures)
+    else:
+        raise InputError("measures must be a measure name or a list of names, e.g. "
+                         f"['P@5', 'RR']; got {measures!r:.80}")
     if not measure_names:
         raise InputError("measures must name at least one measure; got an empty list")
     if len(set(measure_names)) != len(measure_names):

@@ -37,12 +37,21 @@ def _describe(ids, limit=10) -> str:
     return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
 
 
-def check_missing(absent, missing: str) -> None:
+def check_missing(absent, missing: str, judged=None) -> None:
     """Apply the ``missing`` policy to judged queries absent from the run.
 
     Raises for ``"error"``, warns (:class:`MissingQueriesWarning`) for ``"zero"``;
-    ``"skip"`` says nothing.
+    ``"skip"`` says nothing, unless it skips every judged query (``judged``, when
+    given): then no query is evaluated and every mean is NaN, which it warns about.
     """
+    if absent and missing == "skip" and judged is not None and len(absent) == len(judged):
+        warnings.warn(
+            f"no judged query has results in the run: all {len(absent)} are skipped "
+            f"(missing 'skip'), so nothing is evaluated and every mean is NaN; "
+            f"judged queries: {_describe(absent)}",
+            MissingQueriesWarning,
+            stacklevel=outside_stacklevel(),
+        )
     if absent and missing == "error":
         raise InputError(
             f"{len(absent)} judged queries have no results in the run: {_describe(absent)} "
@@ -366,7 +375,7 @@ def _standardise(query_ids, values, columns, table):
 
 
 def _evaluated_queries(judged: set, retrieved: set, missing: str) -> set:
-    check_missing(judged - retrieved, missing)
+    check_missing(judged - retrieved, missing, judged)
     return judged & retrieved if missing == "skip" else judged
 
 

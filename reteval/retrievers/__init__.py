@@ -5,8 +5,9 @@ Every retriever is built from a corpus, is callable as
 query set with ``retriever.run(queries, k=100) -> DataFrame``:
 
 * ``bm25``: lexical BM25 (bm25s) over :class:`Tokenizer` terms;
-* ``vector``: dense retrieval, LSA by default; ``neural`` with the MiniLM
-  model of the optional extra;
+* ``vector``: dense retrieval with a multilingual sentence encoder (Universal
+  Sentence Encoder v3: English and Chinese in one space); ``lsa``, the
+  word-based fallback; ``neural`` with the MiniLM model of the optional extra;
 * ``hybrid``: fusion of bm25 and vector (RRF by default, :mod:`reteval.retrievers.fusion`);
 * ``reranked``: bm25's top 100 re-scored by a second model;
 * :func:`from_invoke`: any object with ``.invoke(query)`` (LangChain style).
@@ -25,7 +26,7 @@ from reteval.retrievers.hybrid import HybridRetriever
 from reteval.retrievers.registry import available_retrievers, make_retriever
 from reteval.retrievers.rerank import RerankedRetriever
 from reteval.retrievers.tokenize import ENGLISH_STOP_WORDS, Tokenizer, tokenize
-from reteval.retrievers.vector import LsaEncoder, NeuralEncoder, VectorRetriever
+from reteval.retrievers.vector import LsaEncoder, NeuralEncoder, UseEncoder, VectorRetriever
 
 __all__ = [
     "ENGLISH_STOP_WORDS",
@@ -38,6 +39,7 @@ __all__ = [
     "Retriever",
     "RetrieverError",
     "Tokenizer",
+    "UseEncoder",
     "VectorRetriever",
     "as_retriever",
     "available_retrievers",

@@ -14,7 +14,7 @@ __all__ = ["HybridRetriever"]
 
 
 class HybridRetriever(Retriever):
-    """Fuse the runs of several retrievers (by default BM25 and LSA vectors).
+    """Fuse the runs of several retrievers (by default BM25 and the vector retriever).
 
     Each retriever answers the query with its top ``depth`` documents (at
     least ``k``); the lists are fused with :func:`reteval.retrievers.fusion.fuse` and the
@@ -24,7 +24,8 @@ class HybridRetriever(Retriever):
     ----------
     corpus : mapping or pandas.DataFrame, optional
         Used to build the default pair ``BM25Retriever(corpus)`` and
-        ``VectorRetriever(corpus)``; not needed when ``retrievers`` is given.
+        ``VectorRetriever(corpus)`` (the multilingual sentence encoder); not
+        needed when ``retrievers`` is given.
     retrievers : sequence of Retriever, optional
         The retrievers to fuse, instead of the default pair.
     method : {"rrf", "combsum", "combmnz"}, default "rrf"
@@ -37,7 +38,8 @@ class HybridRetriever(Retriever):
     depth : int, default 100
         Documents taken from each retriever per query.
     tokenizer, rng
-        Passed to the default retrievers (``rng`` to the vector one only).
+        ``tokenizer`` is passed to the default BM25 retriever; ``rng`` is kept
+        for compatibility (the default vector retriever is deterministic).
 
     Examples
     --------
@@ -63,7 +65,7 @@ class HybridRetriever(Retriever):
             from reteval.retrievers.vector import VectorRetriever
 
             retrievers = [BM25Retriever(corpus, tokenizer=tokenizer),
-                          VectorRetriever(corpus, tokenizer=tokenizer, rng=rng)]
+                          VectorRetriever(corpus, rng=rng)]
         retrievers = list(retrievers)
         if not retrievers or not all(isinstance(r, Retriever) for r in retrievers):
             raise InputError(f"retrievers must be a non-empty list of Retriever objects; "

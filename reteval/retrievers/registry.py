@@ -20,6 +20,12 @@ def _vector(corpus, **options):
     return VectorRetriever(corpus, **options)
 
 
+def _lsa(corpus, **options):
+    from reteval.retrievers.vector import VectorRetriever
+
+    return VectorRetriever(corpus, encoder="lsa", **options)
+
+
 def _neural(corpus, **options):
     from reteval.retrievers.vector import VectorRetriever
 
@@ -38,7 +44,8 @@ def _reranked(corpus, **options):
     return RerankedRetriever(corpus, **options)
 
 
-_BUILDERS = {"bm25": _bm25, "vector": _vector, "hybrid": _hybrid, "reranked": _reranked}
+_BUILDERS = {"bm25": _bm25, "vector": _vector, "hybrid": _hybrid, "reranked": _reranked,
+             "lsa": _lsa}
 
 
 def available_retrievers() -> tuple[str, ...]:
@@ -48,8 +55,8 @@ def available_retrievers() -> tuple[str, ...]:
 
     Examples
     --------
-    >>> available_retrievers()[:4]
-    ('bm25', 'vector', 'hybrid', 'reranked')
+    >>> available_retrievers()[:5]
+    ('bm25', 'vector', 'hybrid', 'reranked', 'lsa')
     """
     from reteval.retrievers.vector import neural_available
 
@@ -63,10 +70,12 @@ def make_retriever(name: str, corpus, **options) -> Retriever:
     ----------
     name : str
         One of :func:`available_retrievers`: "bm25"
-        (:class:`~reteval.retrievers.bm25.BM25Retriever`), "vector" (LSA,
+        (:class:`~reteval.retrievers.bm25.BM25Retriever`), "vector" (the
+        multilingual sentence encoder,
         :class:`~reteval.retrievers.vector.VectorRetriever`), "hybrid"
         (:class:`~reteval.retrievers.hybrid.HybridRetriever`), "reranked"
-        (:class:`~reteval.retrievers.rerank.RerankedRetriever`) and, with the
+        (:class:`~reteval.retrievers.rerank.RerankedRetriever`), "lsa" (the
+        word-based fallback, ``VectorRetriever(encoder="lsa")``) and, with the
         ``neural`` extra, "neural" (``VectorRetriever(encoder="neural")``).
     corpus : mapping or pandas.DataFrame
         ``{doc_id: {"title": ..., "text": ...}}`` or ``{doc_id: text}``.

@@ -14,21 +14,21 @@ class RerankedRetriever(Retriever):
     """Re-score the first stage's top ``depth`` documents with a second model.
 
     What this is, plainly: by default the first stage is BM25 and the second
-    is the LSA vector model of the same corpus. Each of BM25's top 100
-    documents gets the cosine similarity between its LSA vector and the
-    query's as its new score, and the candidates are re-sorted by it. The
-    second model never sees documents BM25 did not return, so recall at
-    ``depth`` is BM25's; only the order changes.
+    is the multilingual sentence encoder of the ``vector`` retriever. Each of
+    BM25's top 100 documents gets the cosine similarity between its embedding
+    and the query's as its new score, and the candidates are re-sorted by it.
+    The second model never sees documents BM25 did not return, so recall at
+    ``depth`` is BM25's (a document in the other language that shares no word
+    with the query stays out of reach); only the order changes. That is what
+    makes it differ from ``vector``, which ranks the whole corpus.
 
     This is *not* a cross-encoder: the second model embeds query and document
-    separately (a bi-encoder), exactly as the vector retriever does. With
-    ``second="neural"`` it is the MiniLM sentence embedder (the ``neural``
-    extra), which is a much stronger re-scorer than LSA; no cross-encoder
-    model is available offline to this package. Expect the LSA default to
-    rank *worse* than BM25 alone on collections where exact terms matter
-    (``bench/bench_retrievers.py`` measures it on SciFact, where it does, and
-    on Cranfield, where it does not); it is a reference point for the
-    two-stage architecture, not a recommendation.
+    separately (a bi-encoder), exactly as the vector retriever does; no
+    cross-encoder model is available offline to this package. ``second="lsa"``
+    re-scores with LSA instead; on a small corpus LSA is close to TF-IDF
+    cosine and only re-orders BM25's candidates by another word-matching
+    score. It is a reference point for the two-stage architecture, not a
+    recommendation (``bench/bench_retrievers.py`` measures it).
 
     Parameters
     ----------
@@ -36,14 +36,15 @@ class RerankedRetriever(Retriever):
         Used to build the default stages; not needed if both are given.
     first : Retriever, optional
         First stage; default ``BM25Retriever(corpus)``.
-    second : {"lsa", "neural"} or VectorRetriever, default "lsa"
+    second : {"use", "lsa", "neural"} or VectorRetriever, default "use"
         Second stage: any object with ``score_documents(texts, doc_ids)``
         (see :meth:`~reteval.retrievers.vector.VectorRetriever.score_documents`)
         over the same document ids as ``first``.
     depth : int, default 100
         Candidates taken from the first stage (at least ``k``).
     tokenizer, rng
-        Passed to the default stages.
+        ``tokenizer`` is passed to the default first stage (and to an LSA
+        second stage), ``rng`` to an LSA second stage.
 
     Notes
     -----
@@ -61,7 +62,7 @@ class RerankedRetriever(Retriever):
 
     name = "reranked"
 
-    def __init__(self, corpus=None, *, first=None, second="lsa", depth: int = 100,
+    def __init__(self, corpus=None, *, first=None, second="use", depth: int = 100,
                  tokenizer=None, rng=0):
         self.depth = check_k(depth, name="depth")
         if (first is None or isinstance(second, str)) and corpus is None:
@@ -73,10 +74,11 @@ class RerankedRetriever(Retriever):
         if isinstance(second, str):
             from reteval.retrievers.vector import VectorRetriever
 
-            if second not in ("lsa", "neural"):
-                raise InputError(f"second must be 'lsa', 'neural' or a retriever with "
+            if second not in ("use", "lsa", "neural"):
+                raise InputError(f"second must be 'use', 'lsa', 'neural' or a retriever with "
                                  f"score_documents; got {second!r}")
-            second = VectorRetriever(corpus, encoder=second, tokenizer=tokenizer, rng=rng)
+            lsa_options = {"tokenizer": tokenizer} if second == "lsa" else {}
+            second = VectorRetriever(corpus, encoder=second, rng=rng, **lsa_options)
         if not isinstance(first, Retriever):
             raise InputError(f"first must be a Retriever; got {type(first).__name__}")
         if not callable(getattr(second, "score_documents", None)):

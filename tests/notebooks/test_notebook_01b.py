@@ -29,7 +29,7 @@ from reteval.judging import (
     ratings_table,
     tau_ap,
 )
-from reteval.retrievers import make_retriever
+from reteval.retrievers import HybridRetriever, make_retriever
 
 STEM = "01b_evaluation_set"
 NOTEBOOK = ROOT / "notebooks" / f"{STEM}.ipynb"
@@ -42,8 +42,11 @@ def fallback_run(tmp_path_factory):
     return execute(STEM, tmp_path, lang="en", pool_dataset=str(tmp_path / "no-such-collection"))
 
 
-def teaching_runs(teaching, names=("bm25", "vector", "hybrid")):
-    return {n: make_retriever(n, teaching.corpus).run(teaching.queries, k=100) for n in names}
+def teaching_runs(teaching):
+    """The notebook's three systems: bm25, "vector" = LSA, and hybrid = RRF of the two."""
+    bm25, lsa = make_retriever("bm25", teaching.corpus), make_retriever("lsa", teaching.corpus)
+    systems = {"bm25": bm25, "vector": lsa, "hybrid": HybridRetriever(retrievers=[bm25, lsa])}
+    return {n: system.run(teaching.queries, k=100) for n, system in systems.items()}
 
 
 def check_assessors(results):
@@ -193,7 +196,7 @@ def test_cranfield_pooling_and_reusability(tmp_path):
     assert round(loo2["max_drop"], 3) == 0.056 and loo2["runs_that_moved"] == 1
     assert loo10["max_drop"] < 0.015 and loo10["runs_that_moved"] == 0
     runs = {"bm25": lexical,
-            "LSA-256": make_retriever("vector", collection.corpus).run(collection.queries, k=100)}
+            "LSA-256": make_retriever("lsa", collection.corpus).run(collection.queries, k=100)}
     # leave_one_out of two of the runs agrees in kind: a left-out run never gains judged docs
     small = leave_one_out(qrels, runs, measure="AP", depth=2)
     assert (small.table["judged"] <= 1).all()

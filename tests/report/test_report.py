@@ -401,3 +401,15 @@ def test_report_with_history(tmp_path, plain):
     assert "历史记录中还没有评估记录" in to_markdown(plain, lang="zh", history=history_frame(empty))
     with pytest.raises(InputError, match="history must be the table of"):
         to_markdown(plain, history=str(path))
+
+
+@pytest.mark.parametrize("newline", ["\r", "\r\n", "\n", "\u2028", "\x85", "\x0b"])
+def test_markdown_table_rows_stay_one_line_whatever_breaks_a_name(newline):
+    qrels = {f"q{i}": {f"d{i}": 1} for i in range(4)}
+    runs = {f"a{newline}b": {f"q{i}": [f"d{i}"] for i in range(4)},
+            "c": {f"q{i}": ["x", f"d{i}"] for i in range(4)}}
+    markdown = to_markdown(compare(qrels, runs, ["RR"], rng=0))
+    for character in newline.replace("\n", ""):
+        assert character not in markdown
+    rows = [line for line in markdown.split("\n") if line.startswith("| a b |")]
+    assert len(rows) == 1 and rows[0].count(" | ") == 1, rows  # system, RR: one row

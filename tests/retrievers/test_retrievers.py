@@ -48,7 +48,9 @@ def bm25():
 
 @pytest.fixture(scope="module")
 def vector():
-    return VectorRetriever(CORPUS)
+    # The word-based LSA encoder: small and exact. The multilingual default is
+    # tested in tests/retrievers/test_multilingual_vector.py.
+    return VectorRetriever(CORPUS, encoder="lsa")
 
 
 def check_run_frame(run):
@@ -192,15 +194,15 @@ def test_custom_tokenizer_is_used():
 # --- vector ------------------------------------------------------------------
 
 def test_vector_dims_adapt_to_corpus_size():
-    assert VectorRetriever(CORPUS).encoder.dims == len(CORPUS) - 1
-    assert VectorRetriever(CORPUS, dims=3).encoder.dims == 3
+    assert VectorRetriever(CORPUS, encoder="lsa").encoder.dims == len(CORPUS) - 1
+    assert VectorRetriever(CORPUS, encoder="lsa", dims=3).encoder.dims == 3
     tiny = {"a": "cats purr", "b": "dogs bark"}
-    assert VectorRetriever(tiny).encoder.dims == 1
+    assert VectorRetriever(tiny, encoder="lsa").encoder.dims == 1
 
 
 def test_vector_needs_two_documents():
     with pytest.raises(InputError, match="at least 2 documents and 2 distinct terms; got 1"):
-        VectorRetriever({"a": "cats purr"})
+        VectorRetriever({"a": "cats purr"}, encoder="lsa")
 
 
 def test_vector_scores_are_cosines(vector):
@@ -224,10 +226,10 @@ def test_vector_finds_document_by_its_own_text(vector):
 
 
 def test_vector_is_reproducible_and_seeded():
-    a = VectorRetriever(CORPUS, rng=7).run(QUERIES)
-    b = VectorRetriever(CORPUS, rng=7).run(QUERIES)
+    a = VectorRetriever(CORPUS, encoder="lsa", rng=7).run(QUERIES)
+    b = VectorRetriever(CORPUS, encoder="lsa", rng=7).run(QUERIES)
     pd.testing.assert_frame_equal(a, b)
-    c = VectorRetriever(CORPUS, rng=np.random.default_rng(7)).run(QUERIES)
+    c = VectorRetriever(CORPUS, encoder="lsa", rng=np.random.default_rng(7)).run(QUERIES)
     assert set(c.query_id) == set(a.query_id)
 
 
@@ -248,10 +250,10 @@ def test_vector_run_matches_single_calls(vector):
 
 def test_vector_bad_options():
     with pytest.raises(InputError, match="rng must be a numpy.random.Generator, an int or None"):
-        VectorRetriever(CORPUS, rng="seed")
+        VectorRetriever(CORPUS, encoder="lsa", rng="seed")
     with pytest.raises(InputError, match="dims must be a positive integer; got 0"):
-        VectorRetriever(CORPUS, dims=0)
-    with pytest.raises(InputError, match="encoder must be 'lsa', 'neural'"):
+        VectorRetriever(CORPUS, encoder="lsa", dims=0)
+    with pytest.raises(InputError, match="encoder must be 'use', 'lsa', 'neural'"):
         VectorRetriever(CORPUS, encoder="word2vec")
 
 
@@ -282,8 +284,10 @@ def test_hybrid_default_and_run(bm25):
     assert [type(r) for r in hybrid.retrievers] == [BM25Retriever, VectorRetriever]
     run = hybrid.run(QUERIES, k=3)
     check_run_frame(run)
-    assert run["query_id"].unique().tolist() == ["q1", "q2", "q3"]
-    assert run.groupby("query_id").size().tolist() == [3, 3, 3]
+    # q4's words are in no document: bm25 returns nothing, the dense half still answers.
+    assert run["query_id"].unique().tolist() == ["q1", "q2", "q3", "q4"]
+    assert run.groupby("query_id").size().tolist() == [3, 3, 3, 3]
+    assert bm25("xyzzy plugh") == []
     for qid, text in QUERIES.items():
         rows = run[run.query_id == qid]
         expected = hybrid(text, k=3)
@@ -333,7 +337,7 @@ def test_reranked_default_and_errors():
     assert isinstance(reranked.first, BM25Retriever)
     assert isinstance(reranked.second, VectorRetriever)
     assert reranked("xyzzy") == []
-    with pytest.raises(InputError, match="second must be 'lsa', 'neural'"):
+    with pytest.raises(InputError, match="second must be 'use', 'lsa', 'neural'"):
         RerankedRetriever(CORPUS, second="cross-encoder")
     with pytest.raises(InputError, match="needs a corpus"):
         RerankedRetriever()
@@ -341,7 +345,7 @@ def test_reranked_default_and_errors():
 
 # --- registry ----------------------------------------------------------------
 
-@pytest.mark.parametrize("name", ["bm25", "vector", "hybrid", "reranked"])
+@pytest.mark.parametrize("name", ["bm25", "vector", "hybrid", "reranked", "lsa"])
 def test_make_retriever_builds_each_name(name):
     retriever = make_retriever(name, CORPUS)
     assert isinstance(retriever, Retriever)
@@ -350,7 +354,7 @@ def test_make_retriever_builds_each_name(name):
 
 
 def test_make_retriever_passes_options():
-    assert make_retriever("vector", CORPUS, dims=2).encoder.dims == 2
+    assert make_retriever("lsa", CORPUS, dims=2).encoder.dims == 2
     with pytest.raises(InputError, match="invalid option for retriever 'bm25'"):
         make_retriever("bm25", CORPUS, dims=2)
 
@@ -367,7 +371,7 @@ def test_neural_name_without_extra(monkeypatch):
     with pytest.raises(InputError,
                        match=r"needs the optional extra: pip install 'reteval\[neural\]'"):
         make_retriever("neural", CORPUS)
-    assert registry.available_retrievers() == ("bm25", "vector", "hybrid", "reranked")
+    assert registry.available_retrievers() == ("bm25", "vector", "hybrid", "reranked", "lsa")
 
 
 # --- adapter -----------------------------------------------------------------

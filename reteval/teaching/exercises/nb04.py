@@ -116,9 +116,9 @@ EXERCISES = {
     ),
     "04.4": Exercise(
         _choices({"A", "B", "C"}),
-        "想想加一列 recall@100 时发生了什么，0.002 的差距意味着什么，以及 idxmax 的速度"
+        "想想只保留 mrr 一列时谁是“综合最佳”，0.016 的差距意味着什么，以及 idxmax 的速度"
         "与结论无关。",
-        "Think of what adding recall@100 did, of what a lead of 0.002 means, and that the "
-        "speed of idxmax has nothing to do with the conclusion.",
+        "Think of who is 'best overall' with the mrr column alone, of what a lead of 0.016 "
+        "means, and that the speed of idxmax has nothing to do with the conclusion.",
     ),
 }
