@@ -54,26 +54,26 @@ WHY_IDENTICAL = {
     },
 }
 
-#: 02.6: on AP, bm25 - reranked is significant by pairwise t tests with Holm's correction but
-#: not by Tukey's HSD. Why?
+#: 02.6: on R@10, bm25 - hybrid is significant by pairwise t tests with Holm's correction but
+#: not by Tukey's HSD, and bm25 - vector the other way round. Why can both happen?
 PAIRWISE_VS_TUKEY = {
     "zh": {
-        "A": "Tukey HSD 的实现有误差；重复运行就会显著。",
-        "B": "两两检验用这一对自己的逐查询差值估计噪声，这一对的差值非常一致，所以噪声小；"
-             "Tukey HSD 用所有检索器在各查询内的离散程度这同一把尺子，"
-             "并控制所有各对同时判断时的族错误率，按这把尺子差距不大。",
-        "C": "Holm 校正比 Tukey HSD 更保守，所以两两检验更难显著。",
+        "A": "Tukey HSD 的随机化有误差；换一个种子，两种方法就会一致。",
+        "B": "两种方法衡量噪声的方式不同：两两检验用这一对自己的逐查询差值，"
+             "Tukey HSD 对所有各对用同一把尺子（所有检索器的残差方差 V_E）；"
+             "差值比这把尺子更一致的一对在两两检验下更容易显著，"
+             "更分散的一对在 Tukey 下更容易显著。",
+        "C": "Holm 校正总是比 Tukey HSD 更保守，所以两两检验不可能比 Tukey 先显著。",
         "D": "方差分析不显著时 Tukey HSD 不会给出任何显著的对。",
     },
     "en": {
-        "A": "Tukey's HSD is imprecise; running it again would make the pair significant.",
-        "B": "A pairwise test measures the noise by this pair's own per-query differences, "
-             "which are very consistent, so the noise is small; Tukey's HSD uses one "
-             "yardstick for every pair (the spread of all retrievers within the queries) and "
-             "controls the error of judging all pairs at once, and by that yardstick the "
-             "difference is small.",
-        "C": "Holm's correction is more conservative than Tukey's HSD, so pairwise tests are "
-             "harder to pass.",
+        "A": "Tukey's HSD is randomised; with another seed the two procedures would agree.",
+        "B": "They measure the noise differently: a pairwise test by this pair's own per-query "
+             "differences, Tukey's HSD by one yardstick for every pair (the residual variance "
+             "V_E of all retrievers); a pair whose differences are more consistent than that "
+             "yardstick passes more easily pairwise, a more spread-out pair under Tukey.",
+        "C": "Holm's correction is always more conservative than Tukey's HSD, so a pairwise "
+             "test can never be significant before Tukey.",
         "D": "Tukey's HSD gives no significant pair when the ANOVA is not significant.",
     },
 }
@@ -219,9 +219,11 @@ EXERCISES = {
     ),
     "02.6": Exercise(
         _check_pairwise_letter,
-        "比较两种方法各用什么来衡量噪声：这一对自己的差值，还是所有检索器的离散程度。",
+        "比较两种方法各用什么来衡量噪声：这一对自己的差值，还是所有检索器的离散程度；"
+        "再比较两对差值的标准差与 √(2 V_E)。",
         "Compare what each procedure measures the noise by: this pair's own differences, or "
-        "the spread of all retrievers.",
+        "the spread of all retrievers; then compare both pairs' standard deviations of the "
+        "differences with sqrt(2 V_E).",
     ),
     "02.7": Exercise(
         _check_trisk,
