@@ -17,16 +17,25 @@ Compares, on the same per-query scores,
   same arrays, without its metric computation, for the 20 ordered pairs that
   ``compare`` tests.
 
+With ``--tukey`` it times instead the randomised Tukey HSD of many systems
+(``reteval.stats.tukey_hsd``, default 10 systems x 1,000 topics x 10,000 rounds)
+side by side with a plain loop calling ``Generator.permuted`` once per round,
+and how far their p-values are apart in Monte Carlo standard errors (both
+estimate the same p-values; up to 10 systems reteval draws its permutations
+from tables, so the random streams differ).
+
 Run: ``python bench/bench_stats.py [--systems 5] [--queries 10000] [--rounds 10000]
-[--skip-ranx]``. Prints times in seconds, the speed-up of reteval, and how far the p-values
-and intervals of the implementations are apart (all are Monte Carlo estimates of the same
-quantities, so they agree within a few Monte Carlo standard errors).
+[--skip-ranx]``, or ``python bench/bench_stats.py --tukey [--systems 10] [--queries 1000]``.
+Prints times in seconds, the speed-up of reteval, and how far the p-values and intervals
+of the implementations are apart (all are Monte Carlo estimates of the same quantities,
+so they agree within a few Monte Carlo standard errors).
 """
 
 from __future__ import annotations
 
 import argparse
 import platform
+import sys
 import time
 from importlib import metadata
 
@@ -117,6 +126,46 @@ def against_scipy(scores: np.ndarray, names: list, rounds: int, batch: int) -> N
     print()
 
 
+def tukey_against_loop(n_systems: int, n_topics: int, rounds: int, repeats: int = 3) -> None:
+    """Randomised Tukey HSD: reteval's chunked permutations against a loop of ``permuted``."""
+    from reteval.stats import tukey_hsd
+
+    rng = np.random.default_rng(0)
+    topic = rng.uniform(0.1, 0.7, size=(n_topics, 1))
+    x = topic + rng.normal(0, 0.1, size=(n_topics, n_systems)) + 0.005 * np.arange(n_systems)
+
+    def loop(seed):
+        gen = np.random.default_rng(seed)
+        ranges = np.empty(rounds)
+        for r in range(rounds):
+            means = gen.permuted(x, axis=1).mean(axis=0)
+            ranges[r] = means.max() - means.min()
+        means = x.mean(axis=0)
+        observed = np.abs(means[:, None] - means[None, :]) * (1 - 1e-9)
+        count = (ranges[None, None, :] >= observed[:, :, None]).sum(axis=2)
+        return (count + 1) / (rounds + 1)
+
+    tukey_hsd(x[:20], n_resamples=10, rng=0)  # untimed: imports
+    t_ours = min(_timed(lambda: tukey_hsd(x, n_resamples=rounds, rng=1))[1]
+                 for _ in range(repeats))
+    t_loop = min(_timed(lambda: loop(1))[1] for _ in range(repeats))
+    ours = tukey_hsd(x, n_resamples=rounds, rng=1).pvalue.to_numpy()
+    theirs = loop(2)
+    upper = np.triu_indices(n_systems, 1)
+    p = 0.5 * (ours[upper] + theirs[upper])
+    se = np.sqrt(2 * np.maximum(p * (1 - p), 1 / rounds) / rounds)
+    z = float(np.max(np.abs(ours[upper] - theirs[upper]) / se))
+    print(f"\n### randomised Tukey HSD, {n_systems} systems x {n_topics} topics x {rounds} rounds "
+          f"(best of {repeats})\n")
+    print("| implementation | seconds |")
+    print("|---|---:|")
+    print(f"| reteval.stats.tukey_hsd (chunks of rounds, vectorised) | {t_ours:.2f} |")
+    print(f"| plain loop: Generator.permuted per round | {t_loop:.2f} |")
+    print(f"\nloop / reteval: {t_loop / t_ours:.2f}x; p-values {ours[upper].min():.4f}.."
+          f"{ours[upper].max():.4f}; largest difference from the loop's: {z:.2f} Monte Carlo "
+          "standard errors")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--systems", type=int, default=5)
@@ -128,7 +177,15 @@ def main(argv=None) -> None:
                         help="time reteval against scipy only (ranx's compare takes minutes)")
     parser.add_argument("--ranx-fisher-alone", action="store_true",
                         help="also time ranx's Fisher function without its metric computation")
+    parser.add_argument("--tukey", action="store_true",
+                        help="time the randomised Tukey HSD against a loop of Generator.permuted "
+                        "(defaults then 10 systems x 1,000 topics)")
     args = parser.parse_args(argv)
+    if args.tukey:
+        systems = args.systems if "--systems" in (argv or sys.argv) else 10
+        queries = args.queries if "--queries" in (argv or sys.argv) else 1_000
+        tukey_against_loop(systems, queries, args.rounds)
+        return
 
     from reteval import evaluate
     from reteval.stats import pairwise_tests

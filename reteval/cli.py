@@ -1,6 +1,7 @@
 """The ``reteval`` command line.
 
-Subcommands: ``evaluate`` (trec_eval-style evaluation of a run), ``run`` (the
+Subcommands: ``evaluate`` (trec_eval-style evaluation of a run), ``compare`` (many
+runs, with significance tests and effect sizes), ``run`` (the
 notebook pipeline), ``book`` (its executed notebooks as static HTML pages),
 ``monitor`` and ``history`` (continuous evaluation). Expected problems with the
 user's input print one line on stderr and exit with status 2; no traceback.
@@ -266,7 +267,8 @@ def _fmt(value, count: bool) -> str:
 # `reteval evaluate` starts fast.
 _SUBCOMMAND_MODULES = {"run": "reteval.book.pipeline", "book": "reteval.book.html",
                        "monitor": "reteval.monitor.commands",
-                       "history": "reteval.monitor.commands"}
+                       "history": "reteval.monitor.commands",
+                       "compare": "reteval.evaluation.commands"}
 
 
 class _VersionAction(argparse.Action):

@@ -7,6 +7,7 @@ line or the value, and never a traceback.
 
 import gzip
 import json
+import re
 import sqlite3
 
 import pytest
@@ -46,6 +47,10 @@ BAD_RUNS = {
     "bad deflate": (_gzip_bad_deflate(RUN), "run.txt: damaged gzip data"),
     "not utf-8": (b"q1 Q0 d1 1 2.0 s\r\xff\n", "run.txt:2: not UTF-8"),
     "duplicate": (b"q1 Q0 d1 1 2.0 s\nq1 Q0 d1 2 1.0 s\n", "appears twice"),
+    "two separators in a row": (b"q1 Q0  6 995 sys\n", "run.txt:1: expected 6 whitespace"),
+    "two tabs in a row": (b"q1\tQ0\t\td1\t2.0\ts\n", "run.txt:1: expected 6 whitespace"),
+    "leading separator, five fields": (b" Q0 d1 1 2.0 s\n", "run.txt:1: expected 6 whitespace"),
+    "trailing separator, five fields": (b"q1 Q0 d1 1 2.0 \n", "run.txt:1: expected 6 whitespace"),
 }
 
 
@@ -89,6 +94,21 @@ def test_evaluate_bad_runs(tmp_path, good, capsys, case):
     path = tmp_path / "run.txt"
     path.write_bytes(data)
     assert_one_error(*run_cli(["evaluate", good[0], path], capsys)[::2], expected)
+
+
+@pytest.mark.parametrize("case", sorted(c for c in BAD_RUNS if BAD_RUNS[c][0][:2] != b"\x1f\x8b"))
+def test_evaluate_bad_runs_after_a_mebibyte_of_good_lines(tmp_path, good, capsys, case):
+    # Large runs take Arrow's reader: the same line must give the same error.
+    data, expected = BAD_RUNS[case]
+    sep = b"\t" if b"\t" in data else b" "
+    filler = b"".join(sep.join([b"f%d" % (i % 97), b"Q0", b"x%d" % i, b"1", b"%d.5" % i, b"s"])
+                      + b"\n" for i in range(45_000))
+    assert len(filler) >= 1 << 20
+    path = tmp_path / "run.txt"
+    path.write_bytes(filler + data)
+    shifted = re.sub(r"run\.txt:(\d+):", lambda m: f"run.txt:{int(m.group(1)) + 45_000}:",
+                     expected)
+    assert_one_error(*run_cli(["evaluate", good[0], path], capsys)[::2], shifted)
 
 
 @pytest.mark.parametrize(("options", "expected"), [
@@ -239,3 +259,116 @@ def test_monitor_refuses_a_damaged_history(tmp_path, good, capsys):
     assert_one_error(*run_cli(argv, capsys)[::2], "h.sqlite: the history is damaged")
     assert_one_error(*run_cli(["history", history], capsys)[::2],
                      "h.sqlite: the history is damaged")
+
+
+# ------------------------------------------------------------------ reteval run: parameters files
+
+LAUGHS = "".join(f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 9) + "]\n" for i in range(1, 9))
+
+BAD_PARAMS = {
+    "billion laughs": ('l0: &l0 "lol"\n' + LAUGHS, "p.yml:2: YAML aliases (*l0) are not accepted"),
+    "one alias": ("common: &c {seed: 1}\nnotebooks:\n  01_metrics_walkthrough: *c\n",
+                  "p.yml:3: YAML aliases (*c) are not accepted"),
+    "merge key": ("common: &c {seed: 1}\nnotebooks:\n  01_metrics_walkthrough:\n    <<: *c\n",
+                  "p.yml:4: YAML aliases (*c) are not accepted"),
+    "a set": ("common:\n  measures: !!set {AP, RR}\n", "p.yml: common: measures is a set"),
+    "bytes": ("common:\n  seed: !!binary aGVsbG8=\n", "p.yml: common: seed is bytes"),
+    "number as notebook name": ("notebooks:\n  1: {seed: 1}\n",
+                                "p.yml: keys must be text; notebooks has the key 1 (int)"),
+    "number as parameter name": ("common:\n  2: x\n", "common has the key 2 (int)"),
+    "list as key": ("common:\n  ? [a, b]\n  : x\n",
+                    "p.yml:2: not valid YAML: found unhashable key"),
+    "nested 5,000 deep": ("common:\n  x: " + "[" * 5000 + "]" * 5000 + "\n",
+                          "p.yml:2: nested more than 100 levels deep"),
+    "block mapping 300 deep": ("common:\n" + "".join("  " * (i + 1) + f"k{i}:\n"
+                                                     for i in range(300)),
+                               "nested more than 100 levels deep"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_PARAMS))
+def test_run_bad_parameters_file(tmp_path, capsys, case):
+    text, expected = BAD_PARAMS[case]
+    params = tmp_path / "p.yml"
+    params.write_text(text)
+    argv = ["run", "--params", params, "--output", tmp_path / "out", "--no-book", "--quiet"]
+    assert_one_error(*run_cli(argv, capsys)[::2], expected)
+    assert not (tmp_path / "out").exists()
+
+
+def test_unquoted_yaml_dates_are_read_as_their_iso_text(tmp_path):
+    from reteval.book.pipeline import load_params
+
+    params = tmp_path / "p.yml"
+    params.write_text("notebooks:\n  06_continuous_evaluation:\n    start: 2026-06-01\n"
+                      "common:\n  when: 2026-06-01 08:30:00\n")
+    loaded = load_params(params)
+    assert loaded["notebooks"]["06_continuous_evaluation"] == {"start": "2026-06-01"}
+    assert loaded["common"] == {"when": "2026-06-01T08:30:00"}
+
+
+# name -> (SQL that damages one stored value, what both `history` and `history --check` name)
+DAMAGED_VALUES = {
+    "aggregate text": ("UPDATE aggregates SET value = 'abc' WHERE measure = 'AP'",
+                       "the aggregate of 'AP' is not a number: 'abc'"),
+    "aggregate blob": ("UPDATE aggregates SET value = x'00ff' WHERE measure = 'AP'",
+                       "the aggregate of 'AP' is not a number: b'\\x00\\xff'"),
+    "per-query text": ("UPDATE query_scores SET value = 'x' WHERE measure = 'AP'",
+                       "a per-query value of 'AP' is not a number: 'x'"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DAMAGED_VALUES))
+def test_history_and_check_agree_on_a_damaged_value(tmp_path, good, capsys, case):
+    sql, expected = DAMAGED_VALUES[case]
+    history = tmp_path / "h.sqlite"
+    argv = ["monitor", history, "--run", good[1], "--qrels", good[0], "--baseline", "none",
+            "-m", "AP"]
+    assert run_cli(argv, capsys)[0] == 0
+    with sqlite3.connect(history) as con:
+        con.execute(sql)
+    con.close()
+    assert_one_error(*run_cli(["history", history, "--check"], capsys)[::2],
+                     f"entry 1: {expected}")
+    if case.startswith("per-query"):
+        from reteval.monitor.history import HistoryError, open_history
+
+        with open_history(history) as store, pytest.raises(HistoryError, match=expected):
+            store.per_query(1)
+    else:
+        assert_one_error(*run_cli(["history", history], capsys)[::2],
+                         f"entry 1 is damaged: {expected}")
+
+
+@pytest.mark.parametrize("where", ["cache folder is a file", "dataset folder is a file"])
+def test_monitor_beir_cache_place_that_is_a_file(tmp_path, monkeypatch, capsys, where):
+    cache = tmp_path / "cache"
+    if where == "cache folder is a file":
+        cache.write_text("")
+        expected = "cannot use the dataset cache folder"
+    else:
+        (cache / "beir").mkdir(parents=True)
+        (cache / "beir" / "scifact").write_text("")
+        expected = "its cache place is a file, not a folder"
+    monkeypatch.setenv("RETEVAL_CACHE", str(cache))
+    argv = ["monitor", tmp_path / "h.sqlite", "--retriever", "bm25", "--dataset", "scifact"]
+    assert_one_error(*run_cli(argv, capsys)[::2], expected)
+
+
+@pytest.mark.parametrize("output", ["table", "json", "trec"])
+def test_missing_skip_with_no_query_in_common_warns(good, capsys, output):
+    run = good[1].parent / "other_run.txt"
+    run.write_text("q9 Q0 d1 1 2.0 s\n")
+    status, _, err = run_cli(["evaluate", good[0], run, "--missing", "skip", "--format", output,
+                              "-m", "AP"], capsys)
+    assert status == 0 and "Traceback" not in err
+    assert "warning: no judged query has results in the run: all 2 are skipped" in err
+
+
+def test_missing_skip_warns_in_the_api_too(good):
+    from reteval import evaluate
+    from reteval.evaluation.engine import MissingQueriesWarning
+
+    with pytest.warns(MissingQueriesWarning, match="every mean is NaN"):
+        values = evaluate(good[0], {"q9": ["d1"]}, ["AP"], missing="skip")
+    assert values.empty

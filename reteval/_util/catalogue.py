@@ -77,6 +77,8 @@ _TEXTS: dict[str, dict[str, object]] = {
                        "p corrected", "Significant")),
         history_header=(("时间（UTC）", "检索器", "查询数", "告警"),
                         ("Time (UTC)", "Retriever", "Queries", "Alerts")),
+        effect_header=(("检索器", "对照", "效应量", "置信区间", "p"),
+                       ("System", "Other", "Effect size", "Interval", "p")),
     ),
     **_section(
         "report.heading",
@@ -86,6 +88,8 @@ _TEXTS: dict[str, dict[str, object]] = {
         advice=("建议", "Recommendation"),
         history=("持续评估", "Continuous evaluation"),
         figures=("图表", "Figures"),
+        many=("多个检索器：方差分析、显著性矩阵与效应量",
+              "Many systems: ANOVA, significance matrix, effect sizes"),
     ),
     **_section(
         "report.test",
@@ -93,6 +97,9 @@ _TEXTS: dict[str, dict[str, object]] = {
         wilcoxon=("Wilcoxon 符号秩检验", "Wilcoxon signed-rank test"),
         randomization=("Fisher 随机化检验", "Fisher randomization test"),
         bootstrap=("配对自助法（bootstrap）检验", "paired bootstrap test"),
+        tukey=("随机化 Tukey HSD 检验", "randomised Tukey HSD test"),
+        **{"tukey-studentized": ("Tukey HSD 检验（学生化极差分布）",
+                                 "Tukey HSD test (studentized range)")},
     ),
     **_section(
         "report.ci",
@@ -103,6 +110,10 @@ _TEXTS: dict[str, dict[str, object]] = {
                        "interval by inverting the randomization test"),
         bootstrap=("均值差的百分位自助法置信区间",
                    "percentile bootstrap interval of the mean difference"),
+        tukey=("Tukey HSD 的联合置信区间（随机化）",
+               "simultaneous interval of Tukey's HSD (randomised)"),
+        **{"tukey-studentized": ("Tukey HSD 的联合置信区间（学生化极差）",
+                                 "simultaneous interval of Tukey's HSD (studentized range)")},
     ),
     **_section(
         "report.caption",
@@ -203,6 +214,22 @@ _TEXTS: dict[str, dict[str, object]] = {
         tests_corrected=("校正：每个指标内做 {corr} 校正。",
                          "Corrected: {corr} within each measure."),
         tests_uncorrected=("未做多重比较校正。", "Not corrected."),
+        tests_note_tukey=(("差值 = 检索器 − 对照。置信区间：{level} {ci}。效应量：(均值差)/√V_E。"
+                           "Tukey HSD 已控制所有两两比较的族错误率，不再校正。"),
+                          ("Difference = system - other. Interval: {level} {ci}. Effect size: "
+                           "(mean difference) / sqrt(V_E). Tukey's HSD controls the family-wise "
+                           "error of all pairs; no further correction.")),
+        many_intro=(("方差分析（主题 × 检索器，双因素无重复）检验是否存在任何差异；矩阵中 ▲/▼ "
+                     "表示行检索器显著高于/低于列检索器；效应量 = 均值差 / √V_E，区间为对应检验的 "
+                     "{level} 区间除以 √V_E。"),
+                    ("The two-way ANOVA (topic x system, without replication) asks whether the "
+                     "systems differ at all; in the matrix ▲/▼ mark a row system significantly "
+                     "above/below the column system; effect size = mean difference / sqrt(V_E), "
+                     "its interval the test's {level} interval divided by sqrt(V_E).")),
+        many_anova=(("：F({d1}, {d2}) = {f:.3f}，p = {p}，V_E = {ve}，均值的误差幅度（MOE）"
+                     "±{moe}。"),
+                    (": F({d1}, {d2}) = {f:.3f}, p = {p}, V_E = {ve}, margin of error of a "
+                     "mean ±{moe}.")),
     ),
     # Measure families: (term of one query's score, term of the mean over queries).
     **_section(

@@ -50,7 +50,11 @@ def progress_mode() -> str:
     wanted = os.environ.get("RETEVAL_PROGRESS", "auto").strip().lower()
     if wanted not in _MODES:
         wanted = "auto"
-    if wanted in ("off", "text"):
+    stream = sys.stderr
+    usable = stream is not None and not getattr(stream, "closed", False)  # 2>&- leaves None
+    if wanted == "off" or not usable:
+        return "off"
+    if wanted == "text":
         return wanted
     if _in_kernel():
         try:
@@ -60,8 +64,7 @@ def progress_mode() -> str:
         return "notebook"
     if wanted == "notebook":
         return "text"
-    stream = sys.stderr
-    return "text" if stream is not None and stream.isatty() else "off"
+    return "text" if stream.isatty() else "off"
 
 
 def progress(iterable: Iterable, *, total: int | None = None, desc: str | None = None,

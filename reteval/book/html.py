@@ -19,24 +19,35 @@ are relative. Nothing is loaded from the internet: no scripts, fonts or style
 sheets from a CDN (the page's CSS is inline, formulas are converted to MathML,
 which the browser draws itself). An interactive widget needs a live kernel: its
 place on the page says so, and the text version the notebook prints beside it
-remains. Chinese pages are ``<html lang="zh-CN">`` and ask for a CJK font first
+remains.
+
+The notebooks' content is not trusted: every notebook page (and the glossary)
+is re-written from an allow-list (:func:`sanitise`), so no script, event
+handler, JavaScript output, style sheet, frame or remote image reaches a page
+(SVG outputs become images, ``\text{...}`` in formulas stays text); relative
+links may not leave the book's folder, and only files inside the source
+notebooks' folder are copied into ``linked/``, at their relative path.
+Chinese pages are ``<html lang="zh-CN">`` and ask for a CJK font first
 ("Noto Sans CJK SC", "Source Han Sans SC", ...).
 """
 
 from __future__ import annotations
 
+import base64
 import copy
 import html
 import os
 import re
 import shutil
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import NamedTuple
+from urllib.parse import quote, unquote, urlsplit
 
 from reteval._util.catalogue import LANGUAGES, TEXTS, phrase, phrases
 from reteval.errors import InputError
 
-__all__ = ["CHAPTER_ORDER", "add_subcommands", "build_book", "math_to_mathml"]
+__all__ = ["CHAPTER_ORDER", "add_subcommands", "build_book", "math_to_mathml", "sanitise"]
 
 HTML_LANG = {"zh": "zh-CN", "en": "en"}
 # The chapter's order of sections, by notebook number (the report before continuous
@@ -99,6 +110,11 @@ def _rel(target: Path, start_dir: Path) -> str:
     return Path(os.path.relpath(target, start_dir)).as_posix()
 
 
+def _href(target: Path, start_dir: Path) -> str:
+    """A relative URL of ``target``: a folder named ``a#1`` or ``50%`` is encoded."""
+    return quote(_rel(target, start_dir))
+
+
 def _order(name: str) -> tuple:
     prefix = name[:2]
     rank = CHAPTER_ORDER.index(prefix) if prefix in CHAPTER_ORDER else len(CHAPTER_ORDER)
@@ -136,9 +152,17 @@ _MATH = re.compile(r"\$\$(.+?)\$\$|\$([^$\n]+?)\$", re.DOTALL)
 
 def _converter():
     try:
-        from latex2mathml.converter import convert
+        from latex2mathml.converter import convert_to_element
     except ImportError:
         return None
+    from xml.etree.ElementTree import tostring
+
+    def convert(tex: str, display: str) -> str:
+        # latex2mathml's own convert() unescapes its whole output, so that the text of
+        # \text{<script>} would be a tag: serialise escaped, keeping its character references.
+        xml = tostring(convert_to_element(tex, display=display), encoding="unicode")
+        return re.sub(r"&amp;(#x?[0-9a-fA-F]+;)", r"&\1", xml)
+
     return convert
 
 
@@ -176,9 +200,26 @@ _MD_LINK = re.compile(r"(!?\[[^\]]*\]\()([^)\s]+)(\s+\"[^\"]*\")?(\))")
 _HTML_LINK = re.compile(r"((?:src|href)=[\"'])([^\"']+)([\"'])")
 
 
-def _source_dir(nb, default: Path | None) -> Path | None:
+def _source_dir(nb, notebooks_dir: Path | None) -> Path | None:
+    """The folder a notebook's relative links were written from: ``notebooks_dir``.
+
+    The folder the executed notebook records (``metadata.reteval.source``) is
+    used only when it lies inside ``notebooks_dir``: a notebook's metadata is
+    not trusted to say which folder of the machine the book may copy from.
+    """
+    if notebooks_dir is None:
+        return None
     source = nb.metadata.get("reteval", {}).get("source")
-    return Path(source).resolve().parent if source else default
+    if isinstance(source, str) and source:
+        folder = Path(source).resolve().parent
+        if folder.is_relative_to(notebooks_dir):
+            return folder
+    return notebooks_dir
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    """``path`` (followed through links) lies in ``folder`` (not beside or above it)."""
+    return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder))
 
 
 def _relink(markdown: str, page_dir: Path, source_dir: Path | None, pages: dict) -> str:
@@ -186,7 +227,11 @@ def _relink(markdown: str, page_dir: Path, source_dir: Path | None, pages: dict)
 
     A link that resolves from the page stays. One that resolves from the source
     notebook's folder goes to the book page of that notebook (``NN_x.ipynb``),
-    or to a copy of the file in ``linked/`` beside the page.
+    or to a copy of the file in ``linked/`` beside the page, at the same
+    relative path (two files never share a copy). Only a file inside the
+    source folder is copied: a link out of it (``..``, an absolute path, a
+    symbolic link) is left as written, and the page's sanitiser drops it
+    unless it points into the book.
     """
     if source_dir is None:
         return markdown
@@ -194,20 +239,23 @@ def _relink(markdown: str, page_dir: Path, source_dir: Path | None, pages: dict)
     def fix(target: str) -> str:
         path, sep, fragment = target.partition("#")
         if (not path or re.match(r"^[a-z][a-z0-9+.-]*:", path, re.IGNORECASE)
-                or path.startswith("/")):
+                or path.startswith(("/", "\\")) or "\\" in path):
             return target
+        path = unquote(path)
         if (page_dir / path).exists():
             return target
         found = (source_dir / path).resolve()
         page = pages.get(found.stem) if found.suffix == ".ipynb" else None
         if page is not None:
-            return _rel(page, page_dir) + sep + fragment
-        if not found.is_file():
+            return _href(page, page_dir) + sep + fragment
+        if (not found.is_file() or not _inside(found, source_dir)
+                or any(part.startswith(".") for part in found.relative_to(source_dir).parts)):
             return target
-        copy = page_dir / "linked" / found.name
-        copy.parent.mkdir(exist_ok=True)
+        relative = found.relative_to(source_dir)
+        copy = page_dir / "linked" / relative
+        copy.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(found, copy)
-        return f"linked/{found.name}{sep}{fragment}"
+        return quote(f"linked/{relative.as_posix()}") + sep + fragment
 
     markdown = _MD_LINK.sub(lambda m: m.group(1) + fix(m.group(2)) + (m.group(3) or "")
                             + m.group(4), markdown)
@@ -228,6 +276,15 @@ def _static_notebook(nb, lang: str, relink=None):
                 # reteval's explorers carry their own note and text fallback
                 fallback = "".join(data.get("text/html", ""))
                 output["data"] = {"text/html": fallback if "reteval-fallback" in fallback else note}
+            elif data:
+                for kind in [k for k in data if "javascript" in k or "ecmascript" in k]:
+                    del data[kind]  # no script runs on a page of the book
+                if "image/svg+xml" in data:
+                    # An SVG drawn as an image runs no script and loads nothing.
+                    svg = "".join(data.pop("image/svg+xml")).encode("utf-8")
+                    data.pop("text/html", None)
+                    data["text/html"] = ('<img alt="" src="data:image/svg+xml;base64,'
+                                         f'{base64.b64encode(svg).decode()}">')
     return nb
 
 
@@ -258,6 +315,188 @@ def _markdown_html(text: str) -> str:
     from nbconvert.filters.markdown_mistune import markdown2html_mistune
 
     return markdown2html_mistune(math_to_mathml(text))
+
+
+# -- Sanitising: an allow-list of tags, attributes and addresses ------------------------------
+
+def _words(text: str) -> frozenset:
+    return frozenset(text.split())
+
+
+_HTML_TAGS = _words("""
+a abbr b blockquote br caption cite code col colgroup dd del details dfn div dl dt em figcaption
+figure h1 h2 h3 h4 h5 h6 hr i img ins kbd li mark ol p pre q s samp section small span strong sub
+summary sup table tbody td tfoot th thead tr tt u ul var wbr
+""")
+_MATH_TAGS = _words("""
+math annotation maligngroup malignmark menclose merror mfenced mfrac mi mmultiscripts mn mo mover
+mpadded mphantom mprescripts mroot mrow ms mspace msqrt mstyle msub msubsup msup mtable mtd mtext
+mtr munder munderover none semantics
+""")
+_VOID_TAGS = frozenset({"br", "col", "hr", "img", "wbr"})
+# Dropped with everything inside them (the rest of an unknown tag's content stays, as text).
+_DROPPED_TAGS = _words("""
+script style iframe frame frameset object embed applet template noscript noembed noframes
+textarea title xmp plaintext select svg canvas video audio head base link meta form
+""")
+_ATTRIBUTES = frozenset({"class", "id", "lang", "dir", "title", "role", "align", "valign",
+                         "width", "height", "style", "aria-label", "aria-hidden"})
+_TAG_ATTRIBUTES = {
+    "a": {"href", "rel", "hreflang"}, "img": {"src", "alt"},
+    "td": {"colspan", "rowspan", "headers", "scope"},
+    "th": {"colspan", "rowspan", "headers", "scope", "abbr"},
+    "ol": {"start", "type", "reversed"}, "col": {"span"}, "colgroup": {"span"},
+    "details": {"open"}, "table": {"border", "cellpadding", "cellspacing"},
+}
+_MATH_ATTRIBUTES = _words("""
+display mathvariant mathsize mathcolor mathbackground stretchy fence separator separators lspace
+rspace columnalign columnspacing columnlines columnwidth rowalign rowspacing rowlines frame
+equalrows equalcolumns displaystyle scriptlevel accent accentunder movablelimits linethickness
+minsize maxsize symmetric depth voffset notation form largeop encoding open close bevelled
+numalign denomalign
+""")
+_CSS_PROPERTIES = _words("""
+color background-color text-align vertical-align font-weight font-style font-size font-family
+text-decoration white-space width height min-width max-width padding padding-left padding-right
+padding-top padding-bottom margin margin-left margin-right margin-top margin-bottom border
+border-left border-right border-top border-bottom border-color border-style border-width
+border-collapse border-spacing display line-height opacity text-transform
+""")
+_CSS_VALUE = re.compile(r"""(?:[#\w\s.,%+'"-]|(?:rgba?|hsla?)\([\d\s.,%]*\))*""")
+_IMAGE_DATA = re.compile(r"data:image/(?:png|jpeg|gif|webp|svg\+xml)(?:;[\w=.+-]+)*,",
+                         re.IGNORECASE)
+
+
+def _safe_style(value: str) -> str:
+    """Only the declarations of a style attribute that change how text and tables look."""
+    kept = []
+    for declaration in value.split(";"):
+        name, colon, text = declaration.partition(":")
+        name, text = name.strip().lower(), text.strip()
+        if colon and name in _CSS_PROPERTIES and _CSS_VALUE.fullmatch(text):
+            kept.append(f"{name}: {text}")
+    return "; ".join(kept)
+
+
+class _Sanitiser(HTMLParser):
+    """Re-writes HTML from an allow-list: nothing runs and nothing loads from the network.
+
+    Every tag, attribute and address is either known to be harmless or dropped:
+    no script, no ``on*`` attribute, no style sheet, no frame, no address with a
+    scheme but ``http(s)`` and ``mailto`` links, and no image but ``data:``
+    images and files in the book's folder. Text is escaped again, tags are
+    balanced: the page is what the browser reads.
+    """
+
+    def __init__(self, page_dir: Path, root: Path):
+        super().__init__(convert_charrefs=True)
+        self.page_dir, self.root = page_dir, root
+        self.out, self.open, self.skip = [], [], []
+
+    def _local(self, url: str) -> bool:
+        """A relative address of a file inside the book's folder."""
+        if url.startswith(("/", "\\")) or "\\" in url or ":" in url.split("/")[0]:
+            return False
+        path = unquote(urlsplit(url).path)
+        target = Path(os.path.normpath(self.page_dir / path)) if path else self.page_dir
+        return _inside(target, self.root)
+
+    def _url(self, tag: str, name: str, value: str) -> str | None:
+        compact = re.sub(r"[\x00-\x20\x7f]+", "", value)
+        scheme = re.match(r"([a-zA-Z][a-zA-Z0-9+.-]*):", compact)
+        if name == "src":
+            if scheme:
+                return value if _IMAGE_DATA.match(compact) else None
+            return value if self._local(compact) else None
+        if scheme:
+            return value if scheme.group(1).lower() in ("http", "https", "mailto") else None
+        if compact.startswith("#"):
+            return value
+        return value if self._local(compact) else None
+
+    def _attributes(self, tag: str, attrs) -> str | None:
+        allowed = _MATH_ATTRIBUTES if tag in _MATH_TAGS else (
+            _ATTRIBUTES | _TAG_ATTRIBUTES.get(tag, set()))
+        parts = []
+        for name, value in attrs:
+            name = name.lower()
+            if name not in allowed or value is None and name not in ("open", "reversed"):
+                continue
+            value = value or ""
+            if name in ("href", "src"):
+                value = self._url(tag, name, value)
+                if value is None:
+                    if tag == "img":
+                        return None
+                    continue
+            elif name == "style":
+                value = _safe_style(value)
+                if not value:
+                    continue
+            parts.append(f' {name}="{html.escape(value, quote=True)}"')
+        return "".join(parts)
+
+    def handle_starttag(self, tag, attrs):
+        if self.skip:
+            if tag == self.skip[-1]:
+                self.skip.append(tag)
+            return
+        if tag in _DROPPED_TAGS:
+            self.skip.append(tag)
+            return
+        if tag not in _HTML_TAGS and tag not in _MATH_TAGS:
+            return
+        attributes = self._attributes(tag, attrs)
+        if attributes is None:  # an image from elsewhere: its alternative text
+            alt = dict(attrs).get("alt")
+            if alt:
+                self.out.append(html.escape(alt))
+            return
+        self.out.append(f"<{tag}{attributes}>")
+        if tag not in _VOID_TAGS:
+            self.open.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        last = (self.skip or self.open or [None])[-1]
+        if last == tag:
+            self.handle_endtag(tag)
+
+    def handle_endtag(self, tag):
+        if self.skip:
+            if tag == self.skip[-1]:
+                self.skip.pop()
+            return
+        if tag in self.open:
+            while self.open:
+                last = self.open.pop()
+                self.out.append(f"</{last}>")
+                if last == tag:
+                    break
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.out.append(html.escape(data, quote=False))
+
+    def result(self) -> str:
+        self.close()
+        return "".join(self.out) + "".join(f"</{t}>" for t in reversed(self.open))
+
+
+def sanitise(markup: str, page_dir: str | os.PathLike, root: str | os.PathLike) -> str:
+    """HTML for a page of the book in ``page_dir``: only harmless tags, attributes and addresses.
+
+    Relative addresses must stay inside ``root`` (the book's folder).
+
+    Examples
+    --------
+    >>> sanitise('<p onclick="x()">a<script>alert(1)</script> <img src="http://e.org/t.png" '
+    ...          'alt="t"><a href="../../../etc/passwd">b</a></p>', "/book/zh/01", "/book")
+    '<p>a t<a>b</a></p>'
+    """
+    parser = _Sanitiser(Path(page_dir), Path(root))
+    parser.feed(markup)
+    return parser.result()
 
 
 # -- Pages ------------------------------------------------------------------------------------
@@ -291,25 +530,25 @@ def _chrome(page: _Page, pages: dict, sequence: list, output: Path) -> tuple[str
     links = [f'<span class="title">{html.escape(ui["book"])}</span>']
     index = pages.get((page.lang, "index"))
     if index:
-        links.append(_link(_rel(index.path, here), ui["contents"], class_="contents"))
+        links.append(_link(_href(index.path, here), ui["contents"], class_="contents"))
     glossary = pages.get((page.lang, "glossary"))
     if glossary:
-        links.append(_link(_rel(glossary.path, here), ui["glossary"], class_="glossary"))
+        links.append(_link(_href(glossary.path, here), ui["glossary"], class_="glossary"))
     other = "en" if page.lang == "zh" else "zh"
     twin = pages.get((other, page.key)) or pages.get((other, "index"))
     if twin:
-        links.append(_link(_rel(twin.path, here), ui["switch"], class_="lang-switch",
+        links.append(_link(_href(twin.path, here), ui["switch"], class_="lang-switch",
                            hreflang=HTML_LANG[other], lang=HTML_LANG[other]))
     position = sequence.index(page)
     pager = []
     if position > 0:
         prev = sequence[position - 1]
-        pager.append(_link(_rel(prev.path, here), f"← {ui['prev']}: {prev.title}", rel="prev"))
+        pager.append(_link(_href(prev.path, here), f"← {ui['prev']}: {prev.title}", rel="prev"))
     else:
         pager.append("<span></span>")
     if position + 1 < len(sequence):
         nxt = sequence[position + 1]
-        pager.append(_link(_rel(nxt.path, here), f"{ui['next']}: {nxt.title} →", rel="next"))
+        pager.append(_link(_href(nxt.path, here), f"{ui['next']}: {nxt.title} →", rel="next"))
     nav = f'<nav class="pager">{"".join(pager)}</nav>'
     top = f'<header class="book">{"".join(links)}{nav}</header>'
     return top, f'<footer class="book">{nav}</footer>'
@@ -334,7 +573,7 @@ def _files_html(files: dict, lang: str, here: Path, heading: str = "h2") -> str:
     parts = []
     for kind in ("reports", "figures", "data"):
         if files[kind]:
-            items = "".join(f"<li>{_link(_rel(p, here), _rel(p, here))}</li>" for p in files[kind])
+            items = "".join(f"<li>{_link(_href(p, here), _rel(p, here))}</li>" for p in files[kind])
             parts.append(f"<h3>{html.escape(ui[kind])}</h3><ul>{items}</ul>")
     if not parts:
         return ""
@@ -351,12 +590,12 @@ def _toc_html(lang: str, names: list[str], pages: dict, here: Path, output: Path
         if with_files:
             reports = _files(output / lang / name, page.path)["reports"]
             if reports:
-                files = " · " + " · ".join(_link(_rel(p, here), p.name) for p in reports)
+                files = " · " + " · ".join(_link(_href(p, here), p.name) for p in reports)
         items.append(f'<li><span class="section">{html.escape(_section(name, lang))}</span><br>'
-                     f"{_link(_rel(page.path, here), page.title)}{files}</li>")
+                     f"{_link(_href(page.path, here), page.title)}{files}</li>")
     glossary = pages.get((lang, "glossary"))
     if glossary:
-        items.append(f"<li>{_link(_rel(glossary.path, here), UI[lang]['glossary'])}</li>")
+        items.append(f"<li>{_link(_href(glossary.path, here), UI[lang]['glossary'])}</li>")
     return f'<ol class="toc">{"".join(items)}</ol>'
 
 
@@ -374,12 +613,12 @@ def _write_landing(output: Path, editions: dict, pages: dict) -> None:
             index = pages[(lang, "index")]
             toc = _toc_html(lang, names, pages, output, output, with_files=False)
             landing.append(f'<section lang="{HTML_LANG[lang]}"><h2>'
-                           f'{_link(_rel(index.path, output), ui["edition"])}</h2>{toc}</section>')
+                           f'{_link(_href(index.path, output), ui["edition"])}</h2>{toc}</section>')
         else:
             landing.append(f'<section lang="{HTML_LANG[lang]}"><h2>{html.escape(ui["edition"])}'
                            f'</h2><p>{html.escape(ui["none"])}</p></section>')
     first = "zh" if editions["zh"] else "en"
-    switch = " · ".join(_link(_rel(pages[(lang, "index")].path, output), UI[lang]["edition"],
+    switch = " · ".join(_link(_href(pages[(lang, "index")].path, output), UI[lang]["edition"],
                               lang=HTML_LANG[lang]) for lang in LANGUAGES if editions[lang])
     top = (f'<header class="book"><span class="title">{html.escape(UI[first]["book"])}</span>'
            f"{switch}</header>")
@@ -429,8 +668,6 @@ def build_book(output: str | os.PathLike = "outputs", *,
     >>> [p.relative_to(out).as_posix() for p in build_book(out, glossary=False)]
     ['index.html', 'zh/index.html', 'zh/01_a/01_a.html']
     """
-    import nbformat
-
     output = Path(output).resolve()
     notebooks_dir = Path(notebooks_dir).resolve() if notebooks_dir else None
     editions = {lang: _notebooks(output / lang) for lang in LANGUAGES}
@@ -452,7 +689,7 @@ def build_book(output: str | os.PathLike = "outputs", *,
         pages[(lang, "index")] = _Page(lang, "index", output / lang / "index.html",
                                        UI[lang]["contents"])
         for name in names:
-            nb = nbformat.read(output / lang / name / f"{name}.ipynb", as_version=4)
+            nb = _read_notebook(output / lang / name / f"{name}.ipynb")
             notebooks[(lang, name)] = nb
             pages[(lang, name)] = _Page(lang, name, output / lang / name / f"{name}.html",
                                         _title(nb, name, lang))
@@ -473,7 +710,8 @@ def build_book(output: str | os.PathLike = "outputs", *,
                 body = (f"<h1>{html.escape(UI[lang]['book'])}</h1>"
                         + _toc_html(lang, editions[lang], pages, here, output, with_files=True))
             elif page.key == "glossary":
-                body = _markdown_html(Path(glossary).read_text(encoding="utf-8"))
+                body = sanitise(_markdown_html(Path(glossary).read_text(encoding="utf-8")),
+                                here, output)
             else:
                 nb = notebooks[(lang, page.key)]
                 edition_pages = {n: pages[(lang, n)].path for n in editions[lang]}
@@ -482,7 +720,7 @@ def build_book(output: str | os.PathLike = "outputs", *,
                 def relink(text, here=here, source=source, edition_pages=edition_pages):
                     return _relink(text, here, source, edition_pages)
 
-                body = _notebook_html(nb, lang, relink)
+                body = sanitise(_notebook_html(nb, lang, relink), here, output)
                 body += _files_html(_files(here, page.path), lang, here)
             page.path.write_text(_page(lang, f"{page.title} · {UI[lang]['book']}", body,
                                        header, footer, kind=page.key if page.key in (
@@ -490,6 +728,24 @@ def build_book(output: str | os.PathLike = "outputs", *,
                                  encoding="utf-8")
             written.append(page.path)
     return written
+
+
+def _read_notebook(path: Path):
+    """An executed notebook; an empty, truncated or foreign file is an InputError naming it."""
+    import nbformat
+
+    try:
+        nb = nbformat.read(path, as_version=4)
+        nbformat.validate(nb)
+    except OSError as exc:
+        raise InputError(f"cannot read the executed notebook: {exc.strerror or exc}",
+                         path=path) from None
+    except Exception as exc:  # noqa: BLE001  (nbformat raises many kinds on a damaged file)
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if type(exc).__name__ == "NotJSONError":
+            reason = "empty or truncated (not JSON)"
+        raise InputError(f"not a readable notebook: {reason[:200]}", path=path) from None
+    return nb
 
 
 def _cmd_book(args) -> int:

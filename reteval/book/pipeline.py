@@ -31,6 +31,11 @@ replaces is reported: logged (``common: dataset='teaching' overrides
 may share; a choice that changes what one notebook shows belongs to that
 notebook's section.
 
+The file is read as plain data: text, numbers, booleans, lists and mappings
+with text keys; an unquoted date (``start: 2026-06-01``) is its ISO text. YAML
+aliases (``*name``), sets, binary values and nesting deeper than 100 levels are
+refused.
+
 A string value may contain ``{output}``, replaced by ``OUTPUT/<lang>``, so that
 one notebook can read another's results of the same edition (e.g.
 ``"{output}/02_retriever_comparison"``). Notebooks run in name order; an optional
@@ -113,7 +118,7 @@ def load_params(path: str | os.PathLike | None) -> dict:
 
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = _load_yaml(path.read_text(encoding="utf-8"), path) or {}
     except FileNotFoundError:
         raise InputError("no such parameters file", path=path) from None
     except IsADirectoryError:
@@ -126,6 +131,7 @@ def load_params(path: str | os.PathLike | None) -> dict:
         mark = getattr(exc, "problem_mark", None)
         raise InputError(f"not valid YAML: {getattr(exc, 'problem', exc)}", path=path,
                          line=None if mark is None else mark.line + 1) from None
+    data = _plain(data, path, "the file")
     if not isinstance(data, dict) or set(data) - {"lang", "common", "notebooks", "order"}:
         raise InputError("expected top-level keys 'lang', 'common', 'notebooks' and 'order' only",
                          path=path)
@@ -148,6 +154,68 @@ def load_params(path: str | os.PathLike | None) -> dict:
         raise InputError(f"'lang' is set in {where}; the edition is chosen by the top-level "
                          "'lang' key or --lang", path=path)
     return {"lang": lang, "common": common, "notebooks": notebooks, "order": order}
+
+
+_MAX_DEPTH = 100  # nesting of YAML collections in a parameters file
+
+
+def _load_yaml(text: str, path: Path):
+    """``yaml.safe_load`` without aliases and with bounded nesting.
+
+    An alias (``*name``) repeats a node; a few nested ones expand into billions
+    of values ("billion laughs"), so a parameters file must write every value out.
+    """
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        depth = 0
+
+        def compose_node(self, parent, index):
+            if self.check_event(yaml.AliasEvent):
+                mark = self.peek_event().start_mark
+                raise InputError(f"YAML aliases (*{self.peek_event().anchor}) are not accepted "
+                                 "in a parameters file: write the value out", path=path,
+                                 line=mark.line + 1)
+            if self.depth >= _MAX_DEPTH:
+                raise InputError(f"nested more than {_MAX_DEPTH} levels deep", path=path,
+                                 line=self.peek_event().start_mark.line + 1)
+            self.depth += 1
+            try:
+                return super().compose_node(parent, index)
+            finally:
+                self.depth -= 1
+
+    loader = Loader(text)
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
+
+
+def _plain(value, path: Path, where: str):
+    """Parameters as JSON-like values: a date becomes its ISO text, keys are strings.
+
+    Anything else YAML can build (a set, bytes, a mapping with a number or a
+    list as key) is an error naming where it is.
+    """
+    import datetime
+
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return value.isoformat()  # an unquoted 2026-06-01 is the text "2026-06-01"
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    if isinstance(value, list):
+        return [_plain(v, path, f"{where}[{i}]") for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        bad = [k for k in value if not isinstance(k, str)]
+        if bad:
+            raise InputError(f"keys must be text; {where} has the key {bad[0]!r:.60} "
+                             f"({type(bad[0]).__name__}): quote it", path=path)
+        return {k: _plain(v, path, f"{where}: {k}" if where != "the file" else k)
+                for k, v in value.items()}
+    kind = "a set" if isinstance(value, (set, frozenset)) else type(value).__name__
+    raise InputError(f"{where} is {kind}; parameters are text, numbers, booleans, dates, "
+                     "lists and mappings", path=path)
 
 
 def _substitute(value, output: str):

@@ -53,10 +53,30 @@ def _query_text(query) -> str:
     return str(text or "")
 
 
+def _unavailable(name: str, part: str, exc: BaseException):
+    """One line for a collection ir_datasets cannot get (offline, moved server, ...)."""
+    from reteval.datasets import DownloadError
+
+    reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    return DownloadError(
+        f"{name}: cannot get its {part} ({reason[:160]}). ir_datasets downloads a collection "
+        "on first use into its cache (IR_DATASETS_HOME, default ~/.ir_datasets): run once "
+        "with network access, or copy the files there")
+
+
+# What ir_datasets raises when it cannot download: requests' errors are OSErrors, and a
+# failed download or a checksum mismatch is a RuntimeError or an IOError of its own.
+_UNAVAILABLE = (OSError, RuntimeError)
+
+
 class _StreamedItems(ItemsView):
     def __iter__(self):
-        for doc in self._mapping._source.docs_iter():
-            yield doc.doc_id, _document(doc)
+        corpus = self._mapping
+        try:
+            for doc in corpus._source.docs_iter():
+                yield doc.doc_id, _document(doc)
+        except _UNAVAILABLE as exc:
+            raise _unavailable(corpus._name, "documents", exc) from None
 
 
 class IrdsCorpus(Mapping):
@@ -67,24 +87,33 @@ class IrdsCorpus(Mapping):
     ``corpus.items()``) streams the collection in file order.
     """
 
-    def __init__(self, source):
+    def __init__(self, source, name: str = "irds"):
         self._source = source
+        self._name = name
         self._store = None
 
     def __getitem__(self, doc_id: str) -> dict[str, str]:
-        if self._store is None:
-            self._store = self._source.docs_store()
         try:
+            if self._store is None:
+                self._store = self._source.docs_store()
             return _document(self._store.get(doc_id))
         except KeyError:
             raise KeyError(doc_id) from None
+        except _UNAVAILABLE as exc:
+            raise _unavailable(self._name, "documents", exc) from None
 
     def __iter__(self) -> Iterator[str]:
-        for doc in self._source.docs_iter():
-            yield doc.doc_id
+        try:
+            for doc in self._source.docs_iter():
+                yield doc.doc_id
+        except _UNAVAILABLE as exc:
+            raise _unavailable(self._name, "documents", exc) from None
 
     def __len__(self) -> int:
-        count = self._source.docs_count()
+        try:
+            count = self._source.docs_count()
+        except _UNAVAILABLE as exc:
+            raise _unavailable(self._name, "documents", exc) from None
         return count if count is not None else sum(1 for _ in self)
 
     def items(self) -> ItemsView:
@@ -114,6 +143,9 @@ def load_irds(dataset_id: str):
     InputError
         Unknown id, or a collection without docs, queries or qrels, or without
         any judged query.
+    DownloadError
+        ir_datasets cannot get the queries or judgments (no network access and
+        not in its cache); reading the corpus raises it too.
     RetevalError
         ir_datasets is not installed.
     """
@@ -129,16 +161,23 @@ def load_irds(dataset_id: str):
     if missing:
         raise InputError(f"ir_datasets {dataset_id!r} has no {' and no '.join(missing)}; "
                          "evaluation needs docs, queries and qrels")
-    queries = {str(q.query_id): _query_text(q) for q in source.queries_iter()}
+    name = f"irds:{dataset_id}"
+    try:
+        queries = {str(q.query_id): _query_text(q) for q in source.queries_iter()}
+    except _UNAVAILABLE as exc:
+        raise _unavailable(name, "queries", exc) from None
     grades: dict[tuple[str, str], int] = {}
     twice = dropped = 0
-    for qrel in source.qrels_iter():
-        query_id, doc_id = str(qrel.query_id), str(qrel.doc_id)
-        if query_id not in queries:
-            dropped += 1
-            continue
-        twice += (query_id, doc_id) in grades
-        grades[(query_id, doc_id)] = int(qrel.relevance)
+    try:
+        for qrel in source.qrels_iter():
+            query_id, doc_id = str(qrel.query_id), str(qrel.doc_id)
+            if query_id not in queries:
+                dropped += 1
+                continue
+            twice += (query_id, doc_id) in grades
+            grades[(query_id, doc_id)] = int(qrel.relevance)
+    except _UNAVAILABLE as exc:
+        raise _unavailable(name, "judgments (qrels)", exc) from None
     if dropped:
         warnings.warn(f"irds:{dataset_id}: {dropped} judgments for queries without text dropped",
                       DatasetWarning, stacklevel=2)
@@ -155,7 +194,7 @@ def load_irds(dataset_id: str):
     judged = set(qrels["query_id"])
     return Dataset(
         name=f"irds:{dataset_id}",
-        corpus=IrdsCorpus(source),
+        corpus=IrdsCorpus(source, name),
         queries={q: text for q, text in queries.items() if q in judged},
         qrels=qrels,
     )

@@ -478,9 +478,10 @@ def _fetch_beir(name: str, cache: Path) -> Path:
         _check_layout(source, url)
         try:
             os.rename(source, final)  # atomic: readers see no folder or a whole one
-        except OSError:
+        except OSError as exc:
             if not final.is_dir():  # not a concurrent download finishing first
-                raise
+                raise InputError(f"cannot put the dataset in the cache: {exc.strerror or exc}",
+                                 path=final) from None
         if expected_md5 is None and recorded is None:
             _record_sha256(cache, name, sha256)
         return final
@@ -591,6 +592,11 @@ def load(
     if text in BEIR_DATASETS:
         cache = Path(cache_dir if cache_dir is not None else default_cache_dir()) / "beir"
         folder = cache / text
+        if folder.exists() and not folder.is_dir() or cache.exists() and not cache.is_dir():
+            place = cache if not cache.is_dir() else folder
+            raise InputError(f"dataset {text!r}: its cache place is a file, not a folder; "
+                             "move the file away, or set RETEVAL_CACHE or cache_dir to "
+                             "another folder", path=place)
         if not folder.is_dir():
             folder = _fetch_beir(text, cache)
         return load_beir(folder, split=split, name=text)

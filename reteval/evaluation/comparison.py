@@ -15,6 +15,17 @@ Measures are corrected separately because each answers its own question
 hypothesis); correct across measures yourself with
 :func:`reteval.stats.adjust_pvalues` on ``comparison.pairwise["pvalue"]`` if
 you will pick the measure after seeing the results.
+
+``test="tukey"`` asks another question: with three or more systems, which
+pairs differ when *all* pairs are judged together? Tukey's HSD (randomised,
+Carterette's version; ``"tukey-studentized"`` for the studentized range
+distribution) controls the family-wise error of every pair at once, so no
+correction is applied on top of it; with a baseline its table reports the
+baseline's pairs of that all-pairs family. Whatever the test, every measure
+with three or more systems also gets the two-way ANOVA (``Comparison.anova``:
+is there any difference at all?) and the effect sizes
+``(mean_i - mean_j) / sqrt(V_E)`` of Sakai (2018), and
+:meth:`Comparison.summary` says which procedure answered which question.
 """
 
 from __future__ import annotations
@@ -32,17 +43,28 @@ from reteval._util.validation import check_n_resamples, check_rng
 from reteval.errors import InputError
 from reteval.evaluation.engine import evaluate
 from reteval.stats import (
+    TESTS,
+    AnovaResult,
     PairedTestResult,
+    TukeyHSDResult,
     adjust_pvalues,
+    anova,
     bootstrap_mean_ci,
     canonical_correction,
-    canonical_test,
     pairwise_tests,
+    tukey_hsd,
 )
 
-__all__ = ["Comparison", "compare"]
+__all__ = ["COMPARE_TESTS", "Comparison", "compare", "compare_scores"]
 
 _TIE_RTOL = 1e-12
+
+#: Tests of :func:`compare`: the paired tests of :data:`reteval.stats.TESTS` and Tukey's HSD.
+COMPARE_TESTS: dict[str, str] = {
+    **TESTS, "randomised": "randomization", "randomized": "randomization",
+    "tukey": "tukey", "tukey-randomised": "tukey", "tukey-randomized": "tukey",
+    "tukey-studentized": "tukey-studentized",
+}
 
 
 @dataclass(frozen=True)
@@ -63,7 +85,8 @@ class Comparison:
         One row per tested comparison: ``measure``, ``system``, ``other``,
         ``mean_difference`` (``system - other``), ``ci_low``, ``ci_high``
         (the test's interval; see :mod:`reteval.stats`), ``effect_size``
-        (Cohen's d_z), ``statistic``, ``pvalue``, ``pvalue_corrected``,
+        (Cohen's d_z; with Tukey's HSD ``(mean_i - mean_j) / sqrt(V_E)`` and the
+        simultaneous interval), ``statistic``, ``pvalue``, ``pvalue_corrected``,
         ``significant`` (``pvalue_corrected <= alpha``).
     best : pandas.DataFrame
         Indexed by measure: ``system`` with the highest mean, ``mean``,
@@ -78,14 +101,22 @@ class Comparison:
         Measure name -> DataFrame of per-query scores (index ``query_id``, one
         column per system).
     tests : dict
-        ``(measure, system, other)`` -> the :class:`reteval.stats.PairedTestResult`.
+        ``(measure, system, other)`` -> the :class:`reteval.stats.PairedTestResult`
+        (empty for Tukey's HSD).
+    anova : dict
+        Measure -> :class:`reteval.stats.AnovaResult` (two-way ANOVA, topic x
+        system), for every measure when there are at least 2 systems and 2 queries.
+    tukey : dict
+        Measure -> :class:`reteval.stats.TukeyHSDResult` when ``test`` is
+        ``"tukey"`` or ``"tukey-studentized"``.
 
     The object is frozen (its attributes cannot be rebound) and picklable;
     treat its tables as read-only.
     measures, systems : tuple of str
     baseline : str or None
     test, correction : str
-        Canonical names (see :data:`reteval.stats.TESTS`, :data:`reteval.stats.CORRECTIONS`).
+        Canonical names (see :data:`COMPARE_TESTS`, :data:`reteval.stats.CORRECTIONS`);
+        the correction is ``"none"`` with Tukey's HSD.
     alpha, confidence_level : float
     n_resamples : int
     """
@@ -103,6 +134,8 @@ class Comparison:
     alpha: float
     confidence_level: float
     n_resamples: int
+    anova: Mapping[str, AnovaResult] = field(default_factory=dict, repr=False)
+    tukey: Mapping[str, TukeyHSDResult] = field(default_factory=dict, repr=False)
     retrieved: pd.DataFrame | None = field(default=None, repr=False)
 
     def depth_sensitive(self, measure: str) -> bool:
@@ -134,6 +167,83 @@ class Comparison:
         if cutoff is not None:
             counts = np.minimum(counts, float(cutoff))
         return bool((counts.min(axis=1) < counts.max(axis=1)).any())
+
+    def summary(self) -> list[str]:
+        """Which procedure answered which question, one sentence each (in English).
+
+        Examples
+        --------
+        >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}, "q3": {"d3": 1}}
+        >>> runs = {"a": {"q1": ["d1"], "q2": ["d9", "d2"], "q3": ["d3"]},
+        ...         "b": {"q1": ["d9", "d1"], "q2": ["d2"], "q3": ["d9"]},
+        ...         "c": {"q1": ["d9"], "q2": ["d2"], "q3": ["d9", "d3"]}}
+        >>> for line in compare(qrels, runs, ["RR"], test="tukey", n_resamples=200,
+        ...                     rng=0).summary():
+        ...     print(line.split("? ")[1].split(" (")[0])
+        Two-way ANOVA
+        Randomised Tukey HSD over all 3 pairs
+        Effect sizes
+        95% percentile bootstrap interval over the 3 queries.
+        """
+        lines = []
+        k = len(self.systems)
+        if self.anova:
+            lines.append("Do the systems differ at all? Two-way ANOVA (topic x system), one F test "
+                         "per measure.")
+        n_pairs = k * (k - 1) // 2
+        if self.test.startswith("tukey"):
+            kind = ("Randomised Tukey HSD" if self.test == "tukey"
+                    else "Tukey HSD (studentized range)")
+            which = "Which pairs differ?" if self.baseline is None else (
+                f"Which systems differ from {self.baseline}?")
+            lines.append(f"{which} {kind} over all {n_pairs} pairs (family-wise error at most "
+                         f"{self.alpha:g}; no further correction).")
+            lines.append("How large are the differences? Effect sizes (mean_i - mean_j) / "
+                         "sqrt(V_E) of the two-way ANOVA, with simultaneous intervals.")
+        else:
+            n_tests = k - 1 if self.baseline is not None else n_pairs
+            what = (f"each system against {self.baseline}" if self.baseline is not None
+                    else "every pair")
+            corr = ("no correction" if self.correction == "none"
+                    else f"{self.correction} correction over the {n_tests} tests of a measure")
+            lines.append(f"Which pairs differ? Paired {self.test} test of {what}, {corr}.")
+            sizes = "Cohen's d_z of the differences"
+            if self.anova:
+                sizes += "; (mean_i - mean_j) / sqrt(V_E) in Comparison.anova"
+            lines.append(f"How large are the differences? {sizes}.")
+        lines.append(f"How precise is each mean? {self.confidence_level:.0%} percentile bootstrap "
+                     f"interval over the {self.n_queries} queries.")
+        return lines
+
+    def effect_sizes(self, measure: str) -> pd.DataFrame:
+        """System x system effect sizes ``(mean_i - mean_j) / sqrt(V_E)`` of one measure.
+
+        V_E is the residual variance of the two-way ANOVA of the measure
+        (Sakai 2018): one unit for every pair, whatever the test.
+        """
+        if measure not in self.anova:
+            raise InputError(f"measure must be one of {list(self.anova)}; got {measure!r}")
+        means = self.anova[measure].means
+        diff = means.to_numpy()[:, None] - means.to_numpy()[None, :]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            es = diff / math.sqrt(self.anova[measure].residual_variance)
+        return pd.DataFrame(es, index=means.index.copy(), columns=means.index.copy())
+
+    def significance_matrix(self, measure: str) -> pd.DataFrame:
+        """System x system matrix of one measure: ``"▲"``/``"▼"`` where the row system is
+        significantly above/below the column system, ``""`` otherwise, ``"—"`` on the diagonal."""
+        if measure not in self.per_query:
+            raise InputError(f"measure must be one of {list(self.measures)}; got {measure!r}")
+        out = pd.DataFrame("", index=list(self.systems), columns=list(self.systems))
+        rows = self.pairwise[self.pairwise["measure"] == measure]
+        for row in rows.itertuples():
+            if row.significant:
+                up = row.mean_difference > 0
+                out.loc[row.system, row.other] = "▲" if up else "▼"
+                out.loc[row.other, row.system] = "▼" if up else "▲"
+        for s in self.systems:
+            out.loc[s, s] = "—"
+        return out
 
     @property
     def means(self) -> pd.DataFrame:
@@ -261,11 +371,13 @@ def _check_options(runs, baseline, test, correction, alpha, confidence_level):
             raise InputError(f"system names (the keys of runs) must be non-empty str; got {name!r}")
     if baseline is not None and baseline not in runs:
         raise InputError(f"baseline must be one of the systems {list(runs)}; got {baseline!r}")
-    test, correction = canonical_test(test), canonical_correction(correction)
+    if not isinstance(test, str) or test.lower() not in COMPARE_TESTS:
+        raise InputError(f"test must be one of {sorted(COMPARE_TESTS)}; got {test!r}")
+    correction = canonical_correction(correction)
     for value, label in ((alpha, "alpha"), (confidence_level, "confidence_level")):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
             raise InputError(f"{label} must be a number strictly between 0 and 1; got {value!r}")
-    return test, correction
+    return COMPARE_TESTS[test.lower()], correction
 
 
 # --------------------------------------------------------------------------- compare
@@ -302,7 +414,11 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
         Compare every other system with this one. Default: every pair.
     test : str, keyword-only
         ``"t"`` (paired t, default), ``"wilcoxon"``, ``"randomization"``
-        (alias ``"fisher"``) or ``"bootstrap"``; see :mod:`reteval.stats`.
+        (aliases ``"fisher"``, ``"randomised"``) or ``"bootstrap"``; see
+        :mod:`reteval.stats`. Or ``"tukey"``: Tukey's HSD of all pairs, the
+        randomised version (``"tukey-studentized"``: the studentized range
+        distribution), which needs no correction (``correction`` is then ignored
+        and recorded as ``"none"``).
     correction : str, keyword-only
         ``"holm"`` (default), ``"bonferroni"``, ``"bh"`` or ``"none"``,
         applied per measure (see the module docstring).
@@ -354,7 +470,14 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
     n_resamples = check_n_resamples(n_resamples)
     gen = check_rng(rng)
     systems = tuple(runs)
-    measure_names = [measures] if isinstance(measures, str) else list(measures)
+    if isinstance(measures, str):
+        measure_names = [measures]
+    elif (hasattr(measures, "__iter__") and not isinstance(measures, (bytes, dict))
+          and all(isinstance(m, str) for m in measures)):
+        measure_names = list(measures)
+    else:
+        raise InputError("measures must be a measure name or a list of names, e.g. "
+                         f"['P@5', 'RR']; got {measures!r:.80}")
     if not measure_names:
         raise InputError("measures must name at least one measure; got an empty list")
     if len(set(measure_names)) != len(measure_names):
@@ -391,8 +514,81 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
         frame.columns.name = "system"
         per_query[m] = frame
 
+    return _compare_frames(per_query, systems, measures_t, baseline, test_name, correction_name,
+                           alpha, confidence_level, n_resamples, gen, retrieved=retrieved)
+
+
+def compare_scores(per_query, *, baseline: str | None = None, test: str = "t",
+                   correction: str = "holm", alpha: float = 0.05, rng=None,
+                   confidence_level: float = 0.95, n_resamples: int = 10_000) -> Comparison:
+    """:func:`compare` on per-query scores already computed.
+
+    Parameters
+    ----------
+    per_query : mapping of str to pandas.DataFrame
+        Measure -> per-query scores, one row per query and one column per
+        system; every frame must have the same queries and the same systems
+        (the ``per_query`` of a :class:`Comparison`, or frames assembled from
+        :func:`reteval.evaluate` results).
+    baseline, test, correction, alpha, rng, confidence_level, n_resamples
+        As for :func:`compare`.
+
+    Returns
+    -------
+    Comparison
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rr = pd.DataFrame({"a": [1.0, 0.5, 1.0], "b": [0.5, 1.0, 0.0]},
+    ...                   index=pd.Index(["q1", "q2", "q3"], name="query_id"))
+    >>> compare_scores({"RR": rr}, rng=0).means
+    measure   RR
+    system
+    a       0.833333
+    b       0.500000
+    """
+    if not isinstance(per_query, Mapping) or not per_query:
+        raise InputError("per_query must be a non-empty mapping measure -> DataFrame")
+    frames = {}
+    first = None
+    for m, frame in per_query.items():
+        if not isinstance(frame, pd.DataFrame):
+            raise InputError(f"per_query[{m!r}] must be a DataFrame (queries x systems); got "
+                             f"{type(frame).__name__}")
+        if first is None:
+            first = frame
+        elif list(frame.columns) != list(first.columns) or not frame.index.equals(first.index):
+            raise InputError(f"per_query[{m!r}] must have the same queries and systems as "
+                             f"per_query[{next(iter(per_query))!r}]")
+        frames[m] = frame
+    runs = {str(c): None for c in first.columns}
+    if len(runs) != first.shape[1]:
+        raise InputError(f"system names must be distinct; got {list(first.columns)!r}")
+    test_name, correction_name = _check_options(runs, baseline, test, correction, alpha,
+                                                confidence_level)
+    if len(first.index) == 0:
+        raise InputError("per_query holds no query; nothing to compare")
+    n_resamples = check_n_resamples(n_resamples)
+    gen = check_rng(rng)
+    systems = tuple(runs)
+    clean = {}
+    for m, frame in frames.items():
+        frame = frame.set_axis(list(systems), axis=1).astype(float)
+        frame.columns.name = "system"
+        if frame.isna().to_numpy().any():
+            q, s = next((q, s) for q in frame.index for s in systems if pd.isna(frame.at[q, s]))
+            raise InputError(f"per_query[{m!r}]: system {s!r} has no score for query {q!r}")
+        clean[m] = frame
+    return _compare_frames(clean, systems, tuple(clean), baseline, test_name, correction_name,
+                           alpha, confidence_level, n_resamples, gen)
+
+
+def _compare_frames(per_query, systems, measures_t, baseline, test_name, correction_name,
+                    alpha, confidence_level, n_resamples, gen, retrieved=None) -> Comparison:
+    """The statistics of :func:`compare`, on per-query frames (queries x systems)."""
+    n_q = next(iter(per_query.values())).shape[0]
     # intervals of the means: one bootstrap for every measure and system -----------------------
-    n_q = len(common)
     stacked = np.vstack([per_query[m].to_numpy().T for m in measures_t])  # (M*S, n_q)
     ci = bootstrap_mean_ci(stacked, confidence_level=confidence_level, n_resamples=n_resamples,
                            rng=gen)
@@ -406,30 +602,60 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
         pairs = [(systems[i], systems[j]) for i in range(len(systems))
                  for j in range(i + 1, len(systems))]
     tests: dict[tuple[str, str, str], PairedTestResult] = {}
+    anovas: dict[str, AnovaResult] = {}
+    tukeys: dict[str, TukeyHSDResult] = {}
+    is_tukey = test_name.startswith("tukey")
+    if is_tukey:
+        correction_name = "none"  # Tukey's HSD controls the family itself
     pair_rows = []
     table_rows = []
     best_rows = []
     for mi, m in enumerate(progress(measures_t, desc=f"{test_name} tests", unit="measure")):
         matrix = per_query[m].to_numpy().T
+        col_means = {s: float(per_query[m][s].mean()) for s in systems}
         results = {}
-        if pairs and n_q >= 2:
+        family = None
+        testable = len(systems) >= 2 and n_q >= 2
+        if testable:
+            anovas[m] = anova(per_query[m])
+        if is_tukey and testable:
+            hsd = tukey_hsd(per_query[m], n_resamples=n_resamples, rng=gen,
+                            method="studentized" if test_name == "tukey-studentized"
+                            else "randomised")
+            tukeys[m] = hsd
+            pos = {s: k for k, s in enumerate(systems)}
+            p_matrix = hsd.pvalue.to_numpy()
+            raw = np.array([p_matrix[pos[a], pos[b]] for a, b in pairs])
+            adjusted = raw
+            family = {(a, b): float(p_matrix[pos[a], pos[b]]) for a in systems
+                      for b in systems if a != b}
+            t_low, t_high = (f.to_numpy() for f in hsd.confidence_interval(confidence_level))
+            t_es, t_q = hsd.effect_size.to_numpy(), hsd.statistic.to_numpy()
+        elif not is_tukey and pairs and n_q >= 2:
             results = pairwise_tests(matrix, test=test_name, names=list(systems), pairs=pairs,
                                      n_resamples=n_resamples, rng=gen)
-        raw = np.array([results[p].pvalue if p in results else math.nan for p in pairs])
-        adjusted = adjust_pvalues(raw, method=correction_name) if len(raw) else raw
+            raw = np.array([results[p].pvalue for p in pairs])
+            adjusted = adjust_pvalues(raw, method=correction_name) if len(raw) else raw
+        else:
+            raw = np.full(len(pairs), math.nan)
+            adjusted = raw
         vs_base = {}
         for (s, o), p_raw, p_adj in zip(pairs, raw, adjusted, strict=True):
             res = results.get((s, o))
             low, high = res.confidence_interval(confidence_level) if res else (math.nan, math.nan)
-            diff = float(per_query[m][s].mean() - per_query[m][o].mean())
+            effect = res.effect_size if res else math.nan
+            statistic = res.statistic if res else math.nan
+            if m in tukeys:
+                i, j = pos[s], pos[o]
+                low, high = float(t_low[i, j]), float(t_high[i, j])
+                effect, statistic = float(t_es[i, j]), float(t_q[i, j])
+            diff = float(col_means[s] - col_means[o])
             significant = bool(p_adj <= alpha) if not math.isnan(p_adj) else False
             if res is not None:
                 tests[m, s, o] = res
             pair_rows.append({
                 "measure": m, "system": s, "other": o, "mean_difference": diff,
-                "ci_low": low, "ci_high": high,
-                "effect_size": res.effect_size if res else math.nan,
-                "statistic": res.statistic if res else math.nan,
+                "ci_low": low, "ci_high": high, "effect_size": effect, "statistic": statistic,
                 "pvalue": p_raw, "pvalue_corrected": p_adj, "significant": significant,
             })
             if baseline is not None:
@@ -437,13 +663,13 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
         for si, s in enumerate(systems):
             diff, p_raw, p_adj, sig = vs_base.get(s, (math.nan, math.nan, math.nan, pd.NA))
             table_rows.append({
-                "measure": m, "system": s, "mean": float(per_query[m][s].mean()),
+                "measure": m, "system": s, "mean": col_means[s],
                 "ci_low": float(ci_low[mi, si]), "ci_high": float(ci_high[mi, si]),
                 "n_queries": n_q, "mean_difference": diff, "pvalue": p_raw,
                 "pvalue_corrected": p_adj, "significant": sig,
             })
         best_rows.append(_best_row(m, per_query[m], systems, tests,
-                                   dict(zip(pairs, adjusted, strict=True)),
+                                   family or dict(zip(pairs, adjusted, strict=True)),
                                    test_name, alpha, n_resamples, gen))
 
     table = pd.DataFrame(table_rows)
@@ -468,6 +694,8 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
         confidence_level=float(confidence_level),
         n_resamples=int(n_resamples),
         retrieved=retrieved,
+        anova=anovas,
+        tukey=tukeys,
     )
 
 
@@ -498,7 +726,7 @@ def _best_row(measure, frame, systems, tests, adjusted, test_name, alpha, n_resa
     if (top, runner) in adjusted or (runner, top) in adjusted:
         key = (top, runner) if (top, runner) in adjusted else (runner, top)
         res = tests.get((measure, *key))
-        row["pvalue"] = res.pvalue if res is not None else math.nan
+        row["pvalue"] = res.pvalue if res is not None else float(adjusted[key])
         row["pvalue_corrected"] = float(adjusted[key])
         row["in_family"] = True
     elif frame.shape[0] >= 2:

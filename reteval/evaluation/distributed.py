@@ -117,6 +117,12 @@ def _evaluate_partition(part: pd.DataFrame, qrels: pd.DataFrame, names, relevanc
         part = part.reset_index()
     if part.empty:
         return None
+    for column in ("query_id", "doc_id"):  # a partition of unjudged queries is skipped: check first
+        missing = part[column].isna().to_numpy()
+        if missing.any():
+            raise InputError(f"run {column} is missing on row {int(np.flatnonzero(missing)[0])} "
+                             f"of partition {number} of the run (every id must be a string "
+                             "or an integer)")
     ids = np.sort(pd.unique(part["query_id"]).astype(str).astype(object))
     judged = qrels["query_id"].to_numpy()
     lo = np.searchsorted(judged, ids, side="left")
@@ -220,7 +226,7 @@ def evaluate_dask(qrels, run, measures, *, relevance_level: int = 1,
     judged = set(qrels["query_id"].unique())
     retrieved = set() if per_query is None else set(per_query.index)
     absent = judged - retrieved
-    check_missing(absent, missing)
+    check_missing(absent, missing, judged)
     if absent and missing == "zero":
         # The in-memory values of empty rankings, computed by the in-memory code itself.
         with warnings.catch_warnings():
@@ -229,8 +235,10 @@ def evaluate_dask(qrels, run, measures, *, relevance_level: int = 1,
                              relevance_level=relevance_level, missing="zero")
         results.append(zeros)
     if not results:
-        return evaluate(qrels, _empty_run(), names, relevance_level=relevance_level,
-                        missing="skip")
+        with warnings.catch_warnings():  # said above
+            warnings.simplefilter("ignore", MissingQueriesWarning)
+            return evaluate(qrels, _empty_run(), names, relevance_level=relevance_level,
+                            missing="skip")
     return pd.concat(results).sort_index()
 
 

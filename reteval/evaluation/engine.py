@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MISSING_POLICIES", "MissingQueriesWarning", "aggregate", "check_arguments",
            "check_missing", "evaluate", "evaluate_columns", "evaluate_preferences",
-           "relevance_strings", "summarize"]
+           "evaluate_runs", "relevance_strings", "summarize"]
 
 MISSING_POLICIES = ("zero", "skip", "error")
 
@@ -37,12 +37,21 @@ def _describe(ids, limit=10) -> str:
     return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
 
 
-def check_missing(absent, missing: str) -> None:
+def check_missing(absent, missing: str, judged=None) -> None:
     """Apply the ``missing`` policy to judged queries absent from the run.
 
     Raises for ``"error"``, warns (:class:`MissingQueriesWarning`) for ``"zero"``;
-    ``"skip"`` says nothing.
+    ``"skip"`` says nothing, unless it skips every judged query (``judged``, when
+    given): then no query is evaluated and every mean is NaN, which it warns about.
     """
+    if absent and missing == "skip" and judged is not None and len(absent) == len(judged):
+        warnings.warn(
+            f"no judged query has results in the run: all {len(absent)} are skipped "
+            f"(missing 'skip'), so nothing is evaluated and every mean is NaN; "
+            f"judged queries: {_describe(absent)}",
+            MissingQueriesWarning,
+            stacklevel=outside_stacklevel(),
+        )
     if absent and missing == "error":
         raise InputError(
             f"{len(absent)} judged queries have no results in the run: {_describe(absent)} "
@@ -219,6 +228,30 @@ def evaluate_columns(qrels, run, measures, *, relevance_level: int = 1,
                    max_docs=max_docs, num_docs=num_docs, zscores=zscores)
 
 
+def evaluate_runs(qrels, runs, measures, *, relevance_level: int = 1,
+                  missing: str = "zero") -> dict:
+    """:func:`evaluate_columns` of several runs against the same qrels, read once.
+
+    ``runs`` maps a name to a run (anything :func:`evaluate` takes); the qrels
+    are read (or converted) once for all of them. Returns
+    ``{name: (query ids, {column: values})}``, each as :func:`evaluate_columns`
+    gives it.
+
+    Examples
+    --------
+    >>> out = evaluate_runs({"q1": {"d1": 1}}, {"a": {"q1": ["d1"]}, "b": {"q1": ["d2", "d1"]}},
+    ...                     ["RR"])
+    >>> {name: values["RR"].tolist() for name, (ids, values) in out.items()}
+    {'a': [1.0], 'b': [0.5]}
+    """
+    from reteval.io.columns import as_qrels_columns
+
+    check_arguments(measures, relevance_level, missing)
+    judged = as_qrels_columns(qrels)
+    return {name: _values(judged, run, measures, relevance_level, missing)
+            for name, run in runs.items()}
+
+
 def _check_options(judged_only, max_docs, num_docs):
     if not isinstance(judged_only, bool):
         raise InputError(f"judged_only must be True or False; got {judged_only!r}")
@@ -342,7 +375,7 @@ def _standardise(query_ids, values, columns, table):
 
 
 def _evaluated_queries(judged: set, retrieved: set, missing: str) -> set:
-    check_missing(judged - retrieved, missing)
+    check_missing(judged - retrieved, missing, judged)
     return judged & retrieved if missing == "skip" else judged
 
 
@@ -352,13 +385,17 @@ def _rank(qrels, run, missing):
 
     from reteval.evaluation.ranking import rank
     from reteval.io.columns import as_qrels_columns, as_run_columns
+    from reteval.io.qrelsfile import QrelsColumns
 
-    # The qrels are read while the run is: a large run file is parsed by Arrow outside the
-    # GIL. The run's error, if any, is the one reported (it is raised first).
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        qrels = pool.submit(as_qrels_columns, qrels)
+    if isinstance(qrels, QrelsColumns):  # already read (evaluate_runs reads them once)
         run = as_run_columns(run)
-        qrels = qrels.result()
+    else:
+        # The qrels are read while the run is: a large run file is parsed by Arrow outside
+        # the GIL. The run's error, if any, is the one reported (it is raised first).
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            qrels = pool.submit(as_qrels_columns, qrels)
+            run = as_run_columns(run)
+            qrels = qrels.result()
     queries = _evaluated_queries(_distinct(qrels.query_ids), _distinct(run.query_ids), missing)
     return rank(qrels, run, queries)
 

@@ -23,6 +23,12 @@ def _check(per_query) -> pd.DataFrame:
         raise InputError(
             f"per_query must be a DataFrame from reteval.evaluate; got {type(per_query).__name__}"
         )
+    for axis, what in ((per_query.columns, "measure"), (per_query.index, "query")):
+        if axis.has_duplicates:
+            twice = axis[axis.duplicated()][0]
+            raise InputError(
+                f"per_query has the {what} {twice!r} twice: it must be one result of "
+                "reteval.evaluate (concatenated results? convert each one, then join the rows)")
     return per_query
 
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from pandas.api.types import is_bool_dtype, is_integer_dtype, is_numeric_dtype
+from pandas.api.types import infer_dtype, is_bool_dtype, is_integer_dtype, is_numeric_dtype
 
 from reteval.errors import InputError
 from reteval.io.duplicates import check_unique
@@ -19,13 +19,52 @@ from reteval.io.textfile import INT64_MAX, INT64_MIN, parse_decimal, parse_integ
 __all__ = ["as_qrels", "as_run"]
 
 
-def _id_column(column: pd.Series) -> pd.api.extensions.ExtensionArray:
+def _where(index: pd.Index, position: int) -> str:
+    """``line N`` for a table read from a file, else ``row N`` (N from 0)."""
+    return f"line {index[position]}" if index.name == "line" else f"row {position}"
+
+
+def _id_column(column: pd.Series, what: str) -> pd.api.extensions.ExtensionArray:
+    """An id column as Arrow strings: every id a string or an integer, none missing.
+
+    The rule of dict inputs (:func:`_nested_id`) for every dtype: a missing id
+    (None, NaN, ``pd.NA``, a categorical's NaN, an Arrow null) is an error, and
+    so is a float, a boolean or any other object (``10.0`` would be the id
+    ``"10.0"``, which no ``"10"`` matches).
+    """
+    missing = column.isna()
+    if missing.any():
+        position = int(np.flatnonzero(missing.to_numpy())[0])
+        raise InputError(f"{what} {column.name} is missing on {_where(column.index, position)} "
+                         "(every id must be a string or an integer)")
     if column.dtype == ID_DTYPE:
         return column.array
-    if column.isna().any():
-        position = int(np.flatnonzero(column.isna().to_numpy())[0])
-        raise InputError(f"{column.name} is missing on row {position}")
-    return id_array(column.astype(str))
+    dtype = column.dtype
+    values = pd.Series(dtype.categories) if isinstance(dtype, pd.CategoricalDtype) else column
+    kind = infer_dtype(values, skipna=False)
+    if kind == "mixed-integer" and all(_is_id(value) for value in values.to_numpy(object)):
+        kind = "integer"
+    if kind not in ("string", "integer", "empty"):
+        objects = column.to_numpy(object)
+        position = next((i for i, v in enumerate(objects) if not _is_id(v)), 0)
+        value = objects[position]
+        raise InputError(
+            f"{what} {column.name} must hold strings or integers; got {_shown(value)} "
+            f"({type(value).__name__}) on {_where(column.index, position)}"
+            + (": a float id such as 10.0 never matches the id '10'; convert the column "
+               "first (.astype('Int64') or .astype(str))" if kind in _FLOAT_KINDS else ""))
+    return id_array(column if kind == "string" else column.astype(str))
+
+
+_FLOAT_KINDS = ("floating", "mixed-integer-float", "decimal")
+
+
+def _shown(value) -> str:
+    return f"{value!r:.80}" if isinstance(value, (str, bytes)) else f"{value!s:.80}"
+
+
+def _is_id(value) -> bool:
+    return isinstance(value, (str, int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 #: PyTerrier's column names (``qid, docno, score`` runs, ``qid, docno, label`` qrels),
@@ -38,6 +77,10 @@ def _from_frame(frame: pd.DataFrame, value_column: str, what: str) -> pd.DataFra
     wanted = ("query_id", "doc_id", value_column)
     names = {c: c if c in frame.columns else _PYTERRIER_COLUMNS[c] for c in wanted}
     missing = [c for c in wanted if names[c] not in frame.columns]
+    doubled = sorted({names[c] for c in wanted} & set(frame.columns[frame.columns.duplicated()]))
+    if doubled:
+        raise InputError(f"a {what} DataFrame must have one column of each name; "
+                         f"{doubled} appear more than once in {list(frame.columns)}")
     if missing:
         raise InputError(
             f"a {what} DataFrame needs columns query_id, doc_id, {value_column} "
@@ -46,8 +89,8 @@ def _from_frame(frame: pd.DataFrame, value_column: str, what: str) -> pd.DataFra
         )
     out = pd.DataFrame(
         {
-            "query_id": _id_column(frame[names["query_id"]].rename("query_id")),
-            "doc_id": _id_column(frame[names["doc_id"]].rename("doc_id")),
+            "query_id": _id_column(frame[names["query_id"]].rename("query_id"), what),
+            "doc_id": _id_column(frame[names["doc_id"]].rename("doc_id"), what),
             value_column: frame[names[value_column]],
         }
     )
@@ -174,7 +217,8 @@ def _from_evaluation_queries(records) -> pd.DataFrame:
         scores = dict(getattr(record, "relevance_scores", None) or {})
         for doc in getattr(record, "relevant_docs", None) or []:
             scores.setdefault(doc, 1)
-        rows.extend((str(record.query_id), str(doc), rel) for doc, rel in scores.items())
+        qid = _nested_id(record.query_id, "qrels")
+        rows.extend((qid, _nested_id(doc, "qrels"), rel) for doc, rel in scores.items())
     frame = pd.DataFrame(rows, columns=list(QRELS_COLUMNS), dtype=object)
     frame["query_id"] = id_array(frame["query_id"])
     frame["doc_id"] = id_array(frame["doc_id"])

@@ -108,6 +108,10 @@ def _parse_fast(data, source=None) -> tuple | None:
     if any(data.find(ch) >= 0 for ch in other):
         return None
     names = ["qid", "iter", "docno", "rank", "score", "tag"]
+    # Every field is read (the unused ones as bytes, a copy of a few bytes each), so that an
+    # empty field (two separators in a row, a separator at the start or end of a line) is
+    # seen here and sends the file to the careful reader, which splits on runs of white
+    # space as trec_eval does: the same line means the same thing whatever the file's size.
     if isinstance(data, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
         # The checks above paged the whole file into this process; Arrow reads it again in
         # blocks: drop these pages so they do not count twice in its memory.
@@ -122,23 +126,28 @@ def _parse_fast(data, source=None) -> tuple | None:
                 newlines_in_values=False, ignore_empty_lines=False,
             ),
             convert_options=pacsv.ConvertOptions(
-                include_columns=["qid", "docno", "score"],
                 # Query ids are coded by the parser threads: a run has few distinct ones.
                 column_types={"qid": pa.dictionary(pa.int32(), pa.large_string()),
-                              "docno": pa.large_string(), "score": pa.float64()},
-                null_values=[],
+                              "docno": pa.large_string(), "score": pa.float64(),
+                              "iter": pa.binary(), "rank": pa.binary(), "tag": pa.binary()},
+                null_values=[],  # an empty score is not a number: Arrow refuses it
                 strings_can_be_null=False,
                 quoted_strings_can_be_null=False,
             ),
         )
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
+    if any(_has_empty(table.column(name)) for name in ("iter", "docno", "rank", "tag")):
+        return None  # an empty field
+    table = table.select(["qid", "docno", "score"])
     scores = to_numpy(table.column("score").combine_chunks())
     if table.num_rows == 0 or not np.isfinite(scores).all():
         return None
     rows = table.num_rows
     table = table.unify_dictionaries()  # one dictionary for all blocks
     chunks = table.column("qid").chunks
+    if "" in chunks[0].dictionary.to_pylist():
+        return None  # an empty query id: a separator at the start of a line
     qids = pa.DictionaryArray.from_arrays(
         from_numpy(np.concatenate([to_numpy(chunk.indices) for chunk in chunks])),
         chunks[0].dictionary)
@@ -149,6 +158,23 @@ def _parse_fast(data, source=None) -> tuple | None:
     # The parser's blocks are freed now; give their memory back rather than keep it pooled.
     pa.default_memory_pool().release_unused()
     return qids, docs, scores, range(1, rows + 1)
+
+
+def _has_empty(column) -> bool:
+    """Whether a chunked Arrow binary or string column holds an empty value (two equal offsets)."""
+    for chunk in column.chunks:
+        width = np.int64 if chunk.type in (_large_types()) else np.int32
+        offsets = np.frombuffer(chunk.buffers()[1], dtype=width)[
+            chunk.offset: chunk.offset + len(chunk) + 1]
+        if (offsets[1:] == offsets[:-1]).any():
+            return True
+    return False
+
+
+def _large_types():
+    import pyarrow as pa
+
+    return (pa.large_string(), pa.large_binary())
 
 
 def _read_mapped(path: Path) -> tuple | None:

@@ -246,6 +246,23 @@ def _entry_fields(row) -> dict:
     }
 
 
+def _stored_number(value, what: str) -> float:
+    """A stored REAL (NULL is NaN); text or bytes put there by hand is a ValueError."""
+    if value is None:
+        return math.nan
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{what} is not a number: {value!r:.60}")  # noqa: TRY004 (bad data)
+    return float(value)
+
+
+# Every numeric column and what it holds, as verify() and the readers check them.
+_NUMBER_COLUMNS = (("aggregates", "value", "the aggregate of {}"),
+                   ("query_scores", "value", "a per-query value of {}"),
+                   ("alerts", "value", "an alert's value"),
+                   ("alerts", "reference", "an alert's reference"),
+                   ("alerts", "pvalue", "an alert's p-value"))
+
+
 def _real(value) -> float | None:
     if value is None:
         return None
@@ -421,21 +438,35 @@ class HistoryStore:
         ids = [r[0] for r in rows]
         marks = ",".join("?" * len(ids))
         aggregates: dict[int, dict[str, float]] = {i: {} for i in ids}
+        damaged = {}
         for entry_id, measure, value in self._con.execute(
             f"SELECT entry_id, measure, value FROM aggregates WHERE entry_id IN ({marks})", ids
         ):
-            aggregates[entry_id][measure] = math.nan if value is None else value
+            try:
+                aggregates[entry_id][measure] = _stored_number(value, f"the aggregate of "
+                                                               f"{measure!r:.40}")
+            except ValueError as exc:
+                damaged.setdefault(entry_id, str(exc))
         alerts: dict[int, list[Alert]] = {i: [] for i in ids}
-        for entry_id, *fields in self._con.execute(
+        for entry_id, kind, message, measure, *numbers, baseline in self._con.execute(
             "SELECT entry_id, kind, message, measure, value, reference, pvalue, baseline_id "
             f"FROM alerts WHERE entry_id IN ({marks}) ORDER BY entry_id, position",
             ids,
         ):
-            alerts[entry_id].append(Alert(*fields))
+            try:
+                numbers = [None if v is None else _stored_number(v, f"an alert's {name}")
+                           for v, name in zip(numbers, ("value", "reference", "p-value"),
+                                              strict=True)]
+            except ValueError as exc:
+                damaged.setdefault(entry_id, str(exc))
+                continue
+            alerts[entry_id].append(Alert(kind, message, measure, *numbers, baseline))
         entries = []
         for row in rows:
             try:
                 fields = _entry_fields(row)
+                if row[0] in damaged:
+                    raise ValueError(damaged[row[0]])
             except (TypeError, ValueError) as exc:
                 raise HistoryError(
                     f"entry {row[0]!r} is damaged: {exc}; 'reteval history --check' lists the "
@@ -521,7 +552,13 @@ class HistoryStore:
                 (entry.id,),
             ).fetchall()
         frame = pd.DataFrame(rows, columns=["query_id", "measure", "value"])
-        frame["value"] = frame["value"].astype(np.float64)
+        try:
+            values = [_stored_number(v, f"a per-query value of {m!r:.40}")
+                      for m, v in zip(frame["measure"], frame["value"], strict=True)]
+        except ValueError as exc:
+            raise HistoryError(f"entry {entry.id} is damaged: {exc}; 'reteval history --check' "
+                               "lists the problems", path=self.path) from None
+        frame["value"] = np.array(values, dtype=np.float64)
         table = frame.pivot(index="query_id", columns="measure", values="value")
         table = table.reindex(columns=list(entry.measures)).sort_index()
         table.index = pd.Index([str(q) for q in table.index], name="query_id")
@@ -572,6 +609,14 @@ class HistoryStore:
                 "(SELECT count(*) FROM aggregates a WHERE a.entry_id = e.id) FROM entries e "
                 "ORDER BY id"
             ).fetchall()
+            for table, column, what in _NUMBER_COLUMNS:
+                measure = "measure" if "{}" in what else "NULL"
+                for entry_id, name, value in self._con.execute(
+                    f"SELECT entry_id, {measure}, {column} FROM {table} WHERE typeof({column}) "
+                    "NOT IN ('real', 'integer', 'null') ORDER BY entry_id LIMIT 20"
+                ):
+                    label = what.format(repr(name)[:40]) if name is not None else what
+                    problems.append(f"entry {entry_id}: {label} is not a number: {value!r:.60}")
         for *row, n_scores, n_aggregates in rows:
             entry_id = row[0]
             try:

@@ -408,8 +408,12 @@ def build_document(c: Comparison, title: str, digits: int, figures, lang: str,
                          _t((yes,)) if r.significant else _t(no)))
         corr = CORRECTION_NAMES.get(c.correction, c.correction)
         ci_note = phrase(f"report.ci.{c.test}", lang)
-        note = _say("tests_note", lang, level=level, ci=ci_note) + (
-            _say("tests_corrected", lang, corr=corr) if corr else _say("tests_uncorrected", lang))
+        if c.test.startswith("tukey"):
+            note = _say("tests_note_tukey", lang, level=level, ci=ci_note)
+        else:
+            note = _say("tests_note", lang, level=level, ci=ci_note) + (
+                _say("tests_corrected", lang, corr=corr) if corr
+                else _say("tests_uncorrected", lang))
         doc += [
             Heading(2, _t(heading["tests"])),
             Paragraph(_t(note)),
@@ -417,6 +421,7 @@ def build_document(c: Comparison, title: str, digits: int, figures, lang: str,
                   rows=tuple(prow),
                   numeric=(False, False, False, True, True, True, True, True, False)),
         ]
+    doc += _many_systems_blocks(c, digits, lang)
     doc += [Heading(2, _t(heading["advice"])),
             *[Paragraph(p) for p in _recommendation(c, digits, lang)]]
     if history is not None:
@@ -429,6 +434,44 @@ def build_document(c: Comparison, title: str, digits: int, figures, lang: str,
         for name in figures:
             doc.append(Figure(name, phrases("report.caption.", lang).get(name, name)))
     return doc
+
+
+def _many_systems_blocks(c: Comparison, digits: int, lang: str) -> list:
+    """Three or more systems: per measure the ANOVA, the significance matrix, effect sizes.
+
+    The effect size of a pair is ``(mean_i - mean_j) / sqrt(V_E)`` with V_E the
+    residual variance of the measure's two-way ANOVA; its interval is the
+    pair's interval (the test's, e.g. Tukey's simultaneous one) in the same units.
+    """
+    if len(c.systems) < 3 or not c.anova:
+        return []
+    level = f"{100 * c.confidence_level:g}%"
+    blocks = [Heading(2, _t(phrase("report.heading.many", lang))),
+              Paragraph(_t(_say("many_intro", lang, level=level)))]
+    for m in c.measures:
+        if m not in c.anova:
+            continue
+        a = c.anova[m]
+        moe = a.margin_of_error(c.confidence_level)
+        blocks.append(Paragraph(_t((m,), _say(
+            "many_anova", lang, d1=a.df_system, d2=a.df_residual, f=a.statistic,
+            p=format_pvalue(a.pvalue), ve=f"{a.residual_variance:.{digits}f}",
+            moe=f"{moe:.{digits}f}"))))
+        matrix = c.significance_matrix(m)
+        blocks.append(Table(
+            header=(_t(phrase("report.system", lang)), *[_t(s) for s in c.systems]),
+            rows=tuple((_t(s), *[_t(matrix.loc[s, o]) for o in c.systems]) for s in c.systems),
+            numeric=(False, *[False] * len(c.systems))))
+        sd = math.sqrt(a.residual_variance) if a.residual_variance > 0 else math.nan
+        rows = []
+        for r in c.pairwise[c.pairwise["measure"] == m].itertuples(index=False):
+            es = r.mean_difference / sd
+            rows.append((_t(r.system), _t(r.other), _t(f"{es:+.2f}"),
+                         _t(f"({r.ci_low / sd:+.2f}, {r.ci_high / sd:+.2f})"),
+                         _t(format_pvalue(r.pvalue_corrected))))
+        blocks.append(Table(header=tuple(_t(h) for h in phrase("report.effect_header", lang)),
+                            rows=tuple(rows), numeric=(False, False, True, True, True)))
+    return blocks
 
 
 _HISTORY_COLUMNS = ("created_utc", "retriever", "num_queries", "alert", "alerts")

@@ -22,8 +22,12 @@ __all__ = ["render_markdown", "to_markdown"]
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<|~&])")
 
 
+# Every character that ends a line somewhere (CR alone splits a table row as LF does).
+_LINE_BREAKS = re.compile(r"[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]+")
+
+
 def _md_escape(text: str) -> str:
-    return _MD_SPECIAL.sub(r"\\\1", text).replace("\n", " ")
+    return _LINE_BREAKS.sub(" ", _MD_SPECIAL.sub(r"\\\1", text))
 
 
 def _md_text(text: tuple) -> str:

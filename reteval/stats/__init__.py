@@ -41,11 +41,19 @@ weights) per chunk of rounds and multiply it with the matrix of all pairs'
 differences, so 10,000 rounds for 10 pairs over 10,000 queries take a fraction
 of a second.
 
+Many systems on the same topics (:mod:`reteval.stats.multiple`): the
+two-way ANOVA without replication :func:`anova` (F, V_E, the margin of error of
+the means), Tukey's HSD :func:`tukey_hsd` (randomised or studentized, with
+effect sizes ``(mean_i - mean_j) / sqrt(V_E)``) and
+:func:`discriminative_power`. Risk against a baseline
+(:mod:`reteval.stats.risk`): :func:`urisk`, :func:`trisk`.
+
 Multiple comparisons: :func:`adjust_pvalues` (Holm, Bonferroni,
 Benjamini-Hochberg). Intervals of a system's mean: :func:`bootstrap_mean_ci`.
 Planning (:mod:`reteval.stats.planning`): a test collection with
 :func:`paired_t_power`, :func:`queries_needed`,
-:func:`minimum_detectable_difference`; two groups with
+:func:`minimum_detectable_difference`; many systems with
+:func:`queries_needed_anova`, :func:`anova_power`, :func:`pilot_variance`; two groups with
 :func:`two_sample_power`, :func:`two_sample_size`,
 :func:`minimum_detectable_effect`, :func:`proportion_effect_size`,
 :func:`proportion_mde`.
@@ -56,20 +64,35 @@ References
    significance tests for information retrieval evaluation." CIKM 2007.
 .. [2] T. Sakai. "Statistical reform in information retrieval?" SIGIR Forum 48(1), 2014.
 .. [3] B. Efron, R. Tibshirani. *An Introduction to the Bootstrap*, ch. 16, 1993.
-.. [4] M. Hollander, D. A. Wolfe. *Nonparametric Statistical Methods*, 2nd ed.,
+.. [4] T. Sakai. *Laboratory Experiments in Information Retrieval*, Springer, 2018.
+.. [5] B. T. Dinçer, C. Macdonald, I. Ounis. "Hypothesis testing for the
+   risk-sensitive evaluation of retrieval systems." SIGIR 2014.
+.. [6] M. Hollander, D. A. Wolfe. *Nonparametric Statistical Methods*, 2nd ed.,
    section 3.3 (Hodges-Lehmann interval), 1999.
 """
 
 from reteval.stats.corrections import CORRECTIONS, adjust_pvalues, canonical_correction
+from reteval.stats.multiple import (
+    TUKEY_METHODS,
+    AnovaResult,
+    DiscriminativePowerResult,
+    TukeyHSDResult,
+    anova,
+    discriminative_power,
+    tukey_hsd,
+)
 from reteval.stats.paired import TTestResult, WilcoxonResult, paired_t_test, wilcoxon_test
 from reteval.stats.pairwise import TESTS, canonical_test, paired_test, pairwise_tests
 from reteval.stats.planning import (
+    anova_power,
     minimum_detectable_difference,
     minimum_detectable_effect,
     paired_t_power,
+    pilot_variance,
     proportion_effect_size,
     proportion_mde,
     queries_needed,
+    queries_needed_anova,
     two_sample_power,
     two_sample_size,
 )
@@ -81,21 +104,30 @@ from reteval.stats.resampling import (
     randomization_test,
 )
 from reteval.stats.results import ConfidenceInterval, PairedTestResult, format_pvalue
+from reteval.stats.risk import RiskResult, trisk, urisk
 
 __all__ = [
     "CORRECTIONS",
     "TESTS",
+    "TUKEY_METHODS",
+    "AnovaResult",
     "BootstrapResult",
     "ConfidenceInterval",
+    "DiscriminativePowerResult",
     "PairedTestResult",
     "RandomizationResult",
+    "RiskResult",
     "TTestResult",
+    "TukeyHSDResult",
     "WilcoxonResult",
     "adjust_pvalues",
+    "anova",
+    "anova_power",
     "bootstrap_mean_ci",
     "bootstrap_test",
     "canonical_correction",
     "canonical_test",
+    "discriminative_power",
     "format_pvalue",
     "minimum_detectable_difference",
     "minimum_detectable_effect",
@@ -103,11 +135,16 @@ __all__ = [
     "paired_t_test",
     "paired_test",
     "pairwise_tests",
+    "pilot_variance",
     "proportion_effect_size",
     "proportion_mde",
     "queries_needed",
+    "queries_needed_anova",
     "randomization_test",
+    "trisk",
+    "tukey_hsd",
     "two_sample_power",
     "two_sample_size",
+    "urisk",
     "wilcoxon_test",
 ]

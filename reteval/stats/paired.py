@@ -6,8 +6,8 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import stats as _st
 
+from reteval._util.lazy import LazyModule
 from reteval._util.validation import (
     check_confidence_level,
 )
@@ -19,6 +19,8 @@ from reteval.stats.inputs import (
     paired_differences,
 )
 from reteval.stats.results import ConfidenceInterval, PairedTestResult
+
+_st = LazyModule("scipy.stats")
 
 __all__ = [
     "TTestResult",

@@ -18,6 +18,19 @@ counts both rejection regions, ``P(T > c) + P(T < -c)`` with ``c`` the
 :func:`paired_t_power`, :func:`queries_needed` (rounded up),
 :func:`minimum_detectable_difference` (in the metric's units).
 
+**Many systems on one collection**: ``m`` systems compared by a one-way
+ANOVA (Sakai's topic set size design). The smallest true range of system
+means worth detecting is ``min_range`` (minD) and ``variance`` the residual
+variance ``sigma^2`` (estimated from pilot data with :func:`pilot_variance`,
+the ``residual_variance`` of :func:`reteval.stats.anova`). In the least
+favourable configuration (two systems ``minD`` apart, the others in the
+middle) F is noncentral with ``m - 1`` and ``m (n - 1)`` degrees of freedom and
+noncentrality ``n minD^2 / (2 sigma^2)``. This is
+``statsmodels.stats.power.FTestAnovaPower`` with effect size
+``f = minD / sqrt(2 m sigma^2)`` and ``nobs = m n``. Functions:
+:func:`anova_power`, :func:`queries_needed_anova` (rounded up),
+:func:`pilot_variance`.
+
 **An A/B experiment** (online): two independent groups of ``nobs1`` and
 ``nobs2 = ratio * nobs1`` users and a normal test. Everything is in
 standardised units: the effect size ``d`` is the true difference divided by
@@ -45,19 +58,26 @@ from __future__ import annotations
 
 import math
 
-from scipy import optimize, special
-from scipy import stats as _st
+import numpy as np
 
+from reteval._util.lazy import LazyModule
 from reteval._util.validation import check_alternative, check_probability
 from reteval.errors import InputError
 
+_st = LazyModule("scipy.stats")
+optimize = LazyModule("scipy.optimize")
+special = LazyModule("scipy.special")
+
 __all__ = [
+    "anova_power",
     "minimum_detectable_difference",
     "minimum_detectable_effect",
     "paired_t_power",
+    "pilot_variance",
     "proportion_effect_size",
     "proportion_mde",
     "queries_needed",
+    "queries_needed_anova",
     "two_sample_power",
     "two_sample_size",
 ]
@@ -210,6 +230,125 @@ def minimum_detectable_difference(sd: float, n_queries: int, *, alpha: float = 0
     effect = _solve(lambda e: _paired_power(sign * e, n, alpha, alternative) - power, 0.0, 1.0,
                     xtol=1e-14)
     return sign * effect * sd
+
+
+# ----------------------------------------------------------------- many systems: one-way ANOVA
+
+
+def _check_systems(n_systems) -> int:
+    if isinstance(n_systems, bool) or not isinstance(n_systems, (int, np.integer)) \
+            or n_systems < 2:
+        raise InputError(f"n_systems must be an integer >= 2; got {n_systems!r}")
+    return int(n_systems)
+
+
+def _anova_power(min_range: float, variance: float, m: int, n: float, alpha: float) -> float:
+    df_num, df_den = m - 1, m * (n - 1)
+    crit = _st.f.isf(alpha, df_num, df_den)
+    nc = n * min_range ** 2 / (2 * variance)
+    return float(_st.ncf.sf(crit, df_num, df_den, nc))
+
+
+def anova_power(min_range: float, variance: float, n_systems: int, n_queries: int, *,
+                alpha: float = 0.05) -> float:
+    """Power of a one-way ANOVA of ``n_systems`` systems on ``n_queries`` topics.
+
+    The probability that F is significant at level ``alpha`` when the true
+    system means span at least ``min_range`` and the residual variance is
+    ``variance`` (see the module docstring). Agrees with
+    ``FTestAnovaPower().power(min_range / sqrt(2 * n_systems * variance),
+    n_systems * n_queries, alpha, k_groups=n_systems)`` from statsmodels.
+
+    Examples
+    --------
+    >>> round(anova_power(0.1, 0.02, 5, 30), 4)
+    0.5574
+    """
+    min_range = _check_positive(min_range, "min_range")
+    variance = _check_positive(variance, "variance")
+    m = _check_systems(n_systems)
+    alpha = check_probability(alpha, "alpha")
+    n = _check_queries(n_queries)
+    return _anova_power(min_range, variance, m, n, alpha)
+
+
+def queries_needed_anova(min_range: float, variance: float, n_systems: int, *,
+                         alpha: float = 0.05, power: float = 0.8) -> int:
+    """Topics a one-way ANOVA of ``n_systems`` systems needs to detect a range ``min_range``.
+
+    Sakai's topic set size design by ANOVA: the smallest ``n`` with
+    :func:`anova_power` ``>= power``. ``variance`` is the residual variance
+    of pilot data (:func:`pilot_variance`). Beside it, :func:`queries_needed`
+    plans one paired t test of two systems.
+
+    Parameters
+    ----------
+    min_range : float
+        minD, the smallest difference between the best and the worst system
+        worth detecting, in the metric's units.
+    variance : float
+        sigma^2, the residual variance.
+    n_systems : int
+        m, at least 2.
+    alpha, power : float, keyword-only
+        Level of the test and target power.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> queries_needed_anova(0.1, 0.02, 5)
+    49
+    >>> queries_needed_anova(0.1, 0.02, 20)    # more systems, more topics for the same range
+    83
+    """
+    min_range = _check_positive(min_range, "min_range")
+    variance = _check_positive(variance, "variance")
+    m = _check_systems(n_systems)
+    alpha, power = _check_levels(alpha, power, "two-sided")
+    n = 2
+    if _anova_power(min_range, variance, m, n, alpha) >= power:
+        return n
+    high = 4
+    while _anova_power(min_range, variance, m, high, alpha) < power:
+        n, high = high, high * 2
+        if high > 1e9:
+            raise InputError("min_range is too small for the variance to plan for")
+    while high - n > 1:  # power rises with n: bisect on integers
+        mid = (n + high) // 2
+        if _anova_power(min_range, variance, m, mid, alpha) >= power:
+            high = mid
+        else:
+            n = mid
+    return high
+
+
+def pilot_variance(*scores) -> float:
+    """Residual variance of pilot data, pooled over one or more score tables.
+
+    Each argument is one measure's per-topic scores of several systems
+    (topics x systems, as :func:`reteval.stats.anova` takes). With one table
+    this is its ``residual_variance`` V_E; with several (other collections,
+    other rounds) the V_E are pooled by their degrees of freedom,
+    ``sum(df_C * V_C) / sum(df_C)``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> pilot = pd.DataFrame({"a": [0.4, 0.6, 0.8], "b": [0.3, 0.4, 0.8],
+    ...                       "c": [0.1, 0.3, 0.5]})
+    >>> round(pilot_variance(pilot), 5)
+    0.00333
+    """
+    from reteval.stats.multiple import anova
+
+    if not scores:
+        raise InputError("pilot_variance needs at least one table of pilot scores")
+    results = [anova(s) for s in scores]
+    total_df = sum(r.df_residual for r in results)
+    return float(sum(r.df_residual * r.residual_variance for r in results) / total_df)
 
 
 # ----------------------------------------------------------------- two independent groups

@@ -61,3 +61,36 @@ def test_retriever_run_in_batches_gives_the_same_run(monkeypatch):
     batched = retriever.run(ds.queries, k=20)
     assert batched.equals(whole)
     assert "bm25: searching" in err.getvalue() and "/6 " in err.getvalue()
+
+
+@pytest.mark.parametrize("stream", ["none", "closed"])
+@pytest.mark.parametrize("mode", ["text", "notebook", "auto"])
+def test_no_stderr_means_no_bar(monkeypatch, stream, mode):
+    # `2>&-` leaves sys.stderr None; a closed stream refuses writes: the work still runs.
+    from reteval._util.progress import progress_counter
+
+    monkeypatch.setenv("RETEVAL_PROGRESS", mode)
+    closed = io.StringIO()
+    closed.close()
+    monkeypatch.setattr(sys, "stderr", None if stream == "none" else closed)
+    assert progress_mode() == "off"
+    assert list(progress(range(3), desc="x")) == [0, 1, 2]
+    with progress_counter(2, desc="y") as advance:
+        advance()
+        advance()
+
+
+def test_cli_with_stderr_closed(tmp_path):
+    import os
+    import subprocess
+
+    (tmp_path / "q.txt").write_text("q1 0 d1 1\n")
+    (tmp_path / "r.txt").write_text("q1 Q0 d1 1 2.0 s\n")
+    env = {**os.environ, "RETEVAL_PROGRESS": "text", "PYTHONPATH": os.pathsep.join(sys.path)}
+    code = "import sys; from reteval.cli import main; sys.exit(main())"
+    done = subprocess.run([sys.executable, "-c", code, "evaluate", "q.txt", "r.txt", "-m", "AP"],
+                          cwd=tmp_path, env=env, stderr=subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, text=True, check=False,
+                          preexec_fn=lambda: os.close(2))
+    assert done.returncode == 0
+    assert "AP" in done.stdout and "1.0000" in done.stdout

@@ -2,8 +2,10 @@
 
 import base64
 import re
+import shutil
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import unquote
 
 import nbformat
 import pytest
@@ -209,30 +211,136 @@ def test_glossary_page_shows_its_own_language_intro(output, tmp_path):
 
 def test_relative_links_of_the_source_notebook_are_mended(output, tmp_path):
     out, glossary = output
-    source = tmp_path / "project" / "notebooks"
-    source.mkdir(parents=True)
-    (source.parent / "data").mkdir()
-    (source.parent / "data" / "DATASHEET.md").write_text("# datasheet")
+    project = tmp_path / "project"
+    source = project / "notebooks"
+    for folder in ("data", "a", "b"):
+        (source / folder).mkdir(parents=True)
+    (source / "data" / "DATASHEET.md").write_text("# datasheet")
+    (source / "a" / "x.md").write_text("a")
+    (source / "b" / "x.md").write_text("b")
+    (project / "secret.txt").write_text("secret")
+    (source / "link.md").symlink_to(project / "secret.txt")
     path = out / "zh" / "01_metrics" / "01_metrics.ipynb"
     nb = nbformat.read(path, as_version=4)
     nb.metadata["reteval"] = {"lang": "zh", "source": (source / "01_metrics.ipynb").as_posix()}
     nb.cells.append(v4.new_markdown_cell(
-        "见[数据说明](../data/DATASHEET.md)、[报告](04_report.ipynb#summary)、"
-        "[图](figures/curve.png)、[缺失](../data/nope.md)和 "
-        "<a href=\"../data/DATASHEET.md\">说明</a>。"))
+        "见[数据说明](data/DATASHEET.md)、[报告](04_report.ipynb#summary)、"
+        "[图](figures/curve.png)、[缺失](data/nope.md)和 "
+        "<a href=\"data/DATASHEET.md\">说明</a>；[甲](a/x.md)、[乙](b/x.md)；"
+        "[秘密](../secret.txt)、[口令](../../../../../../../../etc/passwd)、[绝对](/etc/passwd)、"
+        "[链接](link.md)。"))
     nbformat.write(nb, path)
-    build_book(out, glossary=glossary)
+    build_book(out, glossary=glossary, notebooks_dir=source)
     page = out / "zh" / "01_metrics" / "01_metrics.html"
-    hrefs = [a["href"] for a in parse(page).anchors]
-    assert "linked/DATASHEET.md" in hrefs  # copied beside the page: the book stays whole
-    assert (page.parent / "linked" / "DATASHEET.md").read_text() == "# datasheet"
+    hrefs = [a.get("href") for a in parse(page).anchors]
+    linked = page.parent / "linked"
+    assert hrefs.count("linked/data/DATASHEET.md") == 2  # Markdown and HTML links
+    assert (linked / "data" / "DATASHEET.md").read_text() == "# datasheet"
+    # Two files of the same name: two copies, at their own relative paths.
+    assert "linked/a/x.md" in hrefs and "linked/b/x.md" in hrefs
+    assert (linked / "a" / "x.md").read_text() == "a" and (linked / "b" / "x.md").read_text() == "b"
     assert "../04_report/04_report.html#summary" in hrefs  # another notebook: its page
     assert "figures/curve.png" in hrefs  # already resolves from the page
-    assert "../data/nope.md" in hrefs  # nothing to link to: left as written
-    assert hrefs.count("linked/DATASHEET.md") == 2  # HTML links too
-    # Without a recorded source, notebooks_dir tells where the sources are.
-    del nb.metadata["reteval"]
+    assert "data/nope.md" in hrefs  # nothing to link to: left as written
+    # Nothing from outside the notebooks folder is copied, even through a symbolic link,
+    # and no link leaves the book's folder.
+    assert sorted(p.relative_to(linked).as_posix() for p in linked.rglob("*") if p.is_file()) == [
+        "a/x.md", "b/x.md", "data/DATASHEET.md"]
+    assert not [p for p in out.rglob("*") if p.is_file() and p.read_bytes() == b"secret"]
+    for href in hrefs:
+        if href and not href.startswith("#"):
+            assert (page.parent / href).resolve().is_relative_to(out.resolve()), href
+    assert "口令" in page.read_text(encoding="utf-8")  # the link's text stays
+    # A notebook's recorded source is not trusted to point elsewhere; without notebooks_dir,
+    # nothing is copied at all.
+    shutil.rmtree(linked)
+    nb.metadata["reteval"]["source"] = (project / "01_metrics.ipynb").as_posix()
     nbformat.write(nb, path)
-    (page.parent / "linked" / "DATASHEET.md").unlink()
+    build_book(out, glossary=glossary)
+    assert not linked.exists()
     build_book(out, glossary=glossary, notebooks_dir=source)
-    assert (page.parent / "linked" / "DATASHEET.md").is_file()
+    assert (linked / "data" / "DATASHEET.md").is_file()
+
+
+def hostile_notebook():
+    """A notebook nobody on the project wrote: scripts, handlers, remote content."""
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script>'
+           '<image href="http://example.org/x.png"/></svg>')
+    cells = [
+        v4.new_markdown_cell(
+            "# Hostile\n\n<script>alert('md')</script>\n\n"
+            '<img src="x.png" onerror="alert(1)">\n\n'
+            '<img src="https://example.org/track.png" alt="tracker">\n\n'
+            '<iframe src="https://example.org/"></iframe>\n\n'
+            '<link rel="stylesheet" href="https://example.org/a.css">\n\n'
+            "<style>@import url(https://example.org/b.css); body { color: red }</style>\n\n"
+            '<p style="color: red; background: url(https://example.org/c.png)">styled</p>\n\n'
+            '<a href="javascript:alert(1)">js</a> <a href="JaVa\tScRiPt:alert(1)">js2</a> '
+            '<a href="https://example.org/page">a web page</a>\n\n'
+            "<math><mtext><img src=x onerror=alert(2)></mtext></math>\n\n"
+            "Math: $\\text{<script>alert(3)</script>} + x$ and after."),
+        v4.new_code_cell("show()", outputs=[
+            v4.new_output("display_data", data={
+                "application/javascript": "alert('output')",
+                "text/plain": "<IPython.core.display.Javascript object>"}),
+            v4.new_output("display_data", data={
+                "text/html": '<div onmouseover="alert(4)">table<script>alert(5)</script></div>'
+                             '<object data="https://example.org/x.swf"></object>',
+                "text/plain": "table"}),
+            v4.new_output("display_data", data={"image/svg+xml": svg, "text/plain": "<Figure>"}),
+        ]),
+    ]
+    return v4.new_notebook(cells=cells)
+
+
+def test_foreign_notebooks_are_sanitised(tmp_path):
+    out = tmp_path / "outputs"
+    (out / "en" / "01_hostile").mkdir(parents=True)
+    nbformat.write(hostile_notebook(), out / "en" / "01_hostile" / "01_hostile.ipynb")
+    build_book(out, glossary=False)
+    page = (out / "en" / "01_hostile" / "01_hostile.html").read_text(encoding="utf-8")
+    body = page[page.index("<main"):]
+    for bad in ("<script", "<iframe", "<link", "<object", "<style", "<svg", "javascript:",
+                "@import", "url(", "alert('output')"):
+        assert bad not in body.lower(), bad
+    assert not re.search(r"\son\w+\s*=", body)  # no event handler attribute
+    assert not re.search(r"src=[\"']https?:", body)  # nothing loads from the network
+    assert not re.search(r"<img[^>]*src=\"x\"", body) or "onerror" not in body
+    assert "&lt;script&gt;alert(3)&lt;/script&gt;" in body  # \text{...} shows its text
+    assert "and after." in body  # the page goes on after it
+    assert '<a href="https://example.org/page">a web page</a>' in body  # a link loads nothing
+    assert "tracker" in body  # a remote image leaves its alternative text
+    assert '<p style="color: red">styled</p>' in body
+    assert re.search(r'<img alt="" src="data:image/svg\+xml;base64,', body)  # SVG as an image
+
+
+@pytest.mark.parametrize("name", ["07_a#b", "07_50%", "07_what?", "07_sp ace"])
+def test_links_to_folders_with_url_characters_are_encoded(tmp_path, name):
+    out = tmp_path / "outputs"
+    (out / "en" / name).mkdir(parents=True)
+    nbformat.write(notebook("en", name), out / "en" / name / f"{name}.ipynb")
+    (out / "en" / name / "results.json").write_text("{}")
+    build_book(out, glossary=False)
+    for page in (out / "index.html", out / "en" / "index.html"):
+        hrefs = [a["href"] for a in parse(page).anchors if name[3:5] in unquote(a["href"])]
+        assert hrefs, page
+        for href in hrefs:
+            assert "#" not in href and "?" not in href and " " not in href, href
+            assert (page.parent / unquote(href)).is_file(), href
+
+
+@pytest.mark.parametrize(("content", "expected"), [
+    (b"", "not a readable notebook: empty or truncated"),
+    (b'{"cells": [', "not a readable notebook: empty or truncated"),
+    (b"[]", "not a readable notebook"), (b"{}", "not a readable notebook"),
+    (b'{"nbformat": 4, "nbformat_minor": 5, "cells": 3, "metadata": {}}',
+     "not a readable notebook")])
+def test_damaged_executed_notebooks_are_named(tmp_path, capsys, content, expected):
+    out = tmp_path / "outputs"
+    (out / "zh" / "01_a").mkdir(parents=True)
+    (out / "zh" / "01_a" / "01_a.ipynb").write_bytes(content)
+    with pytest.raises(InputError, match=f"01_a.ipynb: {expected}"):
+        build_book(out, glossary=False)
+    assert main(["book", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "01_a.ipynb" in err and expected in err and "Traceback" not in err

@@ -7,6 +7,7 @@ format readers, document store) with no network.
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
@@ -68,3 +69,58 @@ def test_retrievers_and_evaluate_run_on_it(tiny):
 def test_unknown_id_is_an_input_error():
     with pytest.raises(InputError, match="unknown ir_datasets id 'no-such/collection'"):
         load("irds:no-such/collection")
+
+
+class _Offline:
+    """A download that fails as ir_datasets' do with no network (or a failed retry)."""
+
+    def __init__(self, error):
+        self.error = error
+
+    def stream(self):
+        raise self.error
+
+    def path(self, force=True):
+        raise self.error
+
+
+OFFLINE_ERRORS = {
+    "connection": lambda: __import__("requests").ConnectionError(
+        "HTTPSConnectionPool(host='example.invalid'): Failed to resolve 'example.invalid'"),
+    "runtime": lambda: RuntimeError("download failed after 3 attempts"),
+}
+
+
+@pytest.mark.parametrize("error", sorted(OFFLINE_ERRORS))
+@pytest.mark.parametrize("part", ["queries", "qrels", "docs"])
+def test_a_collection_ir_datasets_cannot_get_is_one_clear_error(tmp_path, monkeypatch, capsys,
+                                                                part, error):
+    from ir_datasets.datasets.base import Dataset as IrdsDataset
+    from ir_datasets.formats import TrecQrels, TsvDocs, TsvQueries
+    from ir_datasets.util import LocalDownload
+
+    from reteval.cli import main
+    from reteval.datasets import DownloadError
+
+    monkeypatch.setenv("IR_DATASETS_HOME", str(tmp_path / "home"))
+    (tmp_path / "docs.tsv").write_text("d1\tranking\n")
+    (tmp_path / "queries.tsv").write_text("q1\tranking\n")
+    (tmp_path / "qrels.txt").write_text("q1 0 d1 1\n")
+    source = {name: LocalDownload(tmp_path / file) for name, file in
+              [("docs", "docs.tsv"), ("queries", "queries.tsv"), ("qrels", "qrels.txt")]}
+    source[part] = _Offline(OFFLINE_ERRORS[error]())
+    dataset_id = f"reteval-test/{uuid.uuid4().hex}"
+    ir_datasets.registry.register(dataset_id, IrdsDataset(
+        TsvDocs(source["docs"]), TsvQueries(source["queries"]),
+        TrecQrels(source["qrels"], {1: "yes"})))
+    what = {"queries": "queries", "qrels": "judgments", "docs": "documents"}[part]
+    expected = f"irds:{dataset_id}: cannot get its {what}"
+    with pytest.raises(DownloadError, match=re.escape(expected)):
+        ds = load(f"irds:{dataset_id}")
+        list(ds.corpus)
+    argv = ["monitor", str(tmp_path / "h.sqlite"), "--retriever", "bm25", "--dataset",
+            f"irds:{dataset_id}", "--baseline", "none"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if "error:" in line]
+    assert len(lines) == 1 and expected in lines[0] and "Traceback" not in err, err

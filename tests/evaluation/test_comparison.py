@@ -322,3 +322,11 @@ def test_one_retriever_contract_for_compare_and_monitor(tmp_path):
     with pytest.raises(RetrieverError, match="broken' raised KeyError: 'index offline'") as info:
         as_retriever(broken)(queries)
     assert isinstance(info.value.__cause__, KeyError)
+
+
+@pytest.mark.parametrize("measures", [None, 5, {"RR": 1}, ["RR", None], b"RR"])
+def test_measures_must_be_names(measures):
+    qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
+    runs = {"a": {"q1": ["d1"], "q2": ["d2"]}, "b": {"q1": ["d2"], "q2": ["d2"]}}
+    with pytest.raises(InputError, match="measures must be a measure name or a list of names"):
+        compare(qrels, runs, measures)

@@ -49,3 +49,14 @@ def test_to_long_is_exported():
     assert long.set_index(["query_id", "measure"])["value"].to_dict() == {
         ("q1", "AP"): 0.5, ("q1", "P@1"): 0.0, ("q2", "AP"): 1.0, ("q2", "P@1"): 1.0,
     }
+
+
+@pytest.mark.parametrize(("axis", "what"), [(1, "measure 'P@1'"), (0, "query 'q1'")])
+def test_concatenated_results_are_refused_by_every_format(axis, what):
+    from reteval.evaluation.formats import to_trec_eval
+
+    one = reteval.evaluate({"q1": {"d1": 1}}, {"q1": ["d1"]}, ["P@1", "RR"])
+    both = pd.concat([one, one], axis=axis)
+    for convert in (reteval.to_long, to_trec_eval):
+        with pytest.raises(InputError, match=f"per_query has the {what} twice"):
+            convert(both)

@@ -107,7 +107,8 @@ def test_markdown_escapes_and_has_the_chapter_sections(evil):
     for heading in ("# Retrieval evaluation report", "## Measures", "## Best system per measure",
                     "## Significance tests", "## Recommendation"):
         assert heading in text
-    table = [line for line in text.splitlines() if line.startswith("| ")]
+    before_many = text.split("## Many systems")[0]  # then one more section, for 3+ systems
+    table = [line for line in before_many.splitlines() if line.startswith("| ")]
     # header + 3 systems in the measures table, header + 15 pairs in the tests table
     widths = {line.count(" | ") for line in table[:4]}
     assert len(widths) == 1 and widths.pop() == 5  # 6 columns
@@ -400,3 +401,15 @@ def test_report_with_history(tmp_path, plain):
     assert "历史记录中还没有评估记录" in to_markdown(plain, lang="zh", history=history_frame(empty))
     with pytest.raises(InputError, match="history must be the table of"):
         to_markdown(plain, history=str(path))
+
+
+@pytest.mark.parametrize("newline", ["\r", "\r\n", "\n", "\u2028", "\x85", "\x0b"])
+def test_markdown_table_rows_stay_one_line_whatever_breaks_a_name(newline):
+    qrels = {f"q{i}": {f"d{i}": 1} for i in range(4)}
+    runs = {f"a{newline}b": {f"q{i}": [f"d{i}"] for i in range(4)},
+            "c": {f"q{i}": ["x", f"d{i}"] for i in range(4)}}
+    markdown = to_markdown(compare(qrels, runs, ["RR"], rng=0))
+    for character in newline.replace("\n", ""):
+        assert character not in markdown
+    rows = [line for line in markdown.split("\n") if line.startswith("| a b |")]
+    assert len(rows) == 1 and rows[0].count(" | ") == 1, rows  # system, RR: one row

@@ -1,0 +1,709 @@
+"""Many systems on the same topics: two-way ANOVA, Tukey HSD, discriminative power.
+
+``scores`` is one measure's per-topic values of several systems: a
+:class:`pandas.DataFrame` with one row per topic and one column per system
+(the per-query frame of :func:`reteval.evaluate`, one column per run), a
+mapping ``system -> pandas.Series`` indexed by topic, or an array of shape
+``(n_topics, n_systems)``.
+
+The design is the *paired* one of a test collection: every system answers
+every topic, so the topic is a blocking factor. With ``m`` systems, ``n``
+topics and scores ``x[j, i]`` (topic ``j``, system ``i``), the two-way ANOVA
+without replication splits the total sum of squares into
+
+* systems: ``S_A = n * sum_i (mean_i - grand)^2``, ``m - 1`` degrees of freedom;
+* topics: ``S_B = m * sum_j (mean_j - grand)^2``, ``n - 1`` degrees of freedom;
+* residual: ``S_E = S_T - S_A - S_B``, ``phi_E = (m - 1)(n - 1)`` degrees of freedom,
+
+and ``V_E = S_E / phi_E`` is the residual variance. ``F = (S_A / (m - 1)) / V_E``
+tests whether all system means are equal. The margin of error of a system's
+mean is ``t(phi_E; 1 - alpha/2) * sqrt(V_E / n)`` (Sakai's MOE).
+
+Tukey's honestly significant difference answers a different question than
+pairwise tests plus a correction: it controls the family-wise error of *all*
+``m (m - 1) / 2`` pairs at once through the distribution of the largest
+difference of means. Two ways to get that distribution:
+
+* ``method="studentized"``: ``q = |mean_i - mean_j| / sqrt(V_E / n)`` against
+  the studentized range distribution with ``m`` means and ``phi_E`` degrees of
+  freedom (:data:`scipy.stats.studentized_range`), V_E from the two-way ANOVA;
+* ``method="randomised"``: Carterette's randomised Tukey HSD. Under the null
+  hypothesis that the systems are interchangeable, each topic's scores can be
+  permuted across systems. Every round permutes every topic's row, computes
+  the system means and their range ``max - min``; the p-value of a pair is
+  ``(count + 1) / (n_resamples + 1)`` with ``count`` the rounds whose range is
+  at least the pair's observed difference. No normality assumption.
+
+The effect size of a pair is ``ES_ij = (mean_i - mean_j) / sqrt(V_E)``, the
+difference in units of the residual standard deviation (Sakai 2018, ch. 5),
+the same whatever the test.
+
+Discriminative power (Sakai 2006) asks how often a measure tells systems
+apart: run a test on every pair of systems and count the pairs whose p-value
+(the achieved significance level, ASL) is below ``alpha``. The sorted ASLs,
+plotted against the pairs, are the ASL curve.
+
+References
+----------
+.. [1] T. Sakai. *Laboratory Experiments in Information Retrieval: Sample
+   Sizes, Effect Sizes, and Statistical Power*, ch. 3 and 5. Springer, 2018.
+.. [2] B. A. Carterette. "Multiple testing in statistical analysis of
+   systems-based information retrieval experiments." ACM TOIS 30(1), 2012.
+.. [3] T. Sakai. "Evaluating evaluation metrics based on the bootstrap." SIGIR 2006.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from reteval._util.lazy import LazyModule
+from reteval._util.validation import (
+    check_confidence_level,
+    check_n_resamples,
+    check_probability,
+    check_rng,
+)
+from reteval.errors import InputError
+from reteval.stats.inputs import EXTREME_RTOL
+from reteval.stats.pairwise import TESTS, pairwise_tests
+from reteval.stats.results import ConfidenceInterval
+
+_st = LazyModule("scipy.stats")
+_special = LazyModule("scipy.special")
+
+__all__ = [
+    "TUKEY_METHODS",
+    "AnovaResult",
+    "DiscriminativePowerResult",
+    "TukeyHSDResult",
+    "anova",
+    "discriminative_power",
+    "randomised_ranges",
+    "score_frame",
+    "tukey_hsd",
+]
+
+#: Accepted names of the two Tukey HSD procedures.
+TUKEY_METHODS: dict[str, str] = {
+    "randomised": "randomised",
+    "randomized": "randomised",
+    "randomization": "randomised",
+    "studentized": "studentized",
+    "studentised": "studentized",
+}
+
+# Rounds of the randomised Tukey HSD drawn at once: about 130,000 scores per chunk.
+_CHUNK_VALUES = 1 << 17
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def _topic_list(topics, limit: int = 5) -> str:
+    shown = ", ".join(repr(t) for t in list(topics)[:limit])
+    more = len(topics) - limit
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+def _frame_from_mapping(scores: Mapping) -> pd.DataFrame:
+    series = {}
+    for name, values in scores.items():
+        s = values if isinstance(values, pd.Series) else pd.Series(values)
+        if not s.index.is_unique:
+            dup = s.index[s.index.duplicated()].unique()
+            raise InputError(f"system {name!r} has duplicate topics: {_topic_list(dup)}")
+        series[name] = s
+    if not series:
+        raise InputError("scores must hold at least 2 systems; got none")
+    union = None
+    for s in series.values():
+        union = s.index if union is None else union.union(s.index, sort=False)
+    for name, s in series.items():
+        missing = union.difference(s.index, sort=False)
+        if len(missing):
+            raise InputError(f"systems must be scored on the same topics; system {name!r} "
+                             f"misses {_topic_list(missing)}")
+    return pd.DataFrame({name: s.reindex(union) for name, s in series.items()}, index=union)
+
+
+def score_frame(scores) -> pd.DataFrame:
+    """Check per-topic scores of several systems; a float frame, topics x systems.
+
+    Accepts a DataFrame (rows topics, columns systems), a mapping
+    ``system -> Series`` indexed by topic (every system must have the same
+    topics), or an array of shape ``(n_topics, n_systems)`` (systems named
+    ``0 .. m - 1``).
+
+    Raises
+    ------
+    InputError
+        Fewer than 2 topics or systems, NaN or infinite scores, duplicate
+        topics or systems, or systems with different topic sets (the error
+        names the missing topics).
+
+    Examples
+    --------
+    >>> score_frame({"a": pd.Series({"q1": 0.5, "q2": 0.25}),
+    ...              "b": pd.Series({"q2": 0.0, "q1": 1.0})})
+          a    b
+    q1  0.50  1.0
+    q2  0.25  0.0
+    >>> score_frame({"a": pd.Series({"q1": 0.5, "q2": 0.25}),
+    ...              "b": pd.Series({"q1": 1.0})})
+    Traceback (most recent call last):
+    ...
+    reteval.errors.InputError: systems must be scored on the same topics; system 'b' misses 'q2'
+    """
+    if isinstance(scores, pd.DataFrame):
+        frame = scores
+    elif isinstance(scores, Mapping):
+        frame = _frame_from_mapping(scores)
+    else:
+        try:
+            arr = np.asarray(scores, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise InputError("scores must be a DataFrame (topics x systems), a mapping "
+                             "system -> Series, or a numeric (n_topics, n_systems) array") from exc
+        if arr.ndim != 2:
+            raise InputError(f"scores must be 2-D (n_topics, n_systems); got shape {arr.shape}")
+        frame = pd.DataFrame(arr)
+    if not frame.columns.is_unique:
+        raise InputError(f"systems must have distinct names; got {list(frame.columns)!r}")
+    if not frame.index.is_unique:
+        dup = frame.index[frame.index.duplicated()].unique()
+        raise InputError(f"topics must be distinct; got duplicates {_topic_list(dup)}")
+    n_topics, n_systems = frame.shape
+    if n_systems < 2:
+        raise InputError(f"comparing systems needs at least 2 systems; got {n_systems}")
+    if n_topics < 2:
+        raise InputError(f"comparing systems needs at least 2 topics; got {n_topics}")
+    try:
+        values = frame.to_numpy(dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise InputError("scores must be numbers") from exc
+    bad = ~np.isfinite(values)
+    if bad.any():
+        j, i = (int(k[0]) for k in np.nonzero(bad))
+        raise InputError(f"scores must be finite numbers; system {frame.columns[i]!r} has "
+                         f"{values[j, i]} at topic {frame.index[j]!r}")
+    return pd.DataFrame(values, index=frame.index.copy(), columns=frame.columns.copy())
+
+
+# --------------------------------------------------------------------------- ANOVA
+
+
+@dataclass(frozen=True)
+class AnovaResult:
+    """Two-way ANOVA without replication (topic x system) of :func:`anova`.
+
+    Attributes
+    ----------
+    statistic : float
+        F of the system factor, ``(S_A / df_system) / residual_variance``.
+    pvalue : float
+        Upper tail of F with ``(df_system, df_residual)`` degrees of freedom.
+    df_system, df_topic, df_residual : int
+        ``m - 1``, ``n - 1`` and ``(m - 1)(n - 1)``.
+    ss_system, ss_topic, ss_residual : float
+        Sums of squares ``S_A``, ``S_B``, ``S_E``.
+    residual_variance : float
+        ``V_E = S_E / df_residual``: the variance to plan with
+        (:func:`reteval.stats.queries_needed_anova`) and the unit of effect sizes.
+    topic_statistic, topic_pvalue : float
+        F and p-value of the topic factor (topics nearly always differ).
+    means : pandas.Series
+        Mean score of each system, indexed by system.
+    n_topics, n_systems : int
+    """
+
+    statistic: float
+    pvalue: float
+    df_system: int
+    df_topic: int
+    df_residual: int
+    ss_system: float
+    ss_topic: float
+    ss_residual: float
+    residual_variance: float
+    topic_statistic: float
+    topic_pvalue: float
+    means: pd.Series = field(repr=False)
+    n_topics: int
+    n_systems: int
+
+    def margin_of_error(self, confidence_level: float = 0.95) -> float:
+        """Half-width of a system mean's interval, ``t(df_residual) * sqrt(V_E / n)``.
+
+        Sakai's MOE: the same for every system, because the residual
+        variance pools the systems' deviations once topic effects are removed.
+        """
+        level = check_confidence_level(confidence_level)
+        crit = float(_special.stdtrit(self.df_residual, 1 - (1 - level) / 2))
+        return crit * math.sqrt(self.residual_variance / self.n_topics)
+
+    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """Interval of every system mean, ``mean -/+ margin_of_error``, as two Series."""
+        moe = self.margin_of_error(confidence_level)
+        return ConfidenceInterval(self.means - moe, self.means + moe)
+
+
+def anova(scores) -> AnovaResult:
+    """Two-way ANOVA without replication: do the systems' mean scores differ?
+
+    Parameters
+    ----------
+    scores : DataFrame, mapping or array_like
+        One measure's per-topic scores, topics x systems (see :func:`score_frame`).
+
+    Returns
+    -------
+    AnovaResult
+
+    Raises
+    ------
+    InputError
+        See :func:`score_frame`.
+
+    Notes
+    -----
+    Agrees with ``statsmodels.stats.anova.anova_lm(ols("score ~ C(system) +
+    C(topic)", long).fit())`` on the long form of the same scores.
+
+    Examples
+    --------
+    >>> scores = pd.DataFrame({"a": [0.4, 0.6, 0.8], "b": [0.3, 0.4, 0.8],
+    ...                        "c": [0.1, 0.3, 0.5]}, index=["q1", "q2", "q3"])
+    >>> res = anova(scores)
+    >>> round(res.statistic, 3), round(res.pvalue, 4), res.df_system, res.df_residual
+    (21.0, 0.0076, 2, 4)
+    >>> round(res.residual_variance, 5), round(res.margin_of_error(), 4)
+    (0.00333, 0.0925)
+    """
+    frame = score_frame(scores)
+    x = frame.to_numpy()
+    n, m = x.shape
+    grand = x.mean()
+    system_means = x.mean(axis=0)
+    topic_means = x.mean(axis=1)
+    ss_system = float(n * ((system_means - grand) ** 2).sum())
+    ss_topic = float(m * ((topic_means - grand) ** 2).sum())
+    resid = x - system_means[None, :] - topic_means[:, None] + grand
+    ss_residual = float((resid ** 2).sum())
+    df_system, df_topic, df_residual = m - 1, n - 1, (m - 1) * (n - 1)
+    v_e = ss_residual / df_residual
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f_sys = float(np.float64(ss_system / df_system) / np.float64(v_e))
+        f_top = float(np.float64(ss_topic / df_topic) / np.float64(v_e))
+    return AnovaResult(
+        statistic=f_sys,
+        pvalue=float(_special.fdtrc(df_system, df_residual, f_sys)),
+        df_system=df_system,
+        df_topic=df_topic,
+        df_residual=df_residual,
+        ss_system=ss_system,
+        ss_topic=ss_topic,
+        ss_residual=ss_residual,
+        residual_variance=float(v_e),
+        topic_statistic=f_top,
+        topic_pvalue=float(_special.fdtrc(df_topic, df_residual, f_top)),
+        means=pd.Series(system_means, index=frame.columns, name="mean"),
+        n_topics=n,
+        n_systems=m,
+    )
+
+
+# --------------------------------------------------------------------------- Tukey HSD
+
+
+@dataclass(frozen=True)
+class TukeyHSDResult:
+    """All pairs of systems by Tukey's HSD, from :func:`tukey_hsd`.
+
+    Every matrix is a system x system DataFrame; entry ``[i, j]`` is about
+    ``i`` minus ``j`` (the diagonal: difference 0, p-value 1).
+
+    Attributes
+    ----------
+    method : str
+        ``"randomised"`` or ``"studentized"``.
+    pvalue : pandas.DataFrame
+        Family-wise adjusted p-values (symmetric).
+    effect_size : pandas.DataFrame
+        ``(mean_i - mean_j) / sqrt(V_E)`` (antisymmetric).
+    mean_difference : pandas.DataFrame
+        ``mean_i - mean_j``.
+    statistic : pandas.DataFrame
+        ``|mean_i - mean_j| / sqrt(V_E / n)``, the studentized range of the pair
+        (also given for the randomised method).
+    means : pandas.Series
+    residual_variance : float
+        V_E of the two-way ANOVA.
+    df_residual, n_topics, n_systems : int
+    n_resamples : int
+        Rounds of the randomised method (0 for the studentized one).
+    null_ranges : numpy.ndarray
+        The randomised method's range of means in every round (empty for the
+        studentized one); the distribution its intervals are read from.
+    """
+
+    method: str
+    pvalue: pd.DataFrame
+    effect_size: pd.DataFrame
+    mean_difference: pd.DataFrame
+    statistic: pd.DataFrame
+    means: pd.Series = field(repr=False)
+    residual_variance: float
+    df_residual: int
+    n_topics: int
+    n_systems: int
+    n_resamples: int
+    null_ranges: np.ndarray = field(repr=False)
+
+    def significant(self, alpha: float = 0.05) -> pd.DataFrame:
+        """Boolean matrix: pairs whose p-value is at most ``alpha`` (diagonal False)."""
+        alpha = check_probability(alpha, "alpha")
+        out = self.pvalue.to_numpy() <= alpha
+        np.fill_diagonal(out, False)
+        return pd.DataFrame(out, index=self.pvalue.index.copy(),
+                            columns=self.pvalue.columns.copy())
+
+    def critical_difference(self, confidence_level: float = 0.95) -> float:
+        """Smallest difference of means that is significant at ``1 - confidence_level``.
+
+        Studentized: ``q(m, phi_E; level) * sqrt(V_E / n)``. Randomised: the
+        ``confidence_level`` quantile of the null ranges (the observed
+        arrangement counted as one of them, as in the p-values).
+        """
+        level = check_confidence_level(confidence_level)
+        if self.method == "studentized":
+            q = float(_st.studentized_range.ppf(level, self.n_systems, self.df_residual))
+            return q * math.sqrt(self.residual_variance / self.n_topics)
+        ranges = np.sort(self.null_ranges)
+        k = math.ceil(level * (ranges.size + 1)) - 1
+        return float(ranges[min(k, ranges.size - 1)])
+
+    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """Simultaneous intervals of every difference of means, two DataFrames.
+
+        ``mean_difference -/+ critical_difference(confidence_level)``: all of
+        them cover the true differences together with probability
+        ``confidence_level``.
+        """
+        half = self.critical_difference(confidence_level)
+        return ConfidenceInterval(self.mean_difference - half, self.mean_difference + half)
+
+    def effect_size_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """:meth:`confidence_interval` in effect-size units (divided by ``sqrt(V_E)``)."""
+        low, high = self.confidence_interval(confidence_level)
+        sd = math.sqrt(self.residual_variance)
+        return ConfidenceInterval(low / sd, high / sd)
+
+    def pairs(self, alpha: float = 0.05) -> pd.DataFrame:
+        """One row per unordered pair ``(system, other)`` in column order: the long form.
+
+        Columns ``system``, ``other``, ``mean_difference``, ``effect_size``,
+        ``pvalue``, ``significant``.
+        """
+        alpha = check_probability(alpha, "alpha")
+        names = list(self.pvalue.columns)
+        rows = []
+        for a in range(len(names)):
+            for b in range(a + 1, len(names)):
+                s, o = names[a], names[b]
+                p = float(self.pvalue.loc[s, o])
+                rows.append({"system": s, "other": o,
+                             "mean_difference": float(self.mean_difference.loc[s, o]),
+                             "effect_size": float(self.effect_size.loc[s, o]),
+                             "pvalue": p, "significant": p <= alpha})
+        return pd.DataFrame(rows, columns=["system", "other", "mean_difference", "effect_size",
+                                           "pvalue", "significant"])
+
+
+def _method(method) -> str:
+    key = method.lower() if isinstance(method, str) else None
+    if key not in TUKEY_METHODS:
+        raise InputError(f"method must be one of {sorted(TUKEY_METHODS)}; got {method!r}")
+    return TUKEY_METHODS[key]
+
+
+#: Up to this many systems the randomised Tukey HSD draws permutations from tables.
+_TABLE_MAX_SYSTEMS = 10
+
+
+@functools.lru_cache(maxsize=16)
+def _permutation_tables(m: int) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Every permutation of ``m`` items as two halves: ``m!`` = C(m, h) h! (m - h)! codes.
+
+    A permutation is the set ``S`` of the ``h = m // 2`` positions the first
+    ``h`` items go to, an order of those items within ``S`` and an order of
+    the other items within the complement. ``first[s * h! + a]`` holds the
+    positions of items ``0 .. h-1`` for subset ``s`` and order ``a``;
+    ``second[s * (m-h)! + b]`` those of items ``h .. m-1``. Drawing ``s``,
+    ``a`` and ``b`` uniformly draws a uniform permutation.
+    """
+    h = m // 2
+    orders1 = np.array(list(itertools.permutations(range(h))), dtype=np.intp).reshape(-1, h)
+    orders2 = np.array(list(itertools.permutations(range(m - h))), dtype=np.intp)
+    subsets = list(itertools.combinations(range(m), h))
+    first = np.empty((len(subsets), len(orders1), h), dtype=np.intp)
+    second = np.empty((len(subsets), len(orders2), m - h), dtype=np.intp)
+    for k, subset in enumerate(subsets):
+        inside = np.array(subset, dtype=np.intp)
+        outside = np.array([i for i in range(m) if i not in subset], dtype=np.intp)
+        first[k] = inside[orders1]
+        second[k] = outside[orders2]
+    return first.reshape(-1, h), second.reshape(-1, m - h), len(orders1), len(orders2)
+
+
+def randomised_ranges(x: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """Range (max - min) of the system means after permuting every topic's scores.
+
+    ``x`` is ``(n_topics, n_systems)``; the rounds are drawn a chunk at a
+    time (about 130,000 scores per chunk, so that a chunk stays in cache).
+
+    Up to 10 systems, each topic's permutation in each round is one random
+    integer below ``m!``, decoded through :func:`_permutation_tables` (two
+    small tables of half-permutations); gathering the permuted scores and
+    summing them over the topics is then one ``take`` and one reduction per
+    half for the whole chunk. Above 10 systems (the tables would outgrow the
+    cache) one :meth:`numpy.random.Generator.permuted` call permutes every
+    row of a ``(chunk, n_topics, n_systems)`` stack; its random stream is then
+    the one of a loop calling ``rng.permuted(x, axis=1)`` once per round.
+    """
+    n, m = x.shape
+    chunk = max(1, min(n_resamples, _CHUNK_VALUES // (n * m)))
+    out = np.empty(n_resamples)
+    if m > _TABLE_MAX_SYSTEMS:
+        for start in range(0, n_resamples, chunk):
+            c = min(chunk, n_resamples - start)
+            sums = rng.permuted(np.broadcast_to(x, (c, n, m)), axis=2).sum(axis=1)
+            out[start:start + c] = (sums.max(axis=1) - sums.min(axis=1)) / n
+        return out
+    first, second, n1, n2 = _permutation_tables(m)
+    flat = np.ascontiguousarray(x).ravel()
+    offsets = (np.arange(n, dtype=np.intp) * m)[:, None]
+
+    def half_sums(table: np.ndarray, codes: np.ndarray) -> np.ndarray:
+        positions = table.take(codes, axis=0)  # (c, n, h): which system's score goes where
+        np.add(positions, offsets, out=positions)
+        return np.einsum("cnh->ch", flat.take(positions))
+
+    for start in range(0, n_resamples, chunk):
+        c = min(chunk, n_resamples - start)
+        code = rng.integers(0, math.factorial(m), size=(c, n))
+        subset, rest = np.divmod(code, n1 * n2)
+        order1, order2 = np.divmod(rest, n2)
+        sums = np.concatenate([half_sums(first, subset * n1 + order1),
+                               half_sums(second, subset * n2 + order2)], axis=1)
+        out[start:start + c] = (sums.max(axis=1) - sums.min(axis=1)) / n
+    return out
+
+
+def tukey_hsd(scores, *, method: str = "randomised", n_resamples: int = 10_000,
+              rng=None) -> TukeyHSDResult:
+    """Tukey's honestly significant difference test of every pair of systems.
+
+    Parameters
+    ----------
+    scores : DataFrame, mapping or array_like
+        One measure's per-topic scores, topics x systems (see :func:`score_frame`).
+    method : str, keyword-only
+        ``"randomised"`` (default; Carterette's randomised Tukey HSD, alias
+        ``"randomized"``) or ``"studentized"`` (the studentized range
+        distribution with the two-way ANOVA's V_E). See the module docstring.
+    n_resamples : int, keyword-only
+        Rounds of the randomised method (ignored by the studentized one).
+    rng : numpy.random.Generator, int or None, keyword-only
+        Randomness of the randomised method.
+
+    Returns
+    -------
+    TukeyHSDResult
+
+    Raises
+    ------
+    InputError
+        Bad scores (see :func:`score_frame`), an unknown method, ``n_resamples`` < 1.
+
+    Notes
+    -----
+    The studentized p-value of a pair is
+    ``scipy.stats.studentized_range.sf(q, m, (m - 1)(n - 1))`` with
+    ``q = |mean_i - mean_j| / sqrt(V_E / n)``. This differs from
+    ``scipy.stats.tukey_hsd``, which treats the systems as independent groups
+    (one-way design) and ignores that they share the topics.
+
+    Examples
+    --------
+    >>> scores = pd.DataFrame({"a": [0.4, 0.6, 0.8, 0.7], "b": [0.3, 0.4, 0.8, 0.5],
+    ...                        "c": [0.1, 0.3, 0.5, 0.4]})
+    >>> res = tukey_hsd(scores, method="studentized")
+    >>> res.pvalue.round(4)
+            a       b       c
+    a  1.0000  0.0427  0.0006
+    b  0.0427  1.0000  0.0100
+    c  0.0006  0.0100  1.0000
+    >>> res.effect_size.loc["a", "c"].round(3)
+    np.float64(5.427)
+    >>> rand = tukey_hsd(scores, n_resamples=2000, rng=0)
+    >>> bool(rand.pvalue.loc["a", "c"] < 0.05)
+    True
+    """
+    name = _method(method)
+    frame = score_frame(scores)
+    x = frame.to_numpy()
+    n, m = x.shape
+    if name == "randomised":
+        n_resamples = check_n_resamples(n_resamples)
+        gen = check_rng(rng)
+    aov = anova(frame)
+    means = x.mean(axis=0)
+    diff = means[:, None] - means[None, :]
+    v_e = aov.residual_variance
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q = np.abs(diff) / np.sqrt(v_e / n)
+        es = diff / np.sqrt(v_e)
+    if name == "studentized":
+        p = _st.studentized_range.sf(q, m, aov.df_residual)
+        p = np.where(np.isnan(q), 1.0, p)
+        ranges = np.empty(0)
+        rounds = 0
+    else:
+        ranges = randomised_ranges(x, n_resamples, gen)
+        observed = np.abs(diff) * (1 - EXTREME_RTOL)
+        sorted_ranges = np.sort(ranges)
+        count = n_resamples - np.searchsorted(sorted_ranges, observed, side="left")
+        p = (count + 1) / (n_resamples + 1)
+        rounds = n_resamples
+    p = np.minimum(np.asarray(p, dtype=float), 1.0)
+    np.fill_diagonal(p, 1.0)
+    names = frame.columns
+
+    def square(values):
+        return pd.DataFrame(values, index=names.copy(), columns=names.copy())
+
+    return TukeyHSDResult(
+        method=name,
+        pvalue=square(p),
+        effect_size=square(es),
+        mean_difference=square(diff),
+        statistic=square(q),
+        means=aov.means,
+        residual_variance=v_e,
+        df_residual=aov.df_residual,
+        n_topics=n,
+        n_systems=m,
+        n_resamples=rounds,
+        null_ranges=ranges,
+    )
+
+
+# --------------------------------------------------------------------------- discriminative power
+
+
+#: Tests :func:`discriminative_power` accepts, beyond the paired tests of :data:`TESTS`.
+_DP_TESTS = {**TESTS, "randomised": "randomization", "randomized": "randomization",
+             "tukey": "tukey", "tukey-randomised": "tukey", "tukey-randomized": "tukey",
+             "tukey-studentized": "tukey-studentized", "studentized": "tukey-studentized"}
+
+
+@dataclass(frozen=True)
+class DiscriminativePowerResult:
+    """How often a test tells the systems apart, from :func:`discriminative_power`.
+
+    Attributes
+    ----------
+    test : str
+        ``"t"``, ``"wilcoxon"``, ``"randomization"``, ``"bootstrap"`` (each
+        pair on its own, no correction, as Sakai 2006), ``"tukey"`` (randomised
+        Tukey HSD) or ``"tukey-studentized"``.
+    alpha : float
+    statistic : float
+        The discriminative power: ``n_significant / n_pairs``.
+    n_pairs, n_significant : int
+    pvalues : pandas.Series
+        The ASL of every unordered pair, indexed by ``(system, other)``.
+    """
+
+    test: str
+    alpha: float
+    statistic: float
+    n_pairs: int
+    n_significant: int
+    pvalues: pd.Series = field(repr=False)
+
+    def asl_curve(self) -> pd.DataFrame:
+        """The ASL curve: pairs sorted by their ASL, for a figure.
+
+        Columns ``rank`` (1 .. n_pairs), ``system``, ``other``, ``asl``;
+        plot ``asl`` against ``rank`` with a line at ``alpha``. A measure whose
+        curve stays low for more pairs is more discriminative.
+        """
+        order = self.pvalues.sort_values(kind="stable")
+        return pd.DataFrame({
+            "rank": np.arange(1, order.size + 1),
+            "system": [k[0] for k in order.index],
+            "other": [k[1] for k in order.index],
+            "asl": order.to_numpy(),
+        })
+
+
+def discriminative_power(scores, *, test: str = "randomised", alpha: float = 0.05,
+                         n_resamples: int = 10_000, rng=None) -> DiscriminativePowerResult:
+    """Share of system pairs a test finds significantly different (Sakai 2006).
+
+    Parameters
+    ----------
+    scores : DataFrame, mapping or array_like
+        One measure's per-topic scores, topics x systems (see :func:`score_frame`).
+    test : str, keyword-only
+        A paired test of :data:`reteval.stats.TESTS` or ``"randomised"`` (each
+        pair on its own), ``"tukey"`` (randomised Tukey HSD, the family of all
+        pairs) or ``"tukey-studentized"``.
+    alpha : float, keyword-only
+        Significance level, strictly between 0 and 1.
+    n_resamples : int, keyword-only
+    rng : numpy.random.Generator, int or None, keyword-only
+
+    Returns
+    -------
+    DiscriminativePowerResult
+
+    Examples
+    --------
+    >>> scores = pd.DataFrame({"a": [0.4, 0.6, 0.8, 0.7], "b": [0.3, 0.4, 0.8, 0.5],
+    ...                        "c": [0.1, 0.3, 0.5, 0.4]})
+    >>> dp = discriminative_power(scores, test="t")
+    >>> dp.n_significant, dp.n_pairs
+    (2, 3)
+    >>> dp.asl_curve()[["system", "other"]].values.tolist()
+    [['a', 'c'], ['b', 'c'], ['a', 'b']]
+    """
+    key = test.lower() if isinstance(test, str) else None
+    if key not in _DP_TESTS:
+        raise InputError(f"test must be one of {sorted(_DP_TESTS)}; got {test!r}")
+    name = _DP_TESTS[key]
+    alpha = check_probability(alpha, "alpha")
+    frame = score_frame(scores)
+    names = list(frame.columns)
+    pairs = [(names[a], names[b]) for a in range(len(names)) for b in range(a + 1, len(names))]
+    if name.startswith("tukey"):
+        method = "studentized" if name == "tukey-studentized" else "randomised"
+        res = tukey_hsd(frame, method=method, n_resamples=n_resamples, rng=rng)
+        p = [float(res.pvalue.loc[s, o]) for s, o in pairs]
+    else:
+        results = pairwise_tests(frame.to_numpy().T, test=name, names=names, pairs=pairs,
+                                 n_resamples=n_resamples, rng=rng)
+        p = [results[pair].pvalue for pair in pairs]
+    pvalues = pd.Series(p, index=pd.MultiIndex.from_tuples(pairs, names=["system", "other"]),
+                        name="asl")
+    hits = int((pvalues <= alpha).sum())
+    return DiscriminativePowerResult(test=name, alpha=alpha, statistic=hits / len(pairs),
+                                     n_pairs=len(pairs), n_significant=hits, pvalues=pvalues)
