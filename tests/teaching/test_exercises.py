@@ -109,6 +109,8 @@ RIGHT = {
     "01b.1": [0.4, "0.4", "0.40", "2/5", Fraction(2, 5)],  # p_o 0.7, p_e 0.5
     "01b.3": [6, 6.0, "6"],  # d1 d2 d3 | d5 | d7 d8
     "02.1": [],  # counted from the teaching collection below
+    "02.5": [419, 419.0, "419"],
+    "02.6": ["B", "b", "(B)"],
     "03.1": [],  # drawn independently below
     "03.2": [6036, 6036.0, "6036", "6,036", np.int64(6036)],
     "03.3": ["B", "b", " (b) ", "B.", {"B"}],
@@ -244,8 +246,8 @@ def top_k(run, k):
     return ordered.groupby("query_id").head(k)
 
 
-def test_02_5_runs_the_students_top_k_on_hidden_runs():
-    assert check("02.5", top_k)
+def test_02_8_runs_the_students_top_k_on_hidden_runs():
+    assert check("02.8", top_k)
 
     def ties_the_wrong_way(run, k):
         ordered = run.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, True])
@@ -255,9 +257,9 @@ def test_02_5_runs_the_students_top_k_on_hidden_runs():
         return run.groupby("query_id").head(k)
 
     for wrong in (ties_the_wrong_way, file_order, lambda run, k: run.head(k), lambda run, k: None):
-        verdict = check("02.5", wrong, lang="en")
+        verdict = check("02.8", wrong, lang="en")
         assert not verdict and "hidden run" in verdict.message
-    assert not check("02.5", pd.DataFrame())
+    assert not check("02.8", pd.DataFrame())
 
 
 def hashed_assignment(user_id, experiment):

@@ -201,6 +201,11 @@ def _decimals(answer) -> int | None:
     return len(text.partition(".")[2].rstrip("0")) if "." in text else 0
 
 
+def _is_float(answer) -> bool:
+    return not isinstance(answer, (str, bytes, numbers.Integral, Fraction, Decimal)) and \
+        isinstance(answer, numbers.Real)
+
+
 def close_to(answer, expected: float, *, decimals: int = 2, significant: int = 0,
              tolerance: float = 1e-9) -> bool:
     """Whether ``answer`` is ``expected``, exactly or rounded (or cut) to its own decimals.
@@ -223,6 +228,8 @@ def close_to(answer, expected: float, *, decimals: int = 2, significant: int = 0
     if abs(value - expected) <= tolerance * max(1.0, abs(expected)):
         return True
     given = _decimals(answer)
+    if given is not None and given < decimals and _is_float(answer):
+        given = decimals  # a float drops trailing zeros: 1.10 arrives as 1.1
     if given is None or given < decimals:
         return False
     if significant and (value == 0 or given + math.floor(math.log10(abs(value))) + 1 < significant):
