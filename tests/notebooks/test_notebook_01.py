@@ -247,6 +247,8 @@ def test_default_run_records_what_the_library_computes(default_run):
         "relevant_min": 3,
         "relevant_max": 22,
     }  # DATASHEET.md
+    # the edition's own datasheet is copied and linked
+    assert results["datasheet"].endswith(".zh.md" if results["lang"] == "zh" else "DATASHEET.md")
     for figure in ("ap_chapter_vs_trec.png", "queries_needed.png"):
         assert (output_dir / "figures" / figure).stat().st_size > 1000
 
