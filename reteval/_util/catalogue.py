@@ -81,6 +81,39 @@ _TEXTS: dict[str, dict[str, object]] = {
                        ("System", "Other", "Effect size", "Interval", "p")),
     ),
     **_section(
+        "report.depth",
+        system=("{s} {mean:.1f}（{low:g}–{high:g}）", "{s} {mean:.1f} ({low:g} to {high:g})"),
+        separator=("、", ", "),
+        differ=("各检索器每个查询返回的文档数不同（均值，括号内为最少–最多）：{listing}。",
+                ("The systems returned different numbers of documents per query (mean, with the "
+                "fewest and the most): {listing}.")),
+        sensitive=(("标 {dagger} 的指标（{measures}）在一些查询上是在不同深度下比较的："
+                   "较短的列表把缺少的名次记为不相关，所以这些指标上的差异可能来自返回了多少文档，"
+                   "而不是排序的好坏；要把两者分开，在共同截断位置（不超过最短列表的深度）上比较。"),
+                   (" Measures marked {dagger} ({measures}) compare the systems at unequal depths "
+                   "on some queries: a shorter list counts its missing ranks as not relevant, so a "
+                   "difference on them may come from how many documents a system returned rather "
+                   "than from how well it ranked them; to tell the two apart, compare at a common "
+                   "cutoff no deeper than the shortest list.")),
+        unaffected=("每个指标的截断位置都不超过最短列表的深度，所以这里的比较不受影响。",
+                    (" No measure's cutoff goes deeper than the shortest list, so these "
+                    "comparisons are not affected.")),
+        marked=("（{dagger} 在不同深度下比较。）", " ({dagger} compared at unequal depths.)"),
+        all_deep=(("注意：这 {n} 个指标都在不同深度下比较（{dagger}），这一推荐可能"
+                  "反映的是返回文档数，而不是排序质量。"),
+                  (" Note: all {n} compare the systems at unequal depths ({dagger}); the "
+                  "recommendation may reflect how many documents each system returned rather "
+                  "than ranking quality.")),
+        rule=(("推荐规则：在最多指标上均值最高的检索器，只有在其中至少一个指标上显著优于第二名"
+              "（经多重比较校正）时才被推荐；几个检索器领先的指标数相同、或领先者在任何指标上都不显著时，"
+              "不推荐任何检索器。这条规则不看差异的大小，也不考虑成本。"),
+              ("The rule: the system with the highest mean on the most measures is recommended "
+              "only when it is significantly better than the runner-up (after the correction for "
+              "multiple comparisons) on at least one of them; when several systems lead on as "
+              "many measures, or the leader is significant on none, no system is recommended. "
+              "The rule weighs neither the size of the differences nor cost.")),
+    ),
+    **_section(
         "report.heading",
         measures=("评估指标对比", "Measures"),
         best=("各指标的最佳检索器", "Best system per measure"),

@@ -558,7 +558,7 @@ def g_measure(r: JudgedRanking, gains) -> np.ndarray:
     return out
 
 
-def rndcg(r: JudgedRanking, gains, level: int) -> np.ndarray:
+def rndcg(r: JudgedRanking, gains, level: int) -> np.ndarray:  # noqa: C901 (m_Rndcg.c, step by step)
     """trec_eval's ``Rndcg`` (m_Rndcg.c): nDCG averaged where the ideal gain changes."""
     out = np.zeros(r.n_queries)
     num_rel = r.num_rel(level)

@@ -182,35 +182,17 @@ def _depth_paragraph(c: Comparison, lang: str) -> tuple | None:
     retrieved = getattr(c, "retrieved", None)
     if retrieved is None or len(c.systems) < 2 or (retrieved.nunique(axis=1) <= 1).all():
         return None
-    zh = lang == "zh"
-    parts = []
-    for s in c.systems:
-        col = retrieved[s]
-        parts.append(f"{s} {col.mean():.1f}（{col.min():g}–{col.max():g}）" if zh
-                     else f"{s} {col.mean():.1f} ({col.min():g} to {col.max():g})")
+    separator = phrase("report.depth.separator", lang)
+    listing = separator.join(phrase("report.depth.system", lang, s=s, mean=retrieved[s].mean(),
+                                    low=retrieved[s].min(), high=retrieved[s].max())
+                             for s in c.systems)
     sensitive = [m for m in c.measures if c.depth_sensitive(m)]
-    listing = "、".join(parts) if zh else ", ".join(parts)
-    if zh:
-        text = f"各检索器每个查询返回的文档数不同（均值，括号内为最少–最多）：{listing}。"
-        if sensitive:
-            text += (f"标 {_DAGGER} 的指标（{'、'.join(sensitive)}）"
-                     "在一些查询上是在不同深度下比较的："
-                     "较短的列表把缺少的名次记为不相关，所以这些指标上的差异可能来自返回了多少文档，"
-                     "而不是排序的好坏；要把两者分开，在共同截断位置（不超过最短列表的深度）上比较。")
-        else:
-            text += "每个指标的截断位置都不超过最短列表的深度，所以这里的比较不受影响。"
-        return _t(text)
-    text = (f"The systems returned different numbers of documents per query (mean, with the "
-            f"fewest and the most): {listing}.")
+    text = phrase("report.depth.differ", lang, listing=listing)
     if sensitive:
-        text += (f" Measures marked {_DAGGER} ({', '.join(sensitive)}) compare the systems at "
-                 "unequal depths on some queries: a shorter list counts its missing ranks as not "
-                 "relevant, so a difference on them may come from how many documents a system "
-                 "returned rather than from how well it ranked them; to tell the two apart, "
-                 "compare at a common cutoff no deeper than the shortest list.")
+        text += phrase("report.depth.sensitive", lang, dagger=_DAGGER,
+                       measures=separator.join(sensitive))
     else:
-        text += (" No measure's cutoff goes deeper than the shortest list, so these comparisons "
-                 "are not affected.")
+        text += phrase("report.depth.unaffected", lang)
     return _t(text)
 
 
@@ -241,27 +223,14 @@ def _best_items(c: Comparison, digits: int, lang: str) -> list[tuple]:
             items.append(_t(*head, (b["system"],),
                             _say(key, lang, mean=mean, runner=runner, p=p_text, alpha=c.alpha)))
         if c.depth_sensitive(m) and b["status"] != "single":
-            items[-1] = (*items[-1], *_t(f"（{_DAGGER} 在不同深度下比较。）" if lang == "zh"
-                                         else f" ({_DAGGER} compared at unequal depths.)"))
+            items[-1] = (*items[-1], *_t(phrase("report.depth.marked", lang, dagger=_DAGGER)))
     return items
-
-
-_RULE = {
-    "zh": "推荐规则：在最多指标上均值最高的检索器，只有在其中至少一个指标上显著优于第二名"
-          "（经多重比较校正）时才被推荐；几个检索器领先的指标数相同、或领先者在任何指标上都不显著时，"
-          "不推荐任何检索器。这条规则不看差异的大小，也不考虑成本。",
-    "en": "The rule: the system with the highest mean on the most measures is recommended only "
-          "when it is significantly better than the runner-up (after the correction for multiple "
-          "comparisons) on at least one of them; when several systems lead on as many measures, "
-          "or the leader is significant on none, no system is recommended. The rule weighs "
-          "neither the size of the differences nor cost.",
-}
 
 
 def _recommendation(c: Comparison, digits: int, lang: str) -> list[tuple]:
     if len(c.systems) == 1:
         return [_t(_say("only_one", lang, system=c.systems[0]))]
-    return [_t(_RULE[lang]), *_advice(c, digits, lang)]
+    return [_t(phrase("report.depth.rule", lang)), *_advice(c, digits, lang)]
 
 
 def _advice(c: Comparison, digits: int, lang: str) -> list[tuple]:
@@ -288,11 +257,7 @@ def _advice(c: Comparison, digits: int, lang: str) -> list[tuple]:
         if n_sig:
             note = ""
             if all_deep:
-                note = (f"注意：这 {n_sig} 个指标都在不同深度下比较（{_DAGGER}），这一推荐可能"
-                        "反映的是返回文档数，而不是排序质量。" if lang == "zh"
-                        else f" Note: all {n_sig} compare the systems at unequal depths "
-                             f"({_DAGGER}); the recommendation may reflect how many documents "
-                             "each system returned rather than ranking quality.")
+                note = phrase("report.depth.all_deep", lang, n=n_sig, dagger=_DAGGER)
             out.append(_t(_say("recommended", lang), (leader,),
                           _say("recommended_why", lang, n=n_m, top=top, sig=n_sig) + note))
         else:
