@@ -235,7 +235,7 @@ EXERCISES = {
         _check_short,
         hints_zh=(
             "答案是一个整数（查询的个数）。NumRet 是一个查询实际返回的文档数。",
-            ("对 bm25 在教学集上的 run（k=100）计算逐查询的 NumRet："
+            ("对 bm25 在教学数据集上的 run（k=100）计算逐查询的 NumRet："
             "reteval.evaluate(qrels, run, [\"NumRet\"])，再数其中小于 10 的有几个。"),
             ("BM25 只返回与查询至少共享一个词项的文档，所以 NumRet 可以远小于 100；"
             "不要数等于 10 的查询。"),
