@@ -99,6 +99,7 @@ def test_notebook_analyses_a_csv_log_like_the_library(tmp_path):
         metrics=["ctr", "satisfaction"],
         guardrails=["clicks_per_query"],
         alpha=0.1,
+        lang="zh",  # the notebook's default edition: its verdict in Chinese
     )
     got = results["analysis"]
     assert got["decision"] == direct.decision and got["recommended"] == direct.recommended
