@@ -96,8 +96,9 @@ def to_markdown(comparison: Comparison, *, title: str | None = None, digits: int
     ...         "b": {f"q{i}": ["x", "y", "z"][:i] + [f"d{i}"] for i in range(4)}}
     >>> result = compare(qrels, runs, ["RR"], rng=0)
     >>> print(to_markdown(result).split("## Best system per measure")[1].split("##")[0].strip())
-    - **RR** (mean reciprocal rank, MRR): **a** (1.0000), but not significantly better than the
-    runner-up b (0.5208): Holm-corrected p = 0.0650 > alpha = 0.05. The difference may be chance.
+    - **RR †** (mean reciprocal rank, MRR): **a** (1.0000), but not significantly better than
+    the runner-up b (0.5208): Holm-corrected p = 0.0650 > alpha = 0.05. The difference may be
+    chance. († compared at unequal depths.)
     >>> print(to_markdown(result, lang="zh")
     ...       .split("## 各指标的最佳检索器")[1].split("##")[0].strip())
     - **RR**（平均倒数排名 MRR）：**a**（1.0000），高于第二名 b（0.5208），但差异不显著：Holm
