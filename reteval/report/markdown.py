@@ -101,8 +101,8 @@ def to_markdown(comparison: Comparison, *, title: str | None = None, digits: int
     chance. († compared at unequal depths.)
     >>> print(to_markdown(result, lang="zh")
     ...       .split("## 各指标的最佳检索器")[1].split("##")[0].strip())
-    - **RR**（平均倒数排名 MRR）：**a**（1.0000），高于第二名 b（0.5208），但差异不显著：Holm
-    校正后 p = 0.0650 > α = 0.05。这一差异可能只是偶然。
+    - **RR †**（平均倒数排名 MRR）：**a**（1.0000），高于第二名 b（0.5208），但差异不显著：Holm
+    校正后 p = 0.0650 > α = 0.05。这一差异可能只是偶然。（† 在不同深度下比较。）
     """
     check_arguments(comparison, digits, lang)
     figure_paths = figure_paths or {}
