@@ -303,6 +303,11 @@ _TEXTS: dict[str, dict[str, object]] = {
         forest_x=("均值及其 {level:g}% 自助法置信区间", "mean with {level:g}% bootstrap interval"),
         per_query=("逐查询 {measure}", "{measure} per query"),
         distribution_title=("{measure}：{n} 个查询", "{measure}: {n} queries"),
+        asl_x=("检索器对（按达到的显著性水平排序）", "system pairs, sorted by ASL"),
+        asl_y=("达到的显著性水平（p 值）", "achieved significance level (ASL, p-value)"),
+        asl_label=("{name}：{share:.0%} 的检索器对显著",
+                   "{name}: {share:.0%} of pairs significant"),
+        asl_title=("区分能力（α = {alpha:g}）", "discriminative power (alpha = {alpha:g})"),
     ),
     # ------------------------------------------------------------------ trend (reteval.monitor)
     **_section(

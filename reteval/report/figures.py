@@ -18,6 +18,8 @@ function                     what it shows
 :func:`plot_distributions`   per-query score distributions (box plots, mean marked)
 :func:`plot_precision_recall`  the interpolated precision-recall curve (trec_eval's
                              11 points ``iprec_at_recall``), one line per system
+:func:`plot_asl_curves`      discriminative power (Sakai 2006): each pair's achieved
+                             significance level, sorted, one line per measure or test
 ===========================  ==========================================================
 """
 
@@ -36,6 +38,7 @@ from reteval.evaluation.cutoffs import cutoff_groups, recall_levels
 
 __all__ = [
     "cutoff_families",
+    "plot_asl_curves",
     "plot_cutoff_curves",
     "plot_differences",
     "plot_distributions",
@@ -222,6 +225,52 @@ def plot_differences(comparison: Comparison, measure: str | None = None, *,
                           ties=ties, losses=losses, mean=values.mean()), fontsize="medium")
         ax.set_ylabel(_say("difference_of", lang, measure=measure))
     axes[-1].set_xlabel(_say("queries_by_difference", lang))
+    return fig
+
+
+def plot_asl_curves(results: Mapping, *, lang: str = "en") -> Figure:
+    """ASL curves: how many system pairs each measure (or test) tells apart (Sakai 2006).
+
+    Parameters
+    ----------
+    results : mapping
+        Name (a measure, or a test) -> :class:`reteval.stats.DiscriminativePowerResult`,
+        all at the same ``alpha``; one line each, pairs sorted by their achieved
+        significance level, with a line at ``alpha``. A curve that stays under the
+        line for more pairs belongs to the more discriminative measure.
+    lang : {"en", "zh"}
+        Language of the labels.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from reteval.stats import discriminative_power
+    >>> scores = pd.DataFrame({"a": [0.4, 0.6, 0.8, 0.7], "b": [0.3, 0.4, 0.8, 0.5],
+    ...                        "c": [0.1, 0.3, 0.5, 0.4]})
+    >>> fig = plot_asl_curves({"AP": discriminative_power(scores, test="t")})
+    >>> [line.get_label() for line in fig.axes[0].get_lines()][:1]
+    ['AP: 67% of pairs significant']
+    """
+    check_lang(lang)
+    if not isinstance(results, Mapping) or not results:
+        raise InputError("results must be a non-empty mapping name -> discriminative_power "
+                         f"result; got {results!r}")
+    alphas = {r.alpha for r in results.values()}
+    if len(alphas) != 1:
+        raise InputError(f"every result must use the same alpha; got {sorted(alphas)}")
+    alpha = alphas.pop()
+    fig = Figure(figsize=(6.0, 4.0), layout="constrained")
+    ax = fig.subplots()
+    for name, result in results.items():
+        curve = result.asl_curve()
+        ax.plot(curve["rank"], curve["asl"], marker=".",
+                label=_say("asl_label", lang, name=name, share=result.statistic))
+    ax.axhline(alpha, color="black", linewidth=0.8, linestyle="--")
+    ax.set_xlabel(_say("asl_x", lang))
+    ax.set_ylabel(_say("asl_y", lang))
+    ax.set_ylim(0.0, 1.0)
+    ax.set_title(_say("asl_title", lang, alpha=alpha), fontsize="medium")
+    ax.legend(fontsize="small")
     return fig
 
 
