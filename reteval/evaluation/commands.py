@@ -29,6 +29,7 @@ import math
 import os
 import sys
 
+from reteval._util.latex import system_letters, tex_escape
 from reteval.errors import InputError
 
 __all__ = ["add_subcommands", "render_csv", "render_json", "render_latex", "render_markdown",
@@ -204,19 +205,10 @@ def _cmd_compare(args) -> int:
 # --------------------------------------------------------------------------- rendering
 
 
-def _letters(k: int) -> str:
-    out = ""
-    k += 1
-    while k:
-        k, r = divmod(k - 1, 26)
-        out = chr(ord("a") + r) + out
-    return out
-
-
 def _marks(c) -> dict:
     """``(measure, system) -> mark``: letters of the runs it beats, or ▲/▼ against the baseline."""
     marks: dict = {}
-    letter = {s: _letters(k) for k, s in enumerate(c.systems)}
+    letter = {s: system_letters(k) for k, s in enumerate(c.systems)}
     for r in c.pairwise.itertuples(index=False):
         if not r.significant or r.mean_difference == 0:
             continue
@@ -273,7 +265,7 @@ def _legend(c) -> str:
 def render_table(c) -> str:
     """The means table with marks, then per measure the ANOVA and the pairs."""
     marks = _marks(c)
-    letter = {s: _letters(k) for k, s in enumerate(c.systems)}
+    letter = {s: system_letters(k) for k, s in enumerate(c.systems)}
     means = c.means
     label = {s: (f"({letter[s]}) " if c.baseline is None else "") + s
              + (" (baseline)" if s == c.baseline else "") for s in c.systems}
@@ -366,7 +358,7 @@ def _md(text: str) -> str:
 def render_markdown(c) -> str:
     """The means table with marks, then the pairs, as Markdown."""
     marks = _marks(c)
-    letter = {s: _letters(k) for k, s in enumerate(c.systems)}
+    letter = {s: system_letters(k) for k, s in enumerate(c.systems)}
     means = c.means
     lines = [f"{len(c.systems)} runs, {c.n_queries} queries; {_md(_procedure_text(c))}", "",
              "| Run | " + " | ".join(_md(m) for m in c.measures) + " |",
@@ -388,28 +380,21 @@ def render_markdown(c) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _tex(text: str) -> str:
-    repl = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-            "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-            "^": r"\textasciicircum{}"}
-    return "".join(repl.get(ch, ch) for ch in str(text))
-
-
 def render_latex(c) -> str:
     """A ``tabular`` of the means: superscript letters (or arrows), best mean in bold.
 
     The arrows of a comparison with a baseline need ``\\usepackage{amssymb}``.
     """
     marks = _marks(c)
-    letter = {s: _letters(k) for k, s in enumerate(c.systems)}
+    letter = {s: system_letters(k) for k, s in enumerate(c.systems)}
     means = c.means
     best = {m: means[m].max() for m in c.measures}
     lines = [(f"% reteval compare: {len(c.systems)} runs, {c.n_queries} queries; "
-              f"{_tex(_procedure_text(c))}"),
+              f"{tex_escape(_procedure_text(c))}"),
              r"\begin{tabular}{ll " + "r" * len(c.measures) + "}", r"\hline",
-             " & Run & " + " & ".join(_tex(m) for m in c.measures) + r" \\", r"\hline"]
+             " & Run & " + " & ".join(tex_escape(m) for m in c.measures) + r" \\", r"\hline"]
     for s in c.systems:
-        cells = [f"({letter[s]})" if c.baseline is None else "", _tex(s)]
+        cells = [f"({letter[s]})" if c.baseline is None else "", tex_escape(s)]
         for m in c.measures:
             value = f"{means.loc[s, m]:.3f}"
             cell = rf"\textbf{{{value}}}" if means.loc[s, m] == best[m] else value
@@ -419,7 +404,7 @@ def render_latex(c) -> str:
                 cell += r"\textsuperscript{" + mark + "}"
             cells.append(cell)
         lines.append(" & ".join(cells) + r" \\")
-    legend = _tex(_legend(c)).replace("▲/▼", r"$\blacktriangle$/$\blacktriangledown$")
+    legend = tex_escape(_legend(c)).replace("▲/▼", r"$\blacktriangle$/$\blacktriangledown$")
     lines += [r"\hline",
               rf"\multicolumn{{{2 + len(c.measures)}}}{{l}}{{\footnotesize {legend}}} \\",
               r"\end{tabular}"]

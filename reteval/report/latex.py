@@ -7,32 +7,15 @@ The Chinese edition needs XeLaTeX (or LuaLaTeX) with the ``ctex`` package (or
 from __future__ import annotations
 
 from reteval._util.catalogue import phrase, phrases
+from reteval._util.latex import system_letters, tex_escape
 from reteval.errors import InputError
 from reteval.evaluation.comparison import Comparison
 from reteval.report.document import CORRECTION_NAMES, check_arguments, fmt, p_label
 
 __all__ = ["to_latex"]
 
-_LATEX_SPECIAL = {
-    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-    "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}",
-}
 _LATEX_NEEDS_CJK = ("% 本表含中文：请用 XeLaTeX（或 LuaLaTeX）编译，"
                     "并在导言区加载 ctex（或 xeCJK）宏包。")
-
-
-def _tex(text) -> str:
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
-
-
-def _letters(k: int) -> str:
-    out = ""
-    k += 1
-    while k:
-        k, r = divmod(k - 1, 26)
-        out = chr(ord("a") + r) + out
-    return out
 
 
 def to_latex(comparison: Comparison, *, digits: int = 3, lang: str = "en",
@@ -79,7 +62,7 @@ def to_latex(comparison: Comparison, *, digits: int = 3, lang: str = "en",
         raise InputError(f"standalone must be True or False; got {standalone!r}")
     c = comparison
     zh = lang == "zh"
-    letter = {s: _letters(k) for k, s in enumerate(c.systems)}
+    letter = {s: system_letters(k) for k, s in enumerate(c.systems)}
     better: dict[tuple[str, str], list[str]] = {}
     for r in c.pairwise.itertuples(index=False):
         if r.significant and r.mean_difference != 0:
@@ -93,21 +76,22 @@ def to_latex(comparison: Comparison, *, digits: int = 3, lang: str = "en",
     test = phrases("report.test.", lang).get(c.test, c.test)
     if zh:
         head = [_LATEX_NEEDS_CJK,
-                f"% reteval 对比：{c.n_queries} 个查询；{_tex(test)}，"
-                + (f"{_tex(corr)} 校正" if corr else "未校正") + f"，α = {c.alpha:g}"]
+                f"% reteval 对比：{c.n_queries} 个查询；{tex_escape(test)}，"
+                + (f"{tex_escape(corr)} 校正" if corr else "未校正") + f"，α = {c.alpha:g}"]
     else:
-        head = [f"% reteval comparison: {c.n_queries} queries; {_tex(test)}, "
-                + (f"{_tex(corr)} correction" if corr else "no correction")
+        head = [f"% reteval comparison: {c.n_queries} queries; {tex_escape(test)}, "
+                + (f"{tex_escape(corr)} correction" if corr else "no correction")
                 + f", alpha = {c.alpha:g}"]
     lines = [
         *head,
         r"\begin{tabular}{ll " + "r" * len(c.measures) + "}",
         r"\hline",
-        f" & {phrase('report.system', lang)} & " + " & ".join(_tex(m) for m in c.measures) + r" \\",
+        f" & {phrase('report.system', lang)} & "
+        + " & ".join(tex_escape(m) for m in c.measures) + r" \\",
         r"\hline",
     ]
     for s in c.systems:
-        cells = [f"({letter[s]})", _tex(s)]
+        cells = [f"({letter[s]})", tex_escape(s)]
         for m in c.measures:
             value = fmt(float(table.loc[(m, s), "mean"]), digits)
             cell = rf"\textbf{{{value}}}" if (m, s) in best_cells else value
@@ -118,14 +102,14 @@ def to_latex(comparison: Comparison, *, digits: int = 3, lang: str = "en",
             cells.append(cell)
         lines.append(" & ".join(cells) + r" \\")
     lines.append(r"\hline")
-    kind = _tex(p_label(c, True, lang))
+    kind = tex_escape(p_label(c, True, lang))
     legend = (f"上标：显著优于该检索器（{kind} $\\leq$ {c.alpha:g}）。" if zh
               else f"Superscript: significantly better than that system ({kind} $\\leq$ "
                    f"{c.alpha:g}).")
     lines.append(rf"\multicolumn{{{n_cols}}}{{l}}{{\footnotesize {legend}}} \\")
     lines.append(r"\end{tabular}")
     if standalone:
-        caption = _tex(phrase("report.title", lang) if title is None else title)
+        caption = tex_escape(phrase("report.title", lang) if title is None else title)
         cls = [r"% 用 XeLaTeX 编译：xelatex report.tex", r"\documentclass[UTF8]{ctexart}"] if zh \
             else [r"\documentclass{article}"]
         lines = [*cls, r"\begin{document}", r"\begin{table}[htbp]", r"\centering",
