@@ -396,8 +396,8 @@ def compare_judgments(human, other, runs: Mapping[str, object], *, measure: str 
     if not isinstance(runs, Mapping) or len(runs) < 2:
         got = len(runs) if isinstance(runs, Mapping) else type(runs).__name__
         raise InputError(f"compare_judgments needs at least two runs to rank; got {got}")
-    h = as_qrels(_qrels_columns(human))
-    o = as_qrels(_qrels_columns(other))
+    h = as_qrels(_without_provenance(human))
+    o = as_qrels(_without_provenance(other))
     kappa = cohen_kappa(h, o, weights=weights)
     pairs = h.merge(o, on=["query_id", "doc_id"], suffixes=("_h", "_o"))
     binary = cohen_kappa((pairs["relevance_h"] >= relevance_level).astype(int),
@@ -422,7 +422,8 @@ def _best(scores: pd.Series) -> set:
     return set(scores.index[scores == scores.max()])
 
 
-def _qrels_columns(qrels):
+def _without_provenance(qrels):
+    """Qrels without the judge and vote columns a machine judge adds (as_qrels takes three)."""
     if isinstance(qrels, pd.DataFrame) and {"query_id", "doc_id", "relevance"} <= set(qrels):
         return qrels[["query_id", "doc_id", "relevance"]]
     return qrels
