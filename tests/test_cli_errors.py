@@ -267,9 +267,9 @@ LAUGHS = "".join(f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 9) + "]\n" for i 
 
 BAD_PARAMS = {
     "billion laughs": ('l0: &l0 "lol"\n' + LAUGHS, "p.yml:2: YAML aliases (*l0) are not accepted"),
-    "one alias": ("common: &c {seed: 1}\nnotebooks:\n  01_metrics_walkthrough: *c\n",
+    "one alias": ("common: &c {seed: 1}\nnotebooks:\n  01_measures: *c\n",
                   "p.yml:3: YAML aliases (*c) are not accepted"),
-    "merge key": ("common: &c {seed: 1}\nnotebooks:\n  01_metrics_walkthrough:\n    <<: *c\n",
+    "merge key": ("common: &c {seed: 1}\nnotebooks:\n  01_measures:\n    <<: *c\n",
                   "p.yml:4: YAML aliases (*c) are not accepted"),
     "a set": ("common:\n  measures: !!set {AP, RR}\n", "p.yml: common: measures is a set"),
     "bytes": ("common:\n  seed: !!binary aGVsbG8=\n", "p.yml: common: seed is bytes"),
@@ -300,10 +300,10 @@ def test_unquoted_yaml_dates_are_read_as_their_iso_text(tmp_path):
     from reteval.book.pipeline import load_params
 
     params = tmp_path / "p.yml"
-    params.write_text("notebooks:\n  06_continuous_evaluation:\n    start: 2026-06-01\n"
+    params.write_text("notebooks:\n  09_continuous_evaluation:\n    start: 2026-06-01\n"
                       "common:\n  when: 2026-06-01 08:30:00\n")
     loaded = load_params(params)
-    assert loaded["notebooks"]["06_continuous_evaluation"] == {"start": "2026-06-01"}
+    assert loaded["notebooks"]["09_continuous_evaluation"] == {"start": "2026-06-01"}
     assert loaded["common"] == {"when": "2026-06-01T08:30:00"}
 
 

@@ -8,11 +8,11 @@ language editions (:mod:`~reteval.book.editions`) and build the offline HTML boo
 from reteval._util.lazy import lazy_names
 
 _HOMES = {
-    "CHAPTER_ORDER": "html", "build_book": "html",
+    "build_book": "html",
     "load_params": "pipeline", "run_pipeline": "pipeline",
     "check_bilingual": "editions", "edition": "editions",
 }
-__all__ = ["CHAPTER_ORDER", "build_book", "check_bilingual", "edition", "load_params",
+__all__ = ["build_book", "check_bilingual", "edition", "load_params",
            "run_pipeline"]
 __getattr__, __dir__ = lazy_names(
     __name__, {name: f"reteval.book.{module}" for name, module in _HOMES.items()}, __all__)

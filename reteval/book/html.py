@@ -6,9 +6,9 @@ that opens from disk with a double click, with no server and no internet:
 
 * ``OUTPUT/index.html``: both editions' tables of contents side by side;
 * ``OUTPUT/<lang>/index.html``: one edition's table of contents, in the order
-  of the chapter (01 measures, evaluation set and RAG; 02 comparison; 03 A/B;
-  04 report; 06 continuous evaluation; 05 exploration), with each notebook's
-  reports and figures;
+  of the notebooks' numbers (the chapter's order: measures, the evaluation set,
+  comparing retrievers, A/B tests, continuous evaluation, the report that reads
+  its history, exploration), with each notebook's reports and figures;
 * ``OUTPUT/<lang>/<notebook>/<notebook>.html``: the executed notebook
   (nbconvert), beside its figures and results, with links to them;
 * ``OUTPUT/<lang>/glossary.html``: the glossary (``docs/glossary.md``).
@@ -47,13 +47,13 @@ from urllib.parse import quote, unquote, urlsplit
 from reteval._util.catalogue import LANGUAGES, TEXTS, phrase, phrases
 from reteval.errors import InputError
 
-__all__ = ["CHAPTER_ORDER", "add_subcommands", "build_book", "math_to_mathml", "sanitise"]
+__all__ = ["add_subcommands", "build_book", "math_to_mathml", "sanitise"]
 
 HTML_LANG = {"zh": "zh-CN", "en": "en"}
-# The chapter's order of sections, by notebook number (the report before continuous
-# evaluation, the interactive exploration last); other notebooks follow by name. Their titles
-# and every word of the book's frame are catalogue entries (book.section.NN, book.*).
-CHAPTER_ORDER = ("01", "02", "03", "04", "06", "05")
+# The notebooks are numbered in the order they are read (the chapter's order, except that the
+# report comes after the continuous evaluation whose history it reads), so the book lists them by
+# name. Their titles and every word of the book's frame are catalogue entries (book.section.NN,
+# book.*).
 UI = {lang: phrases("book.", lang) for lang in LANGUAGES}  # the book's frame, by language
 FONTS = {
     "zh": '"Noto Sans CJK SC", "Source Han Sans SC", "Noto Sans SC", "PingFang SC", '
@@ -115,19 +115,13 @@ def _href(target: Path, start_dir: Path) -> str:
     return quote(_rel(target, start_dir))
 
 
-def _order(name: str) -> tuple:
-    prefix = name[:2]
-    rank = CHAPTER_ORDER.index(prefix) if prefix in CHAPTER_ORDER else len(CHAPTER_ORDER)
-    return (rank, name)
-
-
 def _notebooks(folder: Path) -> list[str]:
     if not folder.is_dir():
         return []
     names = [d.name for d in folder.iterdir()
              if d.is_dir() and re.match(r"\d\d[a-z]?_", d.name)
              and (d / f"{d.name}.ipynb").is_file()]
-    return sorted(names, key=_order)
+    return sorted(names)
 
 
 def _section(name: str, lang: str) -> str:

@@ -16,9 +16,9 @@ The parameters file::
     common:              # given to the notebooks that declare the parameter
       seed: 0
     notebooks:           # per notebook (by file stem), overriding common
-      02_retriever_comparison:
+      05_retriever_comparison:
         retrievers: [bm25, vector, hybrid, reranked]
-    order: [01_metrics_walkthrough, 02_retriever_comparison, 04_report]
+    order: [01_measures, 05_retriever_comparison, 10_report]
 
 **How parameters reach a notebook, so that the pipeline never silently changes a
 notebook's lesson.** A notebook's defaults (its ``parameters`` cell) are its
@@ -26,7 +26,7 @@ lesson. A value under ``notebooks:`` is written for that notebook: it must be
 declared there (anything else is an error). A value under ``common:`` goes only
 to the notebooks that declare that parameter, and every notebook default it
 replaces is reported: logged (``common: dataset='teaching' overrides
-03_ab_analysis's default 'synthetic'``) and recorded in
+07_ab_test's default 'synthetic'``) and recorded in
 :attr:`NotebookResult.overrides`. Keep in ``common`` only what every notebook
 may share; a choice that changes what one notebook shows belongs to that
 notebook's section.
@@ -38,7 +38,7 @@ refused.
 
 A string value may contain ``{output}``, replaced by ``OUTPUT/<lang>``, so that
 one notebook can read another's results of the same edition (e.g.
-``"{output}/02_retriever_comparison"``). Notebooks run in name order; an optional
+``"{output}/05_retriever_comparison"``). Notebooks run in name order; an optional
 top-level ``order`` list (of notebook stems) runs those first, in that order,
 and the others after them: the default parameters put the report last. A name
 in ``order`` with no notebook is skipped, and the run says so.
@@ -158,6 +158,24 @@ def load_params(path: str | os.PathLike | None) -> dict:
 
 _MAX_DEPTH = 100  # nesting of YAML collections in a parameters file
 
+# Notebooks renamed when they were renumbered in reading order: a parameters file or an --only
+# that names an old stem is told the new one.
+_RENAMED = {
+    "01_metrics_walkthrough": "01_measures (and 03_evaluation_set)",
+    "01b_evaluation_set": "04_judgments",
+    "02_retriever_comparison": "05_retriever_comparison (and 06_many_systems)",
+    "03_ab_analysis": "07_ab_test (and 08_interleaving)",
+    "04_report": "10_report",
+    "05_explore": "11_explore",
+    "06_continuous_evaluation": "09_continuous_evaluation",
+}
+
+
+def _renamed(names) -> str:
+    """``"; renamed: old -> new"`` for the old stems among ``names``, else ``""``."""
+    hints = [f"{name} -> {_RENAMED[name]}" for name in sorted(names) if name in _RENAMED]
+    return f"; renamed: {', '.join(hints)}" if hints else ""
+
 
 def _load_yaml(text: str, path: Path):
     """``yaml.safe_load`` without aliases and with bounded nesting.
@@ -240,14 +258,15 @@ def notebook_paths(notebooks_dir: str | os.PathLike, only=None, order=()) -> lis
     unknown = set(order) - {p.stem for p in paths}
     if unknown:
         raise InputError(f"'order' names unknown notebooks {sorted(unknown)}; "
-                         f"have {[p.stem for p in paths]}")
+                         f"have {[p.stem for p in paths]}{_renamed(unknown)}")
     rank = {name: i for i, name in enumerate(order)}
     paths.sort(key=lambda p: (rank.get(p.stem, len(rank)), p.name))
     if only:
         wanted = set(only)
         unknown = wanted - {p.stem for p in paths}
         if unknown:
-            raise InputError(f"unknown notebooks {sorted(unknown)}; have {[p.stem for p in paths]}")
+            raise InputError(f"unknown notebooks {sorted(unknown)}; have {[p.stem for p in paths]}"
+                             f"{_renamed(unknown)}")
         paths = [p for p in paths if p.stem in wanted]
     if not paths:
         raise InputError("no notebooks named NN_name.ipynb", path=folder)
@@ -460,12 +479,12 @@ def run_pipeline(
     order = [name for name in params.get("order", ()) if name in present]
     absent = [name for name in params.get("order", ()) if name not in present]
     if absent:
-        say(f"order: {absent} not in {notebooks_dir}; skipped")
+        say(f"order: {absent} not in {notebooks_dir}; skipped{_renamed(absent)}")
     paths = notebook_paths(notebooks_dir, only, order)
     unknown = set(params["notebooks"]) - present
     if unknown:
         raise InputError(f"parameters for unknown notebooks {sorted(unknown)}; have "
-                         f"{sorted(present)}")
+                         f"{sorted(present)}{_renamed(unknown)}")
     plans = []
     for path in paths:  # check every notebook's parameters before running any
         source = _read_source(path)

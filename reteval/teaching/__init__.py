@@ -9,14 +9,14 @@ and why the two differ:
   ``EvaluationQuery`` record (评估指标, 评估数据集; notebook 01).
 * :mod:`reteval.teaching.chapter_rag`: the RAGAS code (使用 RAGAS 评估; notebook 01).
 * :mod:`reteval.teaching.chapter_evaluator`: ``RetrievalEvaluator`` and the comparison
-  of retrievers (检索器对比评估; notebook 02).
-* :mod:`reteval.teaching.chapter_ab`: ``ABTestFramework`` (A/B 测试; notebook 03).
+  of retrievers (检索器对比评估; notebook 05).
+* :mod:`reteval.teaching.chapter_ab`: ``ABTestFramework`` (A/B 测试; notebook 07).
 * :mod:`reteval.teaching.chapter_report`: ``generate_evaluation_report`` (评估报告;
-  notebook 04).
+  notebook 10).
 * :mod:`reteval.teaching.chapter_continuous`: ``ContinuousEvaluation`` with an
-  injectable clock and sleep (持续评估; notebook 06).
+  injectable clock and sleep (持续评估; notebook 09).
 * :mod:`reteval.teaching.depth`: ``pad_run`` and ``shared_prefix``, to show how
-  retrieval depth shapes a comparison (notebook 02).
+  retrieval depth shapes a comparison (notebook 05).
 * :mod:`reteval.teaching.exercises`: ``check(exercise_id, answer)`` for the
   exercises at the end of every notebook.
 * :func:`show_source`: the source of a chapter function, for display.

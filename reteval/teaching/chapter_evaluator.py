@@ -5,7 +5,7 @@ retrievers (检索器对比评估), as the chapter wrote it. It calls each retri
 every query text, reads the document ids from the LangChain-style documents it
 returns (``doc.metadata.get('id')``), computes the chapter's metric functions
 (:mod:`reteval.teaching.chapter_metrics`) and keeps only the mean of each
-measure. Its flaws, each one shown in notebook 02:
+measure. Its flaws, each one shown in notebook 05:
 
 * **Mutable default** ``k_values: List[int] = [1, 3, 5, 10]``: the list is
   created once, when the class is defined, and shared by every call that

@@ -3,7 +3,7 @@
 Measures without a cutoff (AP, recall over the whole run) reward a run for
 every relevant document it returns, however deep. Two runs that stop at
 different depths are therefore not compared on equal terms. These two helpers
-make that visible in notebook 02:
+make that visible in notebook 05:
 
 * :func:`pad_run` appends random documents to a run, so that a reader can see
   how much a measure gains from depth alone;

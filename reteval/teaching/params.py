@@ -27,12 +27,12 @@ from reteval.retrievers import available_retrievers
 __all__ = [
     "check_lang",
     "check_notebook_01",
-    "check_notebook_01b",
-    "check_notebook_02",
-    "check_notebook_03",
     "check_notebook_04",
     "check_notebook_05",
-    "check_notebook_06",
+    "check_notebook_07",
+    "check_notebook_10",
+    "check_notebook_11",
+    "check_notebook_09",
     "check_positive_int",
     "check_positive_ints",
     "check_query_id",
@@ -40,7 +40,7 @@ __all__ = [
     "report_sources",
 ]
 
-#: File endings of the interaction logs notebook 03 reads.
+#: File endings of the interaction logs notebook 07 reads.
 LOG_SUFFIXES = (".csv", ".jsonl", ".ndjson", ".sqlite", ".db")
 
 
@@ -133,12 +133,12 @@ def check_notebook_01(*, lang, retriever, other_retriever, k, depth) -> None:
     check_positive_int(depth, "depth", minimum=10)
 
 
-def check_notebook_01b(*, lang, depth, pool_depths, loo_depths, measure) -> None:
-    """The parameters of notebook 01b (building and trusting the evaluation set).
+def check_notebook_04(*, lang, depth, pool_depths, loo_depths, measure) -> None:
+    """The parameters of notebook 04 (building and trusting the evaluation set).
 
     Examples
     --------
-    >>> check_notebook_01b(lang="en", depth=100, pool_depths=[1, 200], loo_depths=[10],
+    >>> check_notebook_04(lang="en", depth=100, pool_depths=[1, 200], loo_depths=[10],
     ...                    measure="AP")
     Traceback (most recent call last):
     ...
@@ -154,12 +154,12 @@ def check_notebook_01b(*, lang, depth, pool_depths, loo_depths, measure) -> None
     parse_measures([measure])
 
 
-def check_notebook_02(*, lang, retrievers, baseline, measures, k_values, cutoffs, depth) -> None:
-    """The parameters of notebook 02 (the comparison of retrievers).
+def check_notebook_05(*, lang, retrievers, baseline, measures, k_values, cutoffs, depth) -> None:
+    """The parameters of notebook 05 (the comparison of retrievers).
 
     Examples
     --------
-    >>> check_notebook_02(lang="zh", retrievers=["bm25", "vector"], baseline="hybrid",
+    >>> check_notebook_05(lang="zh", retrievers=["bm25", "vector"], baseline="hybrid",
     ...                   measures=["AP"], k_values=[5], cutoffs=[10], depth=100)
     Traceback (most recent call last):
     ...
@@ -184,13 +184,13 @@ def _check_log_path(log_path) -> None:
                          f"got {log_file.name!r}")
 
 
-def check_notebook_03(*, lang, log_path, metrics, guardrails, alpha, click_model, depth,
+def check_notebook_07(*, lang, log_path, metrics, guardrails, alpha, click_model, depth,
                       impressions, aa_experiments, dataset, rankers) -> None:
-    """The parameters of notebook 03 (the A/B analysis).
+    """The parameters of notebook 07 (the A/B analysis).
 
     Examples
     --------
-    >>> check_notebook_03(lang="zh", log_path=None, metrics=["satisfaction"], guardrails=[],
+    >>> check_notebook_07(lang="zh", log_path=None, metrics=["satisfaction"], guardrails=[],
     ...                   alpha=0.05, click_model="dbn", depth=10, impressions=[100],
     ...                   aa_experiments=100, dataset="synthetic", rankers=[])
     Traceback (most recent call last):
@@ -221,14 +221,14 @@ def check_notebook_03(*, lang, log_path, metrics, guardrails, alpha, click_model
             raise InputError(f"rankers must name two retrievers; got {rankers!r}")
 
 
-def check_notebook_04(*, lang, measures, k_values, baseline=None) -> None:
-    """The parameters of notebook 04 (the report) that need no file.
+def check_notebook_10(*, lang, measures, k_values, baseline=None) -> None:
+    """The parameters of notebook 10 (the report) that need no file.
 
     The systems (and so the baseline) are checked by :func:`report_sources`.
 
     Examples
     --------
-    >>> check_notebook_04(lang="en", measures=["P@5"], k_values=[])
+    >>> check_notebook_10(lang="en", measures=["P@5"], k_values=[])
     Traceback (most recent call last):
     ...
     reteval.errors.InputError: k_values must be positive integers; got []
@@ -239,9 +239,9 @@ def check_notebook_04(*, lang, measures, k_values, baseline=None) -> None:
 
 
 def report_sources(*, results_dir, qrels, runs, retrievers, depth, baseline=None):
-    """Where notebook 04 reads its judgments and runs from, checked.
+    """Where notebook 10 reads its judgments and runs from, checked.
 
-    A results folder of notebook 02 (``qrels.txt`` and ``runs/*.txt``), else a qrels
+    A results folder of notebook 05 (``qrels.txt`` and ``runs/*.txt``), else a qrels
     file and ``{system: run file}``, else the ``retrievers`` run on the teaching
     collection. Returns ``(qrels source, {system: run source})``; a source is a path,
     or a frame for the teaching collection.
@@ -251,17 +251,17 @@ def report_sources(*, results_dir, qrels, runs, retrievers, depth, baseline=None
     >>> report_sources(results_dir="/nowhere", qrels=None, runs=None, retrievers=[], depth=10)
     Traceback (most recent call last):
     ...
-    reteval.errors.InputError: /nowhere is not a results folder of notebook 02 (qrels.txt and \
+    reteval.errors.InputError: /nowhere is not a results folder of notebook 05 (qrels.txt and \
 runs/ expected)
     """
     if results_dir is not None:
         folder = Path(results_dir)
         if not (folder / "qrels.txt").is_file() or not (folder / "runs").is_dir():
-            raise InputError(f"{folder} is not a results folder of notebook 02 "
+            raise InputError(f"{folder} is not a results folder of notebook 05 "
                              "(qrels.txt and runs/ expected)")
         qrels_source = folder / "qrels.txt"
         found = {p.stem: p for p in sorted((folder / "runs").glob("*.txt"))}
-        order = [name for name in retrievers if name in found]  # notebook 02's order first
+        order = [name for name in retrievers if name in found]  # notebook 05's order first
         run_sources = {name: found[name] for name in order + sorted(set(found) - set(order))}
     elif qrels is not None and runs:
         qrels_source = Path(qrels)
@@ -286,12 +286,12 @@ runs/ expected)
     return qrels_source, run_sources
 
 
-def check_notebook_05(*, lang, retrievers, depth, k, max_k, grades) -> None:
-    """The parameters of notebook 05 (the explorers) that need no collection.
+def check_notebook_11(*, lang, retrievers, depth, k, max_k, grades) -> None:
+    """The parameters of notebook 11 (the explorers) that need no collection.
 
     Examples
     --------
-    >>> check_notebook_05(lang="zh", retrievers=["bm25"], depth=20, k=11, max_k=20,
+    >>> check_notebook_11(lang="zh", retrievers=["bm25"], depth=20, k=11, max_k=20,
     ...                   grades=[1] * 10)
     Traceback (most recent call last):
     ...
@@ -321,16 +321,16 @@ def check_query_id(query_id, collection) -> None:
         raise InputError(f"query_id {query_id!r} is not a query of {collection.name!r}")
 
 
-def check_notebook_06(*, lang, start, days, regression_day, n_queries, docs_per_query,
+def check_notebook_09(*, lang, start, days, regression_day, n_queries, docs_per_query,
                       measures) -> datetime:
-    """The parameters of notebook 06 (continuous evaluation); returns day 0 (UTC).
+    """The parameters of notebook 09 (continuous evaluation); returns day 0 (UTC).
 
     Examples
     --------
-    >>> check_notebook_06(lang="en", start="2026-05-01", days=30, regression_day=18,
+    >>> check_notebook_09(lang="en", start="2026-05-01", days=30, regression_day=18,
     ...                   n_queries=60, docs_per_query=30, measures=["R@5"]).isoformat()
     '2026-05-01T00:00:00+00:00'
-    >>> check_notebook_06(lang="en", start="2026-05-01", days=5, regression_day=9,
+    >>> check_notebook_09(lang="en", start="2026-05-01", days=5, regression_day=9,
     ...                   n_queries=60, docs_per_query=30, measures=["R@5"])
     Traceback (most recent call last):
     ...

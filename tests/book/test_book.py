@@ -45,18 +45,18 @@ def notebook(lang, name, widget=False):
 def output(tmp_path):
     """zh: 01, 04, 05, 06; en: 01, 04, 06 (no 05). The report writes report.html/.md, figures."""
     out = tmp_path / "outputs"
-    for lang, names in {"zh": ["01_metrics", "04_report", "05_explore", "06_continuous"],
-                        "en": ["01_metrics", "04_report", "06_continuous"]}.items():
+    for lang, names in {"zh": ["01_metrics", "10_report", "11_explore", "09_continuous"],
+                        "en": ["01_metrics", "10_report", "09_continuous"]}.items():
         for name in names:
             folder = out / lang / name
             (folder / "figures").mkdir(parents=True)
-            nbformat.write(notebook(lang, name, widget=name == "05_explore"),
+            nbformat.write(notebook(lang, name, widget=name == "11_explore"),
                            folder / f"{name}.ipynb")
             (folder / "figures" / "curve.png").write_bytes(PNG)
             (folder / "results.json").write_text("{}")
-        (out / lang / "04_report" / "report").mkdir()
-        (out / lang / "04_report" / "report" / "report.html").write_text("<p>report</p>")
-        (out / lang / "04_report" / "report" / "report.md").write_text("# report")
+        (out / lang / "10_report" / "report").mkdir()
+        (out / lang / "10_report" / "report" / "report.html").write_text("<p>report</p>")
+        (out / lang / "10_report" / "report" / "report.md").write_text("# report")
     glossary = tmp_path / "glossary.md"
     glossary.write_text("# 术语表 · Glossary\n\n"
                         "| 中文 | English |\n|---|---|\n| 召回率 | recall |\n")
@@ -92,26 +92,27 @@ def test_pages_in_chapter_order_with_navigation_and_switch(output):
     pages = build_book(out, glossary=glossary)
     rel = [p.relative_to(out).as_posix() for p in pages]
     assert rel == ["index.html",
-                   "zh/index.html", "zh/01_metrics/01_metrics.html", "zh/04_report/04_report.html",
-                   "zh/06_continuous/06_continuous.html", "zh/05_explore/05_explore.html",
-                   "zh/glossary.html",
-                   "en/index.html", "en/01_metrics/01_metrics.html", "en/04_report/04_report.html",
-                   "en/06_continuous/06_continuous.html", "en/glossary.html"]
-    # Table of contents: the chapter's order (report before continuous evaluation, exploration
-    # last).
+                   "zh/index.html", "zh/01_metrics/01_metrics.html",
+                   "zh/09_continuous/09_continuous.html", "zh/10_report/10_report.html",
+                   "zh/11_explore/11_explore.html", "zh/glossary.html",
+                   "en/index.html", "en/01_metrics/01_metrics.html",
+                   "en/09_continuous/09_continuous.html", "en/10_report/10_report.html",
+                   "en/glossary.html"]
+    # Table of contents: in name order, which is the reading order (report after continuous
+    # evaluation, exploration last).
     toc = [a["href"] for a in parse(out / "zh" / "index.html").anchors  # not the header's links
            if set(a) == {"href"} and "/report/" not in a["href"]]
     assert toc == [
-        "01_metrics/01_metrics.html", "04_report/04_report.html",
-        "06_continuous/06_continuous.html", "05_explore/05_explore.html", "glossary.html"]
-    page = parse(out / "zh" / "04_report" / "04_report.html")
+        "01_metrics/01_metrics.html", "09_continuous/09_continuous.html",
+        "10_report/10_report.html", "11_explore/11_explore.html", "glossary.html"]
+    page = parse(out / "zh" / "10_report" / "10_report.html")
     by_rel = {a.get("rel"): a["href"] for a in page.anchors if a.get("rel")}
-    assert by_rel == {"prev": "../01_metrics/01_metrics.html",
-                      "next": "../06_continuous/06_continuous.html"}
+    assert by_rel == {"prev": "../09_continuous/09_continuous.html",
+                      "next": "../11_explore/11_explore.html"}
     switch = [a for a in page.anchors if a.get("class") == "lang-switch"]
-    assert [a["href"] for a in switch] == ["../../en/04_report/04_report.html"]
-    # 05 has no English edition: the switch goes to the English contents.
-    page = parse(out / "zh" / "05_explore" / "05_explore.html")
+    assert [a["href"] for a in switch] == ["../../en/10_report/10_report.html"]
+    # 11 has no English edition: the switch goes to the English contents.
+    page = parse(out / "zh" / "11_explore" / "11_explore.html")
     switch = [a["href"] for a in page.anchors if a.get("class") == "lang-switch"]
     assert switch == ["../../en/index.html"]
     rels = {a.get("rel"): a["href"] for a in page.anchors if a.get("rel")}
@@ -147,8 +148,8 @@ def test_every_link_is_relative_and_resolves_offline(output):
 def test_languages_fonts_widgets_math_and_files(output):
     out, glossary = output
     build_book(out, glossary=glossary)
-    zh = (out / "zh" / "05_explore" / "05_explore.html").read_text(encoding="utf-8")
-    assert parse(out / "zh" / "05_explore" / "05_explore.html").html_lang == "zh-CN"
+    zh = (out / "zh" / "11_explore" / "11_explore.html").read_text(encoding="utf-8")
+    assert parse(out / "zh" / "11_explore" / "11_explore.html").html_lang == "zh-CN"
     assert parse(out / "en" / "01_metrics" / "01_metrics.html").html_lang == "en"
     assert re.search(r"font-family: \"Noto Sans CJK SC\"", zh)
     # The widget view becomes a note; the text the notebook printed stays; no widget state.
@@ -157,18 +158,18 @@ def test_languages_fonts_widgets_math_and_files(output):
     # Formulas are MathML; code spans keep their dollars.
     assert "<math" in zh and "<mfrac>" in zh and "$R@K" not in zh and "$x$" in zh
     assert re.search(r'<img alt="笔记本输出的图" src="data:image/png;base64,', zh)
-    report = parse(out / "zh" / "04_report" / "04_report.html")
+    report = parse(out / "zh" / "10_report" / "10_report.html")
     hrefs = {a["href"] for a in report.anchors}
-    assert {"report/report.html", "report/report.md", "figures/curve.png", "04_report.ipynb",
+    assert {"report/report.html", "report/report.md", "figures/curve.png", "10_report.ipynb",
             "results.json"} <= hrefs
     contents = {a["href"] for a in parse(out / "zh" / "index.html").anchors}
-    assert {"04_report/report/report.html", "04_report/report/report.md"} <= contents
+    assert {"10_report/report/report.html", "10_report/report/report.md"} <= contents
     landing = parse(out / "index.html")
     assert {"zh/index.html", "en/index.html", "zh/01_metrics/01_metrics.html",
             "en/01_metrics/01_metrics.html"} <= {a["href"] for a in landing.anchors}
     assert "召回率" in (out / "zh" / "glossary.html").read_text(encoding="utf-8")
     title = re.search(r"<title>(.*?)</title>", zh).group(1)
-    assert title.startswith("评估指标 05_explore")
+    assert title.startswith("评估指标 11_explore")
 
 
 def test_errors_and_command_line(output, tmp_path, capsys):
@@ -224,7 +225,7 @@ def test_relative_links_of_the_source_notebook_are_mended(output, tmp_path):
     nb = nbformat.read(path, as_version=4)
     nb.metadata["reteval"] = {"lang": "zh", "source": (source / "01_metrics.ipynb").as_posix()}
     nb.cells.append(v4.new_markdown_cell(
-        "见[数据说明](data/DATASHEET.md)、[报告](04_report.ipynb#summary)、"
+        "见[数据说明](data/DATASHEET.md)、[报告](10_report.ipynb#summary)、"
         "[图](figures/curve.png)、[缺失](data/nope.md)和 "
         "<a href=\"data/DATASHEET.md\">说明</a>；[甲](a/x.md)、[乙](b/x.md)；"
         "[秘密](../secret.txt)、[口令](../../../../../../../../etc/passwd)、[绝对](/etc/passwd)、"
@@ -239,7 +240,7 @@ def test_relative_links_of_the_source_notebook_are_mended(output, tmp_path):
     # Two files of the same name: two copies, at their own relative paths.
     assert "linked/a/x.md" in hrefs and "linked/b/x.md" in hrefs
     assert (linked / "a" / "x.md").read_text() == "a" and (linked / "b" / "x.md").read_text() == "b"
-    assert "../04_report/04_report.html#summary" in hrefs  # another notebook: its page
+    assert "../10_report/10_report.html#summary" in hrefs  # another notebook: its page
     assert "figures/curve.png" in hrefs  # already resolves from the page
     assert "data/nope.md" in hrefs  # nothing to link to: left as written
     # Nothing from outside the notebooks folder is copied, even through a symbolic link,

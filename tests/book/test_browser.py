@@ -2,7 +2,7 @@
 
 JupyterLab runs on 127.0.0.1 with a random token over a temporary copy of the
 notebooks; Debian's chromium (``/usr/bin/chromium``, never a downloaded
-browser), driven headless by Playwright, opens ``05_explore.ipynb``, runs every
+browser), driven headless by Playwright, opens ``11_explore.ipynb``, runs every
 cell, moves the K slider of the metric explorer with the keyboard and checks
 that the displayed measures change. A second test opens the HTML report of a
 small comparison and checks that its tables and figures render. The last two
@@ -156,7 +156,7 @@ def test_explorer_notebook_runs_and_slider_updates_measures(browser, jupyterlab,
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     try:
-        page.goto(f"{url}/lab/tree/05_explore.ipynb?token={token}")
+        page.goto(f"{url}/lab/tree/11_explore.ipynb?token={token}")
         page.wait_for_selector(".jp-NotebookPanel .jp-MarkdownCell", timeout=60_000)
         page.get_by_text("| Idle").wait_for(timeout=60_000)  # the kernel has started
 
@@ -195,9 +195,9 @@ def test_explorer_notebook_runs_and_slider_updates_measures(browser, jupyterlab,
             " return i && i.complete && i.naturalWidth > 0; }")
         assert page.get_by_text("Error displaying widget").count() == 0
         handle.scroll_into_view_if_needed()
-        shot = _save_screenshot(page, tmp_path, "05_explore.png")
+        shot = _save_screenshot(page, tmp_path, "11_explore.png")
         assert shot.stat().st_size > 10_000
-        assert (root / "outputs" / "05_explore" / "results.json").is_file()
+        assert (root / "outputs" / "11_explore" / "results.json").is_file()
         assert not errors, errors
     finally:
         page.close()
@@ -236,7 +236,7 @@ def test_html_report_renders_tables_and_figures(browser, tmp_path):
 
 # -- The book (reteval.book) in a real browser --------------------------------------------------
 
-BOOK_NOTEBOOKS = ["01_metrics_walkthrough", "02_retriever_comparison"]
+BOOK_NOTEBOOKS = ["01_measures", "05_retriever_comparison"]
 CJK = re.compile(r"[\u4e00-\u9fff]")
 CJK_FAMILY = re.compile(r"CJK|Source Han|PingFang|YaHei|WenQuanYi|Heiti|Noto Sans SC",
                         re.IGNORECASE)
@@ -309,8 +309,8 @@ def test_book_every_link_resolves_and_every_image_loads(browser, book):
             assert {f"{lang}/index.html", f"{lang}/glossary.html"} <= pages
             for name in BOOK_NOTEBOOKS:
                 assert f"{lang}/{name}/{name}.html" in pages
-        comparison = (book.resolve() / "zh" / "02_retriever_comparison"
-                      / "02_retriever_comparison.html")
+        comparison = (book.resolve() / "zh" / "05_retriever_comparison"
+                      / "05_retriever_comparison.html")
         assert len(images[comparison]) >= 1
         for path, found in images.items():
             assert all(complete and width > 0 for complete, width in found), (path, found)

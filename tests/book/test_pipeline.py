@@ -62,40 +62,40 @@ def test_run_one_notebook_with_params(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     params = tmp_path / "params.yml"
     params.write_text("common:\n  dataset: teaching\nnotebooks:\n"
-                      "  01_metrics_walkthrough:\n    k: 2\n    depth: 10\n")
+                      "  01_measures:\n    k: 2\n    depth: 10\n")
     out = tmp_path / "out"
     assert main(["run", "--params", str(params), "--output", str(out),
-                 "--only", "01_metrics_walkthrough"]) == 0
-    folder = out / "zh" / "01_metrics_walkthrough"
-    assert (folder / "01_metrics_walkthrough.ipynb").exists()
+                 "--only", "01_measures"]) == 0
+    folder = out / "zh" / "01_measures"
+    assert (folder / "01_measures.ipynb").exists()
     assert json.loads((folder / "results.json").read_text())["k"] == 2
     captured = capsys.readouterr()
     assert "1 notebooks ran" in captured.out and "(zh)" in captured.out
-    assert "running zh/01_metrics_walkthrough.ipynb" in captured.err
+    assert "running zh/01_measures.ipynb" in captured.err
     assert "overrides" not in captured.err  # common's dataset equals the notebook's default
     assert "book: " in captured.out and (out / "index.html").is_file()
-    assert (out / "zh" / "01_metrics_walkthrough" / "01_metrics_walkthrough.html").is_file()
+    assert (out / "zh" / "01_measures" / "01_measures.html").is_file()
 
 
 def test_failure_names_notebook_and_cell_and_keeps_partial_output(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     params = tmp_path / "params.yml"
-    params.write_text("notebooks:\n  01_metrics_walkthrough:\n    retriever: nosuch\n")
+    params.write_text("notebooks:\n  01_measures:\n    retriever: nosuch\n")
     out = tmp_path / "out"
     assert main(["run", "--params", str(params), "--output", str(out),
-                 "--only", "01_metrics_walkthrough"]) == 2
+                 "--only", "01_measures"]) == 2
     err = capsys.readouterr().err
-    assert "notebook 01_metrics_walkthrough.ipynb (zh edition) failed in cell" in err
+    assert "notebook 01_measures.ipynb (zh edition) failed in cell" in err
     assert "InputError: unknown retriever 'nosuch'" in err
-    assert (out / "zh" / "01_metrics_walkthrough" / "01_metrics_walkthrough.ipynb").exists()
+    assert (out / "zh" / "01_measures" / "01_measures.ipynb").exists()
 
 
 def test_undeclared_parameter_is_an_error(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     params = tmp_path / "params.yml"
-    params.write_text("notebooks:\n  01_metrics_walkthrough:\n    colour: blue\n")
+    params.write_text("notebooks:\n  01_measures:\n    colour: blue\n")
     assert main(["run", "--params", str(params), "--output", str(tmp_path),
-                 "--only", "01_metrics_walkthrough"]) == 2
+                 "--only", "01_measures"]) == 2
     assert "parameters ['colour'] are not declared" in capsys.readouterr().err
 
 
@@ -109,11 +109,15 @@ def test_order_puts_listed_notebooks_first(tmp_path):
     assert [p.stem for p in ordered] == ["02_b", "01_a", "03_c", "04_d"]
     with pytest.raises(InputError, match="unknown notebooks \\['09_x'\\]"):
         notebook_paths(tmp_path, order=["09_x"])
+    with pytest.raises(InputError, match="renamed: 04_report -> 10_report"):
+        notebook_paths(tmp_path, order=["04_report"])
+    with pytest.raises(InputError, match="renamed: 01b_evaluation_set -> 04_judgments"):
+        notebook_paths(tmp_path, only=["01b_evaluation_set"])
+    # The default run: the report after the comparison and the continuous evaluation it reads.
     default = load_params(ROOT / "params" / "default.yml")
-    present = {p.stem for p in notebook_paths(ROOT / "notebooks")}
-    order = [name for name in default["order"] if name in present]
-    assert [p.stem for p in notebook_paths(ROOT / "notebooks", order=order)][-1] == "04_report"
-    assert default["order"][-2:] == ["06_continuous_evaluation", "04_report"]
+    stems = [p.stem for p in notebook_paths(ROOT / "notebooks", order=default["order"])]
+    assert stems.index("05_retriever_comparison") < stems.index("10_report")
+    assert stems.index("09_continuous_evaluation") < stems.index("10_report")
 
 
 def test_bad_params_and_output_paths(tmp_path, monkeypatch, capsys):
@@ -128,11 +132,11 @@ def test_bad_params_and_output_paths(tmp_path, monkeypatch, capsys):
     params = tmp_path / "p.yml"
     params.write_text("notebooks:\n  99_nope:\n    k: 5\n")
     assert main(["run", "--params", str(params), "--output", str(tmp_path / "o"),
-                 "--only", "01_metrics_walkthrough"]) == 2
+                 "--only", "01_measures"]) == 2
     assert "parameters for unknown notebooks ['99_nope']" in capsys.readouterr().err
     a_file = tmp_path / "file.txt"
     a_file.write_text("x")
-    assert main(["run", "--output", str(a_file), "--only", "01_metrics_walkthrough"]) == 2
+    assert main(["run", "--output", str(a_file), "--only", "01_measures"]) == 2
     err = capsys.readouterr().err
     assert "the output must be a folder" in err and "Traceback" not in err
 

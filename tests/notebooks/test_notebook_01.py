@@ -18,7 +18,7 @@ import reteval
 from reteval.datasets import load
 from reteval.retrievers import make_retriever
 
-NOTEBOOK = ROOT / "notebooks" / "01_metrics_walkthrough.ipynb"
+NOTEBOOK = ROOT / "notebooks" / "01_measures.ipynb"
 SCIFACT = SHARED / "data" / "scifact"
 if not SCIFACT.is_dir():
     SCIFACT = Path("/work/shared/data/scifact")

@@ -1,307 +1,227 @@
-"""Notebook 04 (the evaluation report) and its solutions, run headless through papermill.
+"""Notebook 04 (building and trusting the evaluation set) through papermill.
 
-The notebook records what it computed in results.json; these tests check it
-against the library on the default parameters and on another parameter set
-(run files, a baseline, a randomization test, English, a continuous-evaluation
-history, pipeline-style links), and check the conclusions its prose draws.
+Each run's recorded values (results.json) are checked against reteval.judging
+called directly on the same inputs, and the conclusions the notebook's prose
+draws are checked to hold for them. The pooling section runs on Cranfield
+(complete judgments) when ../shared is there; otherwise the notebook falls back
+to the teaching collection and says so.
 """
 
-from __future__ import annotations
-
 import json
-import re
 
-import nbformat
+import pandas as pd
 import papermill
 import pytest
-from paths import ROOT
+from notebook_run import execute, execute_solutions
+from paths import DATA, ROOT
 
 import reteval
-from reteval.book.editions import check_bilingual, edition
 from reteval.datasets import load
-from reteval.retrievers import make_retriever
-from reteval.teaching.exercises import check
+from reteval.judging import (
+    TermOverlapJudge,
+    cohen_kappa,
+    compare_judgments,
+    judge,
+    kendall_tau,
+    krippendorff_alpha,
+    leave_one_out,
+    pool,
+    ratings_table,
+    tau_ap,
+)
+from reteval.retrievers import HybridRetriever, make_retriever
 
-NOTEBOOK = ROOT / "notebooks" / "04_report.ipynb"
-SOLUTIONS = ROOT / "notebooks" / "solutions" / "04_solutions.ipynb"
-DEFAULT_MEASURES = ["P@5", "P@10", "R@10", "R@100", "RR", "AP", "nDCG@5", "nDCG@10"]
-# the chapter's ndcg uses the gain 2**rel - 1: reteval's nDCG_exp
-CHAPTER_KEYS = {"recall": "R", "precision": "P", "ndcg": "nDCG_exp"}
-CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
-def execute(path, tmp_path, *, cwd, **parameters):
-    """Run a notebook; return the executed notebook's text (outputs included)."""
-    executed = tmp_path / f"executed_{path.stem}.ipynb"
-    papermill.execute_notebook(
-        str(path),
-        str(executed),
-        parameters=parameters,
-        cwd=str(cwd),
-        progress_bar=False,
-        kernel_name="python3",
-    )
-    return executed.read_text(encoding="utf-8")
-
-
-def chapter_means(qrels, run, k_values):
-    """The chapter's keys, computed here from reteval's measures by name."""
-    names = [f"{ours}@{k}" for k in k_values for ours in CHAPTER_KEYS.values()] + ["RR"]
-    means = reteval.evaluate(qrels, run, names).mean()
-    out = {
-        f"{key}@{k}": float(means[f"{ours}@{k}"])
-        for k in k_values
-        for key, ours in CHAPTER_KEYS.items()
-    }
-    out["mrr"] = float(means["RR"])
-    return out
-
-
-def stream_lines(text):
-    nb = nbformat.reads(text, as_version=4)
-    return [
-        line
-        for cell in nb.cells
-        if cell.cell_type == "code"
-        for output in cell.get("outputs", [])
-        if output.get("output_type") == "stream"
-        for line in output["text"].splitlines()
-    ]
+STEM = "04_judgments"
+NOTEBOOK = ROOT / "notebooks" / f"{STEM}.ipynb"
+CRANFIELD = DATA / "cranfield"
 
 
 @pytest.fixture(scope="module")
-def teaching():
-    collection = load("teaching")
-    runs = {
-        name: make_retriever(name, collection.corpus).run(collection.queries, k=100)
-        for name in ("bm25", "vector", "hybrid", "reranked")
-    }
-    return collection.qrels, runs
+def fallback_run(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("nb04-fallback")
+    return execute(STEM, tmp_path, lang="en", pool_dataset=str(tmp_path / "no-such-collection"))
 
 
-# ------------------------------------------------------------------ one source, two editions
+def teaching_runs(teaching):
+    """The notebook's three systems: bm25, "vector" = LSA, and hybrid = RRF of the two."""
+    bm25, lsa = make_retriever("bm25", teaching.corpus), make_retriever("lsa", teaching.corpus)
+    systems = {"bm25": bm25, "vector": lsa, "hybrid": HybridRetriever(retrievers=[bm25, lsa])}
+    return {n: system.run(teaching.queries, k=100) for n, system in systems.items()}
 
 
-@pytest.mark.parametrize("path", [NOTEBOOK, SOLUTIONS], ids=["notebook", "solutions"])
-def test_bilingual_source(path):
-    nb = nbformat.read(str(path), as_version=4)
-    prose = [cell for cell in nb.cells if cell.cell_type == "markdown"]
-    tags = [tuple(cell.metadata.get("tags", [])) for cell in prose]
-    assert tags == [("lang-zh",), ("lang-en",)] * (len(prose) // 2)
-    for zh, en in zip(prose[::2], prose[1::2], strict=True):
-        assert CJK.search(zh.source), zh.source[:60]
-        assert not CJK.search(
-            en.source.replace("综合表现最佳", "").replace("评估报告", "").replace("持续评估", "")
-        ), en.source[:60]
-    cells = nb.cells
-    for i, cell in enumerate(cells[:-1]):  # a lang-zh cell is followed by its translation
-        if "lang-zh" in cell.metadata.get("tags", []):
-            assert "lang-en" in cells[i + 1].metadata.get("tags", [])
-    # the project's checker, and the two editions share every code cell
-    assert check_bilingual(nb) == []
-    code = [c.source for c in cells if c.cell_type == "code"]
-    for lang in ("zh", "en"):
-        assert [c.source for c in edition(nb, lang).cells if c.cell_type == "code"] == code
-    parameters = [c for c in cells if "parameters" in c.metadata.get("tags", [])]
-    assert len(parameters) == 1 and 'lang = "zh"' in parameters[0].source
-    assert all(
-        not set(c.metadata.get("tags", [])) & {"lang-zh", "lang-en"}
-        for c in cells
-        if c.cell_type == "code"
-    )
+def check_assessors(results):
+    """Section 1: the two assessors' agreement, against the library and by count."""
+    teaching = load("teaching")
+    second = load("teaching", split="second_assessor").qrels
+    main = teaching.qrels[teaching.qrels["query_id"].isin(set(second["query_id"]))]
+    got = results["agreement"]
+    # DATASHEET.md: 142 pairs for q03-q12, 16 disagreements, all one grade apart
+    assert (got["items"], got["disagreements"]) == (142, 16)
+    assert got["percent_agreement"] == pytest.approx(126 / 142)
+    assert got["kappa"] == pytest.approx(cohen_kappa(main, second), abs=1e-12)
+    assert got["kappa_quadratic"] == pytest.approx(
+        cohen_kappa(main, second, weights="quadratic"), abs=1e-12)
+    ratings = ratings_table({"main": main, "second": second})
+    for level, value in got["alpha"].items():
+        assert value == pytest.approx(krippendorff_alpha(ratings, level=level), abs=1e-12)
+    confusion = pd.DataFrame(got["confusion"])
+    assert confusion.to_numpy().sum() == 142 and int(pd.Series(
+        [confusion.iat[i, i] for i in range(4)]).sum()) == 126
+    # Prose: chance removed, kappa is below the agreement (0.887 vs 0.811); weighting raises it
+    # because every disagreement is one grade apart; alpha (nominal) is almost kappa
+    assert round(got["percent_agreement"], 3) == 0.887 and round(got["kappa"], 3) == 0.811
+    assert got["kappa"] < got["kappa_linear"] < got["kappa_quadratic"]
+    assert (round(got["kappa_linear"], 3), round(got["kappa_quadratic"], 3)) == (0.895, 0.952)
+    assert abs(got["alpha"]["nominal"] - got["kappa"]) < 0.005
+    assert got["alpha"]["nominal"] < got["alpha"]["ordinal"] < got["alpha"]["interval"]
+    assert all(abs(i - j) <= 1 for i, row in enumerate(got["confusion"])
+               for j, n in enumerate(row) if n)
 
 
-def test_checks_reject_plausible_wrong_answers():
-    for wrong in ("A", "C", "D", "c.", None, 3, {"B", "C"}):
-        assert not check("04.3", wrong)
-    assert check("04.3", " b ") and check("04.3", "(B)")
-    for wrong in ({"A", "B"}, {"A", "B", "C", "D"}, {"C"}, "ABCE", None):
-        assert not check("04.4", wrong)
-    assert check("04.4", ["c", "b", "a"]) and check("04.4", "A, B, C")
-    for wrong in (None, 0.5, ["hybrid"]):
-        assert not check("04.1", wrong)  # wrong shapes are refused before any computation
-        assert not check("04.2", wrong if wrong != ["hybrid"] else "recall@1")
+def check_rankings(results):
+    """Section 2: the systems' ranking under each assessor."""
+    teaching = load("teaching")
+    second = load("teaching", split="second_assessor").qrels
+    part = sorted(set(second["query_id"]))
+    main = teaching.qrels[teaching.qrels["query_id"].isin(part)]
+    runs = {n: r[r["query_id"].isin(part)] for n, r in teaching_runs(teaching).items()}
+    for name, got in results["rankings"].items():
+        for who, qrels in (("main", main), ("second", second)):
+            expected = {n: reteval.evaluate(qrels, r, [name])[name].mean() for n, r in runs.items()}
+            assert got[who] == pytest.approx(expected, abs=1e-12)
+        assert got["tau"] == pytest.approx(kendall_tau(pd.Series(got["main"]),
+                                                       pd.Series(got["second"])))
+        assert got["tau_ap"] == pytest.approx(tau_ap(pd.Series(got["main"]),
+                                                     pd.Series(got["second"])))
+    ndcg, ap = results["rankings"]["nDCG@10"], results["rankings"]["AP"]
+    # Prose: nDCG@10 keeps the ranking (BM25 first), every score drops with the stricter assessor
+    assert ndcg["tau"] == 1.0 and ndcg["best_main"] == ndcg["best_second"] == "bm25"
+    assert all(ndcg["second"][n] < ndcg["main"][n] for n in ndcg["main"])
+    # ... AP's winner changes (hybrid -> vector), tau 0.33; the systems are within 0.02 under
+    # the main judgments while the other assessor moves one by about 0.04
+    assert (ap["best_main"], ap["best_second"]) == ("hybrid", "vector")
+    assert round(ap["tau"], 2) == 0.33
+    assert max(ap["main"].values()) - min(ap["main"].values()) < 0.02
+    assert 0.035 < max(abs(ap["main"][n] - ap["second"][n]) for n in ap["main"]) < 0.045
 
 
-# --------------------------------------------------------------------------- the default run
+def check_judge(results):
+    """Section 4: the offline judge against the humans."""
+    teaching = load("teaching")
+    machine = judge(teaching.qrels, TermOverlapJudge(), queries=teaching.queries,
+                    docs=teaching.corpus)
+    comparison = compare_judgments(teaching.qrels, machine.qrels, teaching_runs(teaching))
+    got = results["judge"]
+    assert got["calls"] == len(teaching.qrels) == got["items"] == 554
+    assert got["characters"] == sum(
+        len(teaching.queries[q]) + len("\n".join(
+            p for p in (teaching.corpus[d]["title"], teaching.corpus[d]["text"]) if p))
+        for q, d in zip(teaching.qrels["query_id"], teaching.qrels["doc_id"], strict=True))
+    assert got["kappa"] == pytest.approx(comparison.kappa, abs=1e-12)
+    assert got["binary_kappa"] == pytest.approx(comparison.binary_kappa, abs=1e-12)
+    assert got["confusion"] == comparison.confusion.to_numpy().tolist()
+    assert got["tau"] == pytest.approx(comparison.tau) and got["same_best"] is True
+    # Prose: kappa "only 0.11" (slight), binary 0.12; scores far above the human ones;
+    # the same ranking (tau = 1) with BM25 first; cross-language relevant pairs mostly graded 0
+    assert round(got["kappa"], 2) == 0.11 and round(got["binary_kappa"], 2) == 0.12
+    assert got["kappa"] < 0.2
+    assert all(s["other"] > s["human"] + 0.2 for s in got["scores"].values())
+    assert got["tau"] == 1.0
+    assert max(got["scores"], key=lambda n: got["scores"][n]["human"]) == "bm25"
+    assert got["cross_language_missed"] > got["cross_language_relevant"] / 2
+    # Prose: a majority of 5 noisy answers agrees better than one; failures are counted
+    assert got["noisy_kappa"]["5"] > got["noisy_kappa"]["1"]
+    assert got["failed"] == sum("SQL" in (teaching.corpus[d]["title"] + "\n"
+                                         + teaching.corpus[d]["text"])
+                                for d in teaching.qrels["doc_id"])
 
 
-@pytest.mark.slow
-def test_default_run(tmp_path, teaching):
-    text = execute(NOTEBOOK, tmp_path, cwd=tmp_path)  # every parameter at its default
-    out = tmp_path / "outputs" / "04_report"
-    results = json.loads((out / "results.json").read_text(encoding="utf-8"))
-    qrels, runs = teaching
-    assert results["lang"] == "zh" and results["systems"] == list(runs)
-    assert results["num_queries"] == 36 and results["measures"] == DEFAULT_MEASURES
-
-    # recorded values = the library on the same runs
-    expected = reteval.compare(qrels, runs, DEFAULT_MEASURES, rng=0)
-    for name, run in runs.items():
-        means = reteval.evaluate(qrels, run, DEFAULT_MEASURES).mean()
-        assert results["means"][name] == pytest.approx(means.to_dict(), abs=1e-12)
-        assert results["chapter"]["input"][name] == pytest.approx(
-            chapter_means(qrels, run, [1, 3, 5, 10]), abs=1e-12
-        )
-    assert results["status"] == expected.best["status"].to_dict()
-
-    chapter = results["chapter"]
-    mean_of_means = {name: sum(v.values()) / len(v) for name, v in chapter["input"].items()}
-    assert chapter["mean_of_means"] == pytest.approx(mean_of_means, abs=1e-12)
-    # Prose: the printed "best overall" is the highest mean of means, ahead of the runner-up by
-    # a few hundredths at most.
-    overall = max(mean_of_means, key=mean_of_means.get)
-    runner = max((n for n in mean_of_means if n != overall), key=mean_of_means.get)
-    assert (chapter["overall"], chapter["runner_up"]) == (overall, runner)
-    assert chapter["margin"] == pytest.approx(mean_of_means[overall] - mean_of_means[runner])
-    assert 0 <= chapter["margin"] < 0.05
-    # Prose: keeping the deepest cutoff's columns and mrr changes the lead.
-    subset = chapter["subset"]
-    assert subset["columns"] == ["recall@10", "precision@10", "ndcg@10", "mrr"]
-    assert subset["margin"] != pytest.approx(chapter["margin"])
-    # Prose: the first exactly tied column; idxmax names the first listed, then the last.
-    tie = chapter["tie"]
-    assert tie is not None
-    values = {name: chapter["input"][name][tie["column"]] for name in runs}
-    assert tie["systems"] == [n for n in runs if values[n] == max(values.values())]
-    assert (tie["first"], tie["reversed"]) == (tie["systems"][0], tie["systems"][-1])
-    # Prose: the retrievers return different numbers of documents (bm25 only those sharing a
-    # term with the query), so the deep measures compare them at unequal depths; the
-    # notebook prints and records it, and so does the report, with its recommendation rule.
-    numret = {name: reteval.evaluate(qrels, run, ["NumRet"])["NumRet"]
-              for name, run in runs.items()}
-    assert results["retrieved"]["bm25"]["mean"] == pytest.approx(numret["bm25"].mean())
-    assert numret["bm25"].mean() < 100 and numret["vector"].min() == 100
-    sensitive = [m for m in DEFAULT_MEASURES if expected.depth_sensitive(m)]
-    assert results["depth_sensitive"] == sensitive and {"R@100", "AP"} <= set(sensitive)
-    for cut in (5, 10):  # hand check: bm25 has queries with fewer than 10 documents
-        short = (numret["bm25"] < cut).any()
-        assert (f"P@{cut}" in sensitive) == bool(short)
-    report_md = (out / "report.md").read_text(encoding="utf-8")
-    assert "各检索器每个查询返回的文档数不同" in report_md and "AP †" in report_md
-    assert "推荐规则" in report_md
-
-    # Without a baseline, the four baseline columns are empty and not shown.
-    assert results["table_columns"] == [
-        "measure",
-        "system",
-        "mean",
-        "ci_low",
-        "ci_high",
-        "n_queries",
-    ]
-    # No history yet: one line says so, and the run goes on.
-    missing = [line for line in stream_lines(text) if "06_continuous_evaluation" in line]
-    assert len(missing) == 1 and "笔记本 06" in missing[0]
-    assert "no history_file given" not in text and results["trend_entries"] == 0
-    # Figures inline, and links that resolve from the working folder.
-    assert text.count('"image/png"') >= 4
-    for rel, link in results["figure_links"].items():
-        assert (tmp_path / link).resolve() == (out / rel).resolve() and (tmp_path / link).is_file()
-    report = (out / "report.md").read_text(encoding="utf-8")
-    assert report.startswith("# 检索系统评估报告") and "## 持续评估" not in report
-    assert '<html lang="zh-CN">' in (out / "report.html").read_text(encoding="utf-8")
+def check_pooling(results, collection):
+    """Section 3 against the library: the depth sweep and leave-one-out."""
+    queries = sorted(set(collection.qrels["query_id"]))
+    assert len(results["sweep"]) == 7
+    deepest = None
+    for row in results["sweep"]:
+        assert row["tau"] == pytest.approx(kendall_tau(pd.Series(results["complete"]),
+                                                       pd.Series(row["scores"])))
+        assert row["per_query"] == pytest.approx(row["pairs"] / len(queries))
+        deepest = row
+    shares = [row["relevant_share"] for row in results["sweep"]]
+    assert shares == sorted(shares) and deepest["relevant_share"] < 1
+    pairs = [row["pairs"] for row in results["sweep"]]
+    assert pairs == sorted(pairs)
+    for got in results["leave_one_out"].values():
+        table = pd.DataFrame(got["table"]).T
+        assert got["max_drop"] == pytest.approx(-table["change"].min())
+        assert got["runs_that_moved"] == int((table["rank_change"] != 0).sum())
 
 
-# --------------------------------------------------------------------------- another parameter set
+def test_fallback_run_records_what_the_library_computes(fallback_run):
+    output_dir, results = fallback_run
+    assert results["fallback"] is True and results["pool_dataset"] == "teaching"
+    executed = (output_dir.parent / f"{STEM}.ipynb").read_text(encoding="utf-8")
+    assert "is not there. The teaching collection is used instead" in executed
+    check_assessors(results)
+    check_rankings(results)
+    check_judge(results)
+    check_pooling(results, load("teaching"))
+    assert (output_dir / "figures" / "pool_depth.png").stat().st_size > 1000
 
 
 @pytest.mark.slow
-def test_run_files_baseline_english_history(tmp_path):
-    from reteval.monitor.runner import monitor_once
-
-    collection = load("teaching")
-    qrels_path = tmp_path / "qrels.txt"
-    reteval.write_qrels(collection.qrels, qrels_path)
-    bm25 = make_retriever("bm25", collection.corpus).run(collection.queries, k=50)
-    swapped = bm25.copy()
-    first_two = swapped.groupby("query_id").cumcount() < 2
-    swapped.loc[first_two, "score"] = (
-        swapped.loc[first_two]
-        .groupby("query_id")["score"]
-        .transform(lambda s: s.iloc[::-1].to_numpy())
-    )
-    runs = {"bm25": str(tmp_path / "bm25.txt"), "swapped": str(tmp_path / "swapped.txt")}
-    reteval.write_run(bm25, runs["bm25"])
-    reteval.write_run(swapped, runs["swapped"])
-    history = tmp_path / "history.sqlite"
-    for path in runs.values():
-        monitor_once(
-            history,
-            run=path,
-            qrels=str(qrels_path),
-            measures=["R@5", "AP"],
-            name="prod",
-            thresholds=["R@5=0.99"],
-        )
-    output_dir = tmp_path / "pipeline" / "04_report"
-    measures = ["AP", "nDCG@10", "R@5"]
-    text = execute(
-        NOTEBOOK,
-        tmp_path,
-        cwd=tmp_path,
-        lang="en",
-        qrels=str(qrels_path),
-        runs=runs,
-        measures=measures,
-        k_values=[2, 5],
-        baseline="bm25",
-        test="randomization",
-        history_file=str(history),
-        link_base=str(output_dir),
-        output_dir=str(output_dir),
-    )
-    results = json.loads((output_dir / "results.json").read_text(encoding="utf-8"))
-    assert results["lang"] == "en" and results["systems"] == ["bm25", "swapped"]
-    expected = reteval.compare(
-        str(qrels_path), runs, measures, baseline="bm25", test="randomization", rng=0
-    )
-    assert results["status"] == expected.best["status"].to_dict()
-    chapter = results["chapter"]
-    for name, path in runs.items():
-        means = reteval.evaluate(str(qrels_path), path, measures).mean()
-        assert results["means"][name] == pytest.approx(means.to_dict(), abs=1e-12)
-        assert chapter["input"][name] == pytest.approx(
-            chapter_means(str(qrels_path), path, [2, 5]), abs=1e-12
-        )
-    mean_of_means = {name: sum(v.values()) / len(v) for name, v in chapter["input"].items()}
-    best = max(mean_of_means, key=mean_of_means.get)  # max keeps the first on ties, as idxmax
-    other = next(name for name in mean_of_means if name != best)
-    assert chapter["overall"] == best and chapter["runner_up"] == other
-    assert chapter["margin"] == pytest.approx(mean_of_means[best] - mean_of_means[other])
-    tie = chapter["tie"]
-    if tie is not None:  # the first exactly tied column: idxmax takes the first, then the last
-        column = tie["column"]
-        values = {name: chapter["input"][name][column] for name in runs}
-        assert tie["systems"] == [n for n in runs if values[n] == max(values.values())]
-        assert (tie["first"], tie["reversed"]) == (tie["systems"][0], tie["systems"][-1])
-    # With a baseline, the comparison columns hold values and are shown.
-    assert {"mean_difference", "pvalue", "pvalue_corrected", "significant"} <= set(
-        results["table_columns"]
-    )
-    # The history: its section, its trend figure, links relative to where the pipeline saves
-    # the executed notebook (the output folder).
-    assert results["trend_entries"] == 2
-    assert not any("06" in line and "history" in line.lower() for line in stream_lines(text))
-    report = (output_dir / "report.md").read_text(encoding="utf-8")
-    assert report.startswith("# Retrieval evaluation report")
-    assert "## Continuous evaluation" in report and "](figures/trend.png)" in report
-    assert "The history holds 2 evaluations" in report and "below threshold: R@5" in report
-    assert not CJK.search(report)
-    assert results["figure_links"]["figures/trend.png"] == "figures/trend.png"
-    for link in results["figure_links"].values():
-        assert (output_dir / link).is_file()
+@pytest.mark.skipif(not CRANFIELD.is_dir(), reason="Cranfield is not in ../shared/data")
+def test_cranfield_pooling_and_reusability(tmp_path):
+    _, results = execute(STEM, tmp_path, lang="zh", pool_dataset=str(CRANFIELD))
+    collection = load(CRANFIELD)
+    assert results["fallback"] is False and results["pool_dataset"] == "cranfield"
+    check_pooling(results, collection)
+    qrels = collection.qrels
+    # the depth-10 pool and its scores, recomputed here from the runs the notebook describes
+    lexical = make_retriever("bm25", collection.corpus).run(collection.queries, k=100)
+    pooled = pool({"bm25": lexical}, depth=10)
+    assert len(pooled) == 10 * len(collection.queries)
+    complete = reteval.evaluate(qrels, lexical, ["AP"])["AP"].mean()
+    assert results["complete"]["bm25"] == pytest.approx(complete, abs=1e-12)
+    sweep = {row["depth"]: row for row in results["sweep"]}
+    # Prose: about 18 pairs per query at depth 10, 156 at depth 100; about 83% of the relevant
+    # found at depth 100; every shallow-pool AP above the complete AP; tau 0.6 at depths 1-5,
+    # the complete ranking at the deepest pool
+    assert round(sweep[10]["per_query"]) == 18 and round(sweep[100]["per_query"]) == 156
+    assert round(sweep[100]["relevant_share"], 2) == 0.83
+    assert all(row["above_complete"] for row in results["sweep"])
+    assert [sweep[d]["tau"] for d in (1, 2, 5)] == pytest.approx([0.6, 0.6, 0.6])
+    assert sweep[100]["tau"] == pytest.approx(1.0)
+    # Prose: depth 2 is not reusable (a run loses about 0.056, one changes rank); depth 10 is
+    loo2, loo10 = results["leave_one_out"]["2"], results["leave_one_out"]["10"]
+    assert round(loo2["max_drop"], 3) == 0.056 and loo2["runs_that_moved"] == 1
+    assert loo10["max_drop"] < 0.015 and loo10["runs_that_moved"] == 0
+    runs = {"bm25": lexical,
+            "LSA-256": make_retriever("lsa", collection.corpus).run(collection.queries, k=100)}
+    # leave_one_out of two of the runs agrees in kind: a left-out run never gains judged docs
+    small = leave_one_out(qrels, runs, measure="AP", depth=2)
+    assert (small.table["judged"] <= 1).all()
 
 
-# --------------------------------------------------------------------------- solutions
+@pytest.mark.parametrize("parameters, message", [
+    ({"lang": "fr"}, "lang must be 'zh' or 'en'"),
+    ({"pool_depths": [1, 500]}, "pool depth 500 is deeper than the runs"),
+    ({"measure": "nDGC@10"}, "nDGC@10"),
+])
+def test_bad_parameters_stop_with_a_clear_message(tmp_path, parameters, message):
+    with pytest.raises(papermill.PapermillExecutionError, match=message):
+        execute(STEM, tmp_path, **parameters)
 
 
-@pytest.mark.slow
-def test_solutions_pass_their_checks(tmp_path):
-    text = execute(SOLUTIONS, tmp_path, cwd=tmp_path, lang="en")
-    assert text.count("Correct!") == 4
-    # the computed checks reject plausible wrong answers
-    assert check("04.1", "vector") and not check("04.1", "bm25") and not check("04.1", "hybrid")
-    assert check("04.2", {"precision@1"}) and check("04.2", ["P@1"])
-    assert not check("04.2", {"recall@1", "precision@1"})
-    assert not check("04.2", {"precision@1", "ndcg@5"})
+def test_every_exercise_is_asked_and_solved(tmp_path):
+    """The notebook asks every exercise of nb04; the solutions pass every check."""
+    from reteval.teaching.exercises.nb04 import EXERCISES
+
+    def source(path):
+        return "".join("".join(c["source"])
+                       for c in json.loads(path.read_text(encoding="utf-8"))["cells"])
+
+    solutions = ROOT / "notebooks" / "solutions" / "04_solutions.ipynb"
+    for exercise in EXERCISES:
+        assert f'check("{exercise}", answer, lang=lang)' in source(NOTEBOOK)
+        assert f'check("{exercise}", answer, lang=lang)' in source(solutions)
+    execute_solutions("04", tmp_path, "en")

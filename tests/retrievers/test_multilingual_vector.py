@@ -1,7 +1,7 @@
 """The default vector retriever: the multilingual Universal Sentence Encoder v3.
 
 Small hand-made corpora check the encoder and the retrievers built on it; the teaching
-collection checks what notebook 02 and the datasheet say about them (recall by direction,
+collection checks what notebook 05 and the datasheet say about them (recall by direction,
 unjudged documents in the top 10). Speed is measured in bench/bench_retrievers.py, not here.
 """
 
@@ -179,7 +179,7 @@ def test_recall_by_direction_on_the_teaching_collection(teaching):
                 assert table.loc[direction, "found"] == by_hand
                 assert table.loc[direction, "relevant"] == total
             found[name, k] = table["found"].to_dict()
-    # What notebook 02 says: vector reaches the other language, bm25 and reranked cannot.
+    # What notebook 05 says: vector reaches the other language, bm25 and reranked cannot.
     assert found["vector", 100] == {"zh→zh": 64, "zh→en": 58, "en→zh": 53, "en→en": 61}
     assert found["bm25", 100] == found["reranked", 100] == {
         "zh→zh": 56, "zh→en": 13, "en→zh": 13, "en→en": 53}

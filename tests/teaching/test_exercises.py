@@ -18,7 +18,7 @@ import pytest
 
 from reteval.teaching.exercises import check, reset
 
-NOTEBOOKS = ("01", "01b", "02", "03", "04", "05", "06")
+NOTEBOOKS = ("01", "04", "05", "07", "09", "10", "11")
 
 
 def all_exercises():
@@ -106,23 +106,23 @@ RIGHT = {
     "01.3": [(0.6, 0.8), ["0.6", "0.8"], (Fraction(3, 5), 4 / 5),
              Fresh(lambda: iter([0.6, 0.8])), ("60%", "80%")],
     "01.4": [9 / 14, "9/14", 0.6429, "0.64", 0.643],
-    "01b.1": [0.4, "0.4", "0.40", "2/5", Fraction(2, 5)],  # p_o 0.7, p_e 0.5
-    "01b.3": [6, 6.0, "6"],  # d1 d2 d3 | d5 | d7 d8
-    "02.1": [],  # counted from the teaching collection below
-    "02.5": [419, 419.0, "419"],
-    "02.6": ["B", "b", "(B)"],
-    "03.1": [],  # drawn independently below
-    "03.2": [6036, 6036.0, "6036", "6,036", np.int64(6036)],
-    "03.3": ["B", "b", " (b) ", "B.", {"B"}],
-    "03.4": [507, 507.0, "507"],
-    "04.3": ["B", "b", "(B)"],
-    "04.4": [{"A", "B", "C"}, "A, B, C", "abc".upper().replace("", " ").strip(), ["a", "b", "c"]],
-    "05.1": [(1 / 2 + 2 / 4 + 3 / 7) / 5, "0.2857", 0.286, "0.29", "2/7"],
-    "05.2": [57756, 57756.0, "57756", "57,756", np.int64(57756)],
-    "05.3": [{"A", "B", "C", "D"}, "A, B, C, D", "abcd".upper().replace("", " ").strip()],
-    "06.1": [2, 2.0, "2"],
-    "06.2": [9, 9.0, "9"],
-    "06.3": ["first", "First", " 'first' ", "the first entry", "第一条", "第一条记录", "首条记录"],
+    "04.1": [0.4, "0.4", "0.40", "2/5", Fraction(2, 5)],  # p_o 0.7, p_e 0.5
+    "04.3": [6, 6.0, "6"],  # d1 d2 d3 | d5 | d7 d8
+    "05.1": [],  # counted from the teaching collection below
+    "05.5": [419, 419.0, "419"],
+    "05.6": ["B", "b", "(B)"],
+    "07.1": [],  # drawn independently below
+    "07.2": [6036, 6036.0, "6036", "6,036", np.int64(6036)],
+    "07.3": ["B", "b", " (b) ", "B.", {"B"}],
+    "07.4": [507, 507.0, "507"],
+    "10.3": ["B", "b", "(B)"],
+    "10.4": [{"A", "B", "C"}, "A, B, C", "abc".upper().replace("", " ").strip(), ["a", "b", "c"]],
+    "11.1": [(1 / 2 + 2 / 4 + 3 / 7) / 5, "0.2857", 0.286, "0.29", "2/7"],
+    "11.2": [57756, 57756.0, "57756", "57,756", np.int64(57756)],
+    "11.3": [{"A", "B", "C", "D"}, "A, B, C, D", "abcd".upper().replace("", " ").strip()],
+    "09.1": [2, 2.0, "2"],
+    "09.2": [9, 9.0, "9"],
+    "09.3": ["first", "First", " 'first' ", "the first entry", "第一条", "第一条记录", "首条记录"],
 }
 
 WRONG = {
@@ -133,18 +133,18 @@ WRONG = {
              Fresh(lambda: iter([]))],
     "01.3": [(0.6, 0.4), (0.4, 0.8), (0.8, 0.8), 0.6, (0.6,), "0.6, 0.8", (0.6, 10**400)],
     "01.4": [10 / 15, 9 / 15, 11 / 14, 0.5, "0.5", False, 0.6, 0.65],
-    "02.4": ["nDCG@10", "ndcg_cut_10", "nDCG_exp@5", 10],
-    "03.2": [2 * 6036, 6036.5, 3018, True, 10**400],
-    "03.3": ["a", "c", "d", "A, B", 2, "bc"],
-    "03.4": [254, 1000, 507.5, True],
-    "04.3": ["A", "C", "D", {"B", "C"}],
-    "04.4": [{"A"}, {"A", "B"}, {"A", "B", "C", "D"}, "ABCE"],
-    "05.1": [(1 / 2 + 2 / 4 + 3 / 7) / 3, 0.3, "0.3", 0.2],
-    "05.2": [14745, 2 * 57756, 57756.5, 57757, True, float("inf")],
-    "05.3": [{"A", "B", "C", "D", "E"}, {"E"}, {"A", "B", "C"}, "A"],
-    "06.1": [3, 2.5, 0, "two"],
-    "06.2": [8, 10, 7, 5 / 8, 0.7],
-    "06.3": ["latest", "last", "previous", "最新", 1, "firstly wrong"],
+    "05.4": ["nDCG@10", "ndcg_cut_10", "nDCG_exp@5", 10],
+    "07.2": [2 * 6036, 6036.5, 3018, True, 10**400],
+    "07.3": ["a", "c", "d", "A, B", 2, "bc"],
+    "07.4": [254, 1000, 507.5, True],
+    "10.3": ["A", "C", "D", {"B", "C"}],
+    "10.4": [{"A"}, {"A", "B"}, {"A", "B", "C", "D"}, "ABCE"],
+    "11.1": [(1 / 2 + 2 / 4 + 3 / 7) / 3, 0.3, "0.3", 0.2],
+    "11.2": [14745, 2 * 57756, 57756.5, 57757, True, float("inf")],
+    "11.3": [{"A", "B", "C", "D", "E"}, {"E"}, {"A", "B", "C"}, "A"],
+    "09.1": [3, 2.5, 0, "two"],
+    "09.2": [8, 10, 7, 5 / 8, 0.7],
+    "09.3": ["latest", "last", "previous", "最新", 1, "firstly wrong"],
 }
 
 
@@ -171,9 +171,9 @@ def test_a_draw_is_accepted_as_printed():
     used, next_draw = generator.random(), generator.random()
     cut = str(math.floor(next_draw * 1e4) / 1e4)
     for answer in (next_draw, round(next_draw, 4), f"{next_draw:.4f}", cut):
-        assert check("03.1", answer), answer
-    assert not check("03.1", used)
-    assert not check("03.1", round(next_draw, 2))  # fewer decimals than asked for
+        assert check("07.1", answer), answer
+    assert not check("07.1", used)
+    assert not check("07.1", round(next_draw, 2))  # fewer decimals than asked for
 
 
 def test_hints_never_state_the_answer():
@@ -187,7 +187,7 @@ def test_hints_never_state_the_answer():
                     if text not in ("2", "9"):  # digits that occur in any text
                         assert text not in hints, (exercise_id, text)
     # the short answers: not written out next to the word "answer"
-    for exercise_id, answer in (("06.1", "2"), ("06.2", "9"), ("03.3", "B"), ("04.3", "B")):
+    for exercise_id, answer in (("09.1", "2"), ("09.2", "9"), ("07.3", "B"), ("10.3", "B")):
         hints = " ".join(check.__globals__["_exercise"](exercise_id).hints("en"))
         assert f"answer is {answer}" not in hints.lower().replace("the answer is one", "")
 
@@ -206,9 +206,9 @@ def test_02_1_counts_short_bm25_lists_on_the_teaching_collection():
     per_query = run.groupby("query_id").size().reindex(list(collection.queries), fill_value=0)
     short = int((per_query < 10).sum())
     for answer in (short, float(short), str(short)):
-        assert check("02.1", answer)
-    assert not check("02.1", short + 1) and not check("02.1", 100)
-    assert not check("02.1", reteval.evaluate(collection.qrels, run, ["NumRet"])["NumRet"].mean())
+        assert check("05.1", answer)
+    assert not check("05.1", short + 1) and not check("05.1", 100)
+    assert not check("05.1", reteval.evaluate(collection.qrels, run, ["NumRet"])["NumRet"].mean())
 
 
 # --------------------------------------------------------------------------- code exercises
@@ -247,7 +247,7 @@ def top_k(run, k):
 
 
 def test_02_8_runs_the_students_top_k_on_hidden_runs():
-    assert check("02.8", top_k)
+    assert check("05.8", top_k)
 
     def ties_the_wrong_way(run, k):
         ordered = run.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, True])
@@ -257,9 +257,9 @@ def test_02_8_runs_the_students_top_k_on_hidden_runs():
         return run.groupby("query_id").head(k)
 
     for wrong in (ties_the_wrong_way, file_order, lambda run, k: run.head(k), lambda run, k: None):
-        verdict = check("02.8", wrong, lang="en")
+        verdict = check("05.8", wrong, lang="en")
         assert not verdict and "hidden run" in verdict.message
-    assert not check("02.8", pd.DataFrame())
+    assert not check("05.8", pd.DataFrame())
 
 
 def hashed_assignment(user_id, experiment):
@@ -268,7 +268,7 @@ def hashed_assignment(user_id, experiment):
 
 
 def test_03_5_runs_the_students_assignment_on_hidden_users():
-    assert check("03.5", hashed_assignment)
+    assert check("07.5", hashed_assignment)
 
     def user_only(user_id, experiment):
         return hashed_assignment(user_id, "one experiment")
@@ -295,7 +295,7 @@ def test_03_5_runs_the_students_assignment_on_hidden_users():
     }
     state = random.getstate()
     for function, message in expected.items():
-        verdict = check("03.5", function, lang="en")
+        verdict = check("07.5", function, lang="en")
         assert not verdict and message in verdict.message, (function.__name__, verdict)
     assert random.getstate() == state  # the check leaves the student's random state alone
 
@@ -309,7 +309,7 @@ def run_once(evaluation, history_file):
 
 
 def test_06_4_runs_the_students_one_shot_evaluation_on_hidden_days():
-    assert check("06.4", run_once)
+    assert check("09.4", run_once)
 
     def loops(evaluation, history_file):
         evaluation.start_scheduled_evaluation(interval_hours=24)
@@ -337,7 +337,7 @@ def test_06_4_runs_the_students_one_shot_evaluation_on_hidden_days():
     expected = {loops: "waits", swallows: "does not raise", forgets: "history file",
                 overwrites: "history file", writes_first: "history file"}
     for function, message in expected.items():
-        verdict = check("06.4", function, lang="en")
+        verdict = check("09.4", function, lang="en")
         assert not verdict and message in verdict.message, (function.__name__, verdict)
 
 

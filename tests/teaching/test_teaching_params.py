@@ -21,11 +21,11 @@ NB06 = {"lang": "zh", "start": "2026-05-01", "days": 30, "regression_day": 18, "
 
 def test_the_default_parameters_pass():
     assert params.check_notebook_01(**NB01) is None
-    assert params.check_notebook_02(**NB02) is None
-    assert params.check_notebook_03(**NB03) is None
-    assert params.check_notebook_04(lang="en", measures=["P@5"], k_values=[1]) is None
-    assert params.check_notebook_05(**NB05) is None
-    assert params.check_notebook_06(**NB06) == datetime(2026, 5, 1, tzinfo=timezone.utc)
+    assert params.check_notebook_05(**NB02) is None
+    assert params.check_notebook_07(**NB03) is None
+    assert params.check_notebook_10(lang="en", measures=["P@5"], k_values=[1]) is None
+    assert params.check_notebook_11(**NB05) is None
+    assert params.check_notebook_09(**NB06) == datetime(2026, 5, 1, tzinfo=timezone.utc)
 
 
 @pytest.mark.parametrize("value", [0, -3, 2.0, True, "5", None])
@@ -79,14 +79,14 @@ def test_notebook_01(change, message):
     ({"cutoffs": []}, "cutoffs must be positive integers; got \\[\\]"),
     ({"depth": "100"}, "depth must be a positive integer; got '100'"),
 ])
-def test_notebook_02(change, message):
+def test_notebook_05(change, message):
     with pytest.raises(InputError, match=message):
-        params.check_notebook_02(**{**NB02, **change})
+        params.check_notebook_05(**{**NB02, **change})
 
 
-def test_notebook_02_measures_get_the_nearest_valid_name():
+def test_notebook_05_measures_get_the_nearest_valid_name():
     with pytest.raises(UnknownMeasureError, match="Did you mean 'nDCG'"):
-        params.check_notebook_02(**{**NB02, "measures": ["nDGC@10"]})
+        params.check_notebook_05(**{**NB02, "measures": ["nDGC@10"]})
 
 
 @pytest.mark.parametrize("change, message", [
@@ -102,23 +102,23 @@ def test_notebook_02_measures_get_the_nearest_valid_name():
     ({"dataset": "teaching", "rankers": ["bm25"]}, "rankers must name two retrievers"),
     ({"dataset": "teaching", "rankers": ["bm25", "vectr"]}, "in rankers; .*did you mean 'vector'"),
 ])
-def test_notebook_03(change, message):
+def test_notebook_07(change, message):
     with pytest.raises(InputError, match=message):
-        params.check_notebook_03(**{**NB03, **change})
+        params.check_notebook_07(**{**NB03, **change})
 
 
-def test_notebook_03_log_path_must_have_a_known_ending(tmp_path):
+def test_notebook_07_log_path_must_have_a_known_ending(tmp_path):
     log = tmp_path / "log.txt"
     log.write_text("")
     with pytest.raises(InputError, match="log_path must end in .csv.*got 'log.txt'"):
-        params.check_notebook_03(**{**NB03, "log_path": str(log)})
+        params.check_notebook_07(**{**NB03, "log_path": str(log)})
 
 
-def test_notebook_04():
+def test_notebook_10():
     with pytest.raises(InputError, match="lang must be .zh. or .en."):
-        params.check_notebook_04(lang="fr", measures=["AP"], k_values=[1])
+        params.check_notebook_10(lang="fr", measures=["AP"], k_values=[1])
     with pytest.raises(InputError, match="k_values must be positive integers"):
-        params.check_notebook_04(lang="zh", measures=["AP"], k_values=[0])
+        params.check_notebook_10(lang="zh", measures=["AP"], k_values=[0])
 
 
 def test_report_sources_from_a_results_folder_keep_the_retrievers_order(tmp_path):
@@ -139,7 +139,7 @@ def test_report_sources_name_a_missing_run_file(tmp_path):
     with pytest.raises(InputError, match="run file of 'a' not found"):
         params.report_sources(results_dir=None, qrels=tmp_path / "q.txt",
                               runs={"a": tmp_path / "a.txt"}, retrievers=[], depth=10)
-    with pytest.raises(InputError, match="is not a results folder of notebook 02"):
+    with pytest.raises(InputError, match="is not a results folder of notebook 05"):
         params.report_sources(results_dir=tmp_path, qrels=None, runs=None, retrievers=[], depth=10)
 
 
@@ -148,9 +148,9 @@ def test_report_sources_name_a_missing_run_file(tmp_path):
     ({"max_k": 0}, "max_k must be a positive integer; got 0"),
     ({"k": 11}, "k must be between 1 and min\\(len\\(grades\\), max_k\\) = 10; got 11"),
 ])
-def test_notebook_05(change, message):
+def test_notebook_11(change, message):
     with pytest.raises(InputError, match=message):
-        params.check_notebook_05(**{**NB05, **change})
+        params.check_notebook_11(**{**NB05, **change})
 
 
 def test_query_id():
@@ -168,6 +168,6 @@ def test_query_id():
     ({"measures": ["R@10"]}, "measures must include R@5"),
     ({"start": "May 1"}, "start must be a date such as '2026-05-01'; got 'May 1'"),
 ])
-def test_notebook_06(change, message):
+def test_notebook_09(change, message):
     with pytest.raises(InputError, match=message):
-        params.check_notebook_06(**{**NB06, **change})
+        params.check_notebook_09(**{**NB06, **change})

@@ -2,7 +2,7 @@
 
 Expected values are computed by hand (the arithmetic is in the comments), with
 pytrec_eval and statsmodels as independent references where noted. Notebook
-05_explore is tested in tests/test_notebook_05.py.
+11_explore is tested in tests/test_notebook_11.py.
 """
 
 import math

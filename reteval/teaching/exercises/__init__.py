@@ -355,10 +355,10 @@ def check(exercise_id: str, answer, *, lang: str = "zh") -> Verdict:
 
     Examples
     --------
-    >>> reset("05.2")
-    >>> check("05.2", None, lang="en")
-    … 05.2: Not answered yet: replace answer = None with your answer and run the cell again.
-    >>> check("05.2", 1, lang="en").hint
+    >>> reset("11.2")
+    >>> check("11.2", None, lang="en")
+    … 11.2: Not answered yet: replace answer = None with your answer and run the cell again.
+    >>> check("11.2", 1, lang="en").hint
     1
     """
     if lang not in _PRAISE:

@@ -1,160 +1,145 @@
-"""Exercises of notebook 04 (the evaluation report).
+"""Exercises of notebook 04 (building and trusting the evaluation set).
 
-* ``04.1`` (computed): the chapter's "best overall" once ``recall@100`` is in
-  the table: a system name.
-* ``04.2`` (computed): the columns whose highest mean is shared: column names.
-* ``04.3`` (choice): what would show that two systems are equally good: a letter.
-* ``04.4`` (choices): why the highest mean of means is no conclusion: letters.
+Each checker recomputes the right answer from the exercise's data with
+:mod:`reteval.judging`, so the exercise text and its check cannot drift apart.
+Worked solutions: ``notebooks/solutions/04_solutions.ipynb``.
 
-The two computed exercises are about the chapter's table of notebook 02: the
-teaching collection, the retrievers bm25, vector, hybrid and reranked, 100
-documents per query, cutoffs 1, 3, 5 and 10. Their checks compute the right
-answer with reteval (the first check takes a few seconds: it runs the four
-retrievers).
+* ``04.1`` (kappa by hand): Cohen's kappa between :data:`ASSESSOR_A` and
+  :data:`ASSESSOR_B`, a number.
+* ``04.2`` (where a swap happens): ``(tau_AP of TOP_SWAP, tau_AP of BOTTOM_SWAP)``
+  against :data:`TRUTH`, a pair of numbers (Kendall's tau is the same for both).
+* ``04.3`` (pooling): how many (query, document) pairs the depth-3 pool of
+  :data:`POOL_RUNS` sends to the assessors, a number.
+* ``04.4`` (reusability): P@3 of run ``"c"`` of :data:`POOL_RUNS` when it is
+  left out of the depth-3 pool, judged by :data:`POOL_QRELS` (unjudged = not
+  relevant), a number.
 """
 
 from __future__ import annotations
 
-import functools
-import re
+import pandas as pd
 
-from reteval.teaching.exercises import Exercise, letters, word
+from reteval.teaching.exercises import Exercise, close_to, whole_number
 
-__all__ = ["EXERCISES"]
+__all__ = [
+    "ASSESSOR_A",
+    "ASSESSOR_B",
+    "BOTTOM_SWAP",
+    "EXERCISES",
+    "POOL_QRELS",
+    "POOL_RUNS",
+    "TOP_SWAP",
+    "TRUTH",
+]
 
-RETRIEVERS = ("bm25", "vector", "hybrid", "reranked")
-K_VALUES = (1, 3, 5, 10)
-DEPTH = 100
+#: 04.1: two assessors' binary labels of the same ten documents.
+ASSESSOR_A = [1, 1, 1, 1, 1, 0, 0, 0, 0, 0]
+ASSESSOR_B = [1, 1, 1, 1, 0, 1, 1, 0, 0, 0]
 
+#: 04.2: a ranking of five systems (system -> score) and two rankings with one swap each.
+TRUTH = {"s1": 0.50, "s2": 0.45, "s3": 0.40, "s4": 0.35, "s5": 0.30}
+TOP_SWAP = {"s2": 0.50, "s1": 0.45, "s3": 0.40, "s4": 0.35, "s5": 0.30}
+BOTTOM_SWAP = {"s1": 0.50, "s2": 0.45, "s3": 0.40, "s5": 0.35, "s4": 0.30}
 
-@functools.lru_cache(maxsize=1)
-def _teaching_runs():
-    from reteval.datasets import load
-    from reteval.retrievers import make_retriever
-
-    collection = load("teaching")
-    runs = {name: make_retriever(name, collection.corpus).run(collection.queries, k=DEPTH)
-            for name in RETRIEVERS}
-    return collection.qrels, runs
-
-
-def _chapter_table(extra_recall: tuple[int, ...] = ()):
-    import pandas as pd
-
-    from reteval.teaching.chapter_report import chapter_results
-
-    qrels, runs = _teaching_runs()
-    table = pd.DataFrame(chapter_results(qrels, runs, k_values=K_VALUES)).T
-    if extra_recall:
-        extra = pd.DataFrame(chapter_results(qrels, runs, k_values=extra_recall)).T
-        table = table.join(extra[[f"recall@{k}" for k in extra_recall]])
-    return table
+#: 04.3 and 04.4: three runs of one query (best first) and the complete judgments.
+POOL_RUNS = {
+    "a": {"q1": ["d1", "d2", "d3", "d4"]},
+    "b": {"q1": ["d2", "d5", "d1", "d6"]},
+    "c": {"q1": ["d7", "d8", "d2", "d1"]},
+}
+POOL_QRELS = {"q1": {"d1": 1, "d2": 1, "d3": 0, "d5": 0, "d6": 1, "d7": 1, "d8": 0}}
 
 
-def _overall_best_with_recall_100(answer) -> bool:
-    table = _chapter_table(extra_recall=(100,))
-    return word(answer, {table.mean(axis=1).idxmax()})
+
+def _close(answer, expected: float) -> bool:
+    return close_to(answer, expected, decimals=2)
 
 
-_OURS = {"r": "recall", "p": "precision", "ndcg": "ndcg"}
+def _check_1(answer) -> bool:
+    from reteval.judging import cohen_kappa
+
+    return _close(answer, cohen_kappa(ASSESSOR_A, ASSESSOR_B))
 
 
-def _chapter_key(name: str) -> str:
-    """``"R@1"`` or ``"recall@1"`` -> ``"recall@1"``; ``"RR"``/``"MRR"`` -> ``"mrr"``."""
-    text = str(name).strip().lower()
-    if text in ("rr", "mrr"):
-        return "mrr"
-    match = re.fullmatch(r"([a-z]+)@(\d+)", text)
-    if not match:
-        raise ValueError(name)
-    return f"{_OURS.get(match.group(1), match.group(1))}@{int(match.group(2))}"
+def _check_2(answer) -> bool:
+    from reteval.judging import tau_ap
+
+    if isinstance(answer, (str, bytes)):
+        raise TypeError("a pair of numbers is expected")
+    top, bottom = list(answer)
+    truth = pd.Series(TRUTH)
+    return (_close(top, tau_ap(truth, pd.Series(TOP_SWAP)))
+            and _close(bottom, tau_ap(truth, pd.Series(BOTTOM_SWAP))))
 
 
-def _tied_columns(answer) -> bool:
-    if isinstance(answer, str) or not hasattr(answer, "__iter__"):
-        raise TypeError("a collection of column names")
-    given = {_chapter_key(name) for name in answer}
-    table = _chapter_table()
-    tied = {col for col in table.columns if int((table[col] == table[col].max()).sum()) > 1}
-    return given == tied
+def _check_3(answer) -> bool:
+    from reteval.judging import pool
+
+    return whole_number(answer, len(pool(POOL_RUNS, depth=3)))
 
 
-def _choice(right: str):
-    def is_correct(answer) -> bool:
-        return letters(answer) == {right}
-    return is_correct
+def _check_4(answer) -> bool:
+    from reteval.judging import leave_one_out
 
-
-def _choices(right: set[str]):
-    def is_correct(answer) -> bool:
-        return letters(answer) == right
-    return is_correct
+    result = leave_one_out(POOL_QRELS, POOL_RUNS, measure="P@3", depth=3)
+    return _close(answer, result.table.loc["c", "left_out"])
 
 
 EXERCISES = {
     "04.1": Exercise(
-        _overall_best_with_recall_100,
+        _check_1,
         hints_zh=(
-            "答案是一个检索器名（字符串）。先用 chapter_results 算出加了 recall@100 的表。",
-            "本章的“综合最佳”是各列均值的平均（df.mean(axis=1)）最高的那一行。",
-            ("bm25 每个查询平均只返回约 19 篇文档：它的 R@100 与返回 100 篇的检索器相比会怎样？"
-            "这一列对均值的均值有多大影响？"),
+            "答案是一个数。kappa 比较的是观测到的一致与偶然会有的一致。",
+            ("先数两位评估员一致的比例 p_o，再用各自给 1 和 0 的比例算偶然一致 "
+            "p_e = p_A(1)·p_B(1) + p_A(0)·p_B(0)。"),
+            "kappa = (p_o − p_e) / (1 − p_e)。",
         ),
         hints_en=(
-            ("The answer is a retriever's name (a string). First compute the table with "
-            "recall@100 added, with chapter_results."),
-            ("The chapter's \"best overall\" is the row with the highest mean of the columns "
-            "(df.mean(axis=1))."),
-            ("bm25 returns about 19 documents per query: how does its R@100 compare with that "
-            "of the retrievers that return 100? How much does that one column move the mean "
-            "of means?"),
+            ("The answer is a number. Kappa compares the agreement observed with the agreement "
+            "chance would give."),
+            ("Count the share of items where they agree (p_o); chance agreement is "
+            "p_e = p_A(1)·p_B(1) + p_A(0)·p_B(0)."),
+            "kappa = (p_o − p_e) / (1 − p_e).",
         ),
     ),
     "04.2": Exercise(
-        _tied_columns,
+        _check_2,
         hints_zh=(
-            "答案是列名的集合，如 {\"recall@1\"}。逐列找出最高均值，再数有几个检索器达到它。",
-            "不要只看打印的 4 位小数：用 == 比较完整的数值。",
-            ("前 K 名完全相同的两个检索器，在截断位置不超过 K 的每一列都并列；"
-            "每一列都要检查，包括 mrr。"),
+            "答案是一对数：(顶部交换的 tau_AP, 底部交换的 tau_AP)。",
+            ("按被检验的排序从上往下，对第 i 个系统（i ≥ 2）数它上面的系统中"
+            "有几个在 TRUTH 里也排在它上面，记为 C(i)。"),
+            "tau_AP = 2/(N−1) · Σ C(i)/(i−1) − 1：靠前的位置权重更大。",
         ),
         hints_en=(
-            ("The answer is a set of column names, such as {\"recall@1\"}. Find each column's "
-            "highest mean, then count the retrievers that reach it."),
-            "Do not go by the four printed decimals: compare the full values with ==.",
-            ("Two retrievers with the same top K tie in every column with a cutoff of K or "
-            "less; check every column, mrr included."),
+            "The answer is a pair: (tau_AP of the top swap, tau_AP of the bottom swap).",
+            ("Go down the ranking under test: for the i-th system (i ≥ 2) count C(i), "
+            "the systems above it that TRUTH also puts above it."),
+            "tau_AP = 2/(N−1) · Σ C(i)/(i−1) − 1: the top positions weigh more.",
         ),
     ),
     "04.3": Exercise(
-        _choice("B"),
+        _check_3,
         hints_zh=(
-            "答案是一个字母。“一样好”需要什么样的证据？",
-            ("大于 0.05 的 p 值只说明这些查询没有显示出差异，它不是“相等”的证据；"
-            "四位小数相同或报告里的名次也不是。"),
-            "要说明差异在 ±0.01 之内，就要说明差异的合理范围整个落在这个区间里。",
+            "答案是一个整数：送去判断的（查询, 文档）对的个数。",
+            "取每个运行的前 3 个文档，合并后去掉重复，数剩下多少个。",
         ),
         hints_en=(
-            "The answer is one letter. What kind of evidence does \"equally good\" need?",
-            ("A p-value above 0.05 only says that these queries show no difference; it is no "
-            "evidence of equality, and neither are equal printed decimals or a report's ranking."),
-            ("To show that the difference is within ±0.01, show that the whole range of "
-            "plausible differences lies inside that interval."),
+            "The answer is a whole number: the (query, document) pairs sent to the assessors.",
+            "Take each run's top 3 documents, merge them, drop repeats, and count.",
         ),
     ),
     "04.4": Exercise(
-        _choices({"A", "B", "C"}),
+        _check_4,
         hints_zh=(
-            "答案是字母的集合，如 {\"A\"}。可能不止一个理由是对的。",
-            "想想只保留 mrr 一列时谁是“综合最佳”，以及千分位、百分位上的领先意味着什么。",
-            "均值的均值与查询数无关；idxmax 的速度与结论无关。",
+            "答案是一个数。c 不参与建池时，哪些文档会被判断？",
+            "只用 a 和 b 的前 3 个文档组成的池：池外的判断都当作不存在（不相关）。",
+            "再看 c 的前 3 个文档里有几个既在池里又相关，除以 3。",
         ),
         hints_en=(
-            "The answer is a set of letters, such as {\"A\"}. More than one reason may be right.",
-            ("Think of who is 'best overall' with the mrr column alone, and of what a lead in "
-             "the second or third decimal means."),
-            ("The mean of means does not depend on the number of queries; the speed of idxmax "
-             "has nothing to do with the conclusion."),
+            "The answer is a number. With c left out of the pool, which documents get judged?",
+            ("Pool only a's and b's top 3; judgments outside that pool are dropped (unjudged "
+            "counts as not relevant)."),
+            "Then count c's top 3 documents that are in the pool and relevant, and divide by 3.",
         ),
     ),
 }

@@ -1,115 +1,363 @@
-"""Exercises of notebook 05 (exploring measures interactively).
+"""Exercises of notebook 05 (comparing retrievers).
 
 The computed exercises are checked against values the checker recomputes with
-the library, so the exercise and its check cannot drift apart. Worked
+the library on the bundled teaching collection (depth 100, reteval's default
+retrievers), so the exercise and its check cannot drift apart. Worked
 solutions: ``notebooks/solutions/05_solutions.ipynb``.
 
-* ``05.1`` (computed): trec_eval's AP of the ranked list :data:`GRADES` with
-  the judged, unretrieved documents :data:`UNRETRIEVED`: a number.
-* ``05.2`` (computed): users per group to detect an increase of
-  :data:`EFFECT` over a baseline rate :data:`BASELINE` (alpha 0.05, power 0.8,
-  two-sided): a whole number.
-* ``05.3`` (choices): which measures of the metric explorer's default list do
-  not move when its unretrieved document is graded 3 instead of 2: letters.
+* ``05.1`` (computed): on how many queries bm25, asked for 100 documents,
+  returns fewer than 10 (``NumRet < 10``): a whole number.
+* ``05.2`` (computed): the p-value of the paired t-test of vector against
+  bm25 on ``AP@20`` (uncorrected): a number.
+* ``05.3`` (why re-ranking cannot reach the other language): a letter of
+  :data:`WHY_IDENTICAL`.
+* ``05.8`` (code): ``top_k(run, k)``, a run cut to its top ``k`` documents
+  per query in trec_eval's order, run on hidden runs.
+* ``05.4`` (the chapter's nDCG): the reteval measure that gives exactly the
+  chapter's ``ndcg@10``: a measure name.
+* ``05.5`` (computed): the number of queries a one-way ANOVA of the four
+  default retrievers needs to detect a range of 0.03 in AP (alpha 0.05, power
+  0.8), with the residual variance of their AP on the teaching collection: an
+  integer.
+* ``05.6`` (pairwise tests or Tukey's HSD): a letter of :data:`PAIRWISE_VS_TUKEY`.
+* ``05.7`` (computed): TRisk of vector against bm25 on nDCG@10 with alpha = 1:
+  a number.
 """
 
 from __future__ import annotations
 
-import math
+import functools
 
-from reteval.teaching.exercises import Exercise, close_to, letters, whole_number
+import pandas as pd
 
-__all__ = ["BASELINE", "EFFECT", "EXERCISES", "GRADES", "UNRETRIEVED"]
+from reteval.teaching.exercises import (
+    Exercise,
+    WrongAnswer,
+    close_to,
+    letters,
+    whole_number,
+)
 
-#: 05.1: grades of the documents at ranks 1..10, and of the relevant documents not retrieved.
-GRADES = (0, 2, 0, 3, 0, 0, 1, 0, 0, 0)
-UNRETRIEVED = (1, 3)
+__all__ = ["DEPTH", "EXERCISES", "PAIRWISE_VS_TUKEY", "SHORT", "WHY_IDENTICAL"]
 
-#: 05.2: the A/B test to plan.
-BASELINE = 0.10
-EFFECT = 0.005
+#: Documents asked of every retriever in the computed exercises.
+DEPTH = 100
 
-#: 05.3: the options (letter -> measure of the metric explorer at K = 5).
-OPTIONS = {"A": "P@5", "B": "R@5", "C": "RR", "D": "AP", "E": "nDCG@5"}
+#: 05.1: a list shorter than this is "short" (P@10 counts its missing ranks as not relevant).
+SHORT = 10
+
+#: 05.3: why does reranked find no more cross-language relevant documents in its top 100
+#: than bm25, although its second stage is vector's multilingual model? (The name is kept
+#: for the notebook cell that prints the options.)
+WHY_IDENTICAL = {
+    "zh": {
+        "A": "reranked 的第二阶段是 LSA，只会匹配词项。",
+        "B": "reranked 只给 BM25 的候选文档重新排序：BM25 没有返回的文档（多半是与查询没有"
+             "共同词项的另一种语言的文档）根本到不了第二阶段。",
+        "C": "多语言句向量模型无法比较中文和英文文本。",
+        "D": "未判断的文档按不相关计算。",
+    },
+    "en": {
+        "A": "reranked's second stage is LSA, which only matches words.",
+        "B": "reranked only re-orders BM25's candidates: a document BM25 did not return (mostly "
+             "one in the other language, sharing no term with the query) never reaches the "
+             "second stage.",
+        "C": "The multilingual sentence encoder cannot compare Chinese and English texts.",
+        "D": "Unjudged documents count as non-relevant.",
+    },
+}
+
+#: 05.6: on R@10, bm25 - hybrid is significant by pairwise t tests with Holm's correction but
+#: not by Tukey's HSD, and bm25 - vector the other way round. Why can both happen?
+PAIRWISE_VS_TUKEY = {
+    "zh": {
+        "A": "Tukey HSD 的随机化有误差；换一个种子，两种方法就会一致。",
+        "B": "两种方法衡量噪声的方式不同：两两检验用这一对自己的逐查询差值，"
+             "Tukey HSD 对所有各对用同一把尺子（所有检索器的残差方差 V_E）；"
+             "差值比这把尺子更一致的一对在两两检验下更容易显著，"
+             "更分散的一对在 Tukey 下更容易显著。",
+        "C": "Holm 校正总是比 Tukey HSD 更保守，所以两两检验不可能比 Tukey 先显著。",
+        "D": "方差分析不显著时 Tukey HSD 不会给出任何显著的对。",
+    },
+    "en": {
+        "A": "Tukey's HSD is randomised; with another seed the two procedures would agree.",
+        "B": "They measure the noise differently: a pairwise test by this pair's own per-query "
+             "differences, Tukey's HSD by one yardstick for every pair (the residual variance "
+             "V_E of all retrievers); a pair whose differences are more consistent than that "
+             "yardstick passes more easily pairwise, a more spread-out pair under Tukey.",
+        "C": "Holm's correction is always more conservative than Tukey's HSD, so a pairwise "
+             "test can never be significant before Tukey.",
+        "D": "Tukey's HSD gives no significant pair when the ANOVA is not significant.",
+    },
+}
+
+_TOLERANCE = 5e-3
+_RETRIEVERS = ("bm25", "vector", "hybrid", "reranked")
 
 
-def _evaluate(grades, unretrieved, measures):
+
+@functools.lru_cache(maxsize=1)
+def _teaching_runs():
+    from reteval.datasets import load
+    from reteval.retrievers import make_retriever
+
+    collection = load("teaching")
+    bm25 = make_retriever("bm25", collection.corpus)
+    vector = make_retriever("vector", collection.corpus)
+    return collection, {"bm25": bm25.run(collection.queries, k=DEPTH),
+                        "vector": vector.run(collection.queries, k=DEPTH)}
+
+
+def _short_queries() -> int:
     from reteval.evaluation.engine import evaluate
 
-    judged = {f"d{i}": g for i, g in enumerate(grades, 1)}
-    judged.update({f"u{i}": g for i, g in enumerate(unretrieved, 1)})
-    run = {f"d{i}": float(len(grades) - i) for i in range(1, len(grades) + 1)}
-    return evaluate({"q": judged}, {"q": run}, measures).iloc[0]
+    collection, runs = _teaching_runs()
+    numret = evaluate(collection.qrels, runs["bm25"], ["NumRet"])["NumRet"]
+    return int((numret < SHORT).sum())
 
 
-def _check_ap(answer) -> bool:
-    return close_to(answer, float(_evaluate(GRADES, UNRETRIEVED, ["AP"])["AP"]), decimals=2)
+def _ap20_pvalue() -> float:
+    from reteval.evaluation.engine import evaluate
+    from reteval.stats import paired_t_test
+
+    collection, runs = _teaching_runs()
+    scores = {name: evaluate(collection.qrels, run, ["AP@20"])["AP@20"]
+              for name, run in runs.items()}
+    return float(paired_t_test(scores["vector"], scores["bm25"]).pvalue)
 
 
-def _check_users(answer) -> bool:
-    from reteval.stats.planning import proportion_effect_size, two_sample_size
-
-    h = proportion_effect_size(BASELINE + EFFECT, BASELINE)
-    return whole_number(answer, math.ceil(two_sample_size(h, power=0.8, alpha=0.05) - 1e-9))
+def _check_short(answer) -> bool:
+    return whole_number(answer, _short_queries())
 
 
-def _check_unchanged(answer) -> bool:
-    default = (3, 0, 2, 0, 1, 0, 0, 1, 0, 0)
-    measures = list(OPTIONS.values())
-    before = _evaluate(default, (2,), measures)
-    after = _evaluate(default, (3,), measures)
-    unchanged = {letter for letter, m in OPTIONS.items() if abs(before[m] - after[m]) < 1e-12}
-    return letters(answer) == unchanged
+@functools.lru_cache(maxsize=1)
+def _all_scores(measure: str):
+    """Per-query scores of the four default retrievers (queries x retrievers)."""
+    import pandas as pd
+
+    from reteval.datasets import load
+    from reteval.evaluation.engine import evaluate
+    from reteval.retrievers import make_retriever
+
+    collection = load("teaching")
+    return pd.DataFrame({
+        name: evaluate(collection.qrels,
+                       make_retriever(name, collection.corpus).run(collection.queries, k=DEPTH),
+                       [measure])[measure]
+        for name in _RETRIEVERS})
+
+
+def _queries_for_range() -> int:
+    from reteval.stats import pilot_variance, queries_needed_anova
+
+    scores = _all_scores("AP")
+    return queries_needed_anova(0.03, pilot_variance(scores), len(_RETRIEVERS))
+
+
+def _trisk_ndcg() -> float:
+    from reteval.stats import trisk
+
+    scores = _all_scores("nDCG@10")
+    return float(trisk(scores["vector"], scores["bm25"], alpha=1.0).statistic)
+
+
+def _check_queries(answer) -> bool:
+    return whole_number(answer, _queries_for_range())
+
+
+def _check_pairwise_letter(answer) -> bool:
+    return letters(answer) == {"B"}
+
+
+def _check_trisk(answer) -> bool:
+    return close_to(answer, _trisk_ndcg(), decimals=2)
+
+
+def _check_pvalue(answer) -> bool:
+    return close_to(answer, _ap20_pvalue(), decimals=2, significant=2)
+
+
+def _check_letter(answer) -> bool:
+    return letters(answer) == {"B"}
+
+
+def _check_measure(answer) -> bool:
+    if not isinstance(answer, str):
+        raise TypeError("a measure name is expected")
+    return answer.strip().replace(" ", "").lower() == "ndcg_exp@10"
+
+
+def _run(rows) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=["query_id", "doc_id", "score"])
+
+
+# 05.5: hidden runs, each with what it is about.
+_TOP_K_CASES = [
+    (_run([("q1", "d1", 0.2), ("q1", "d2", 0.9), ("q1", "d3", 0.5), ("q1", "d4", 0.7)]), 2,
+     "行没有按分数排序", "rows not sorted by score"),
+    (_run([("q1", "d1", 0.5), ("q1", "d7", 0.5), ("q1", "d3", 0.5), ("q1", "d9", 0.1)]), 2,
+     "第 k 名处有同分的文档", "tied scores at rank k"),
+    (_run([("q2", "d1", 3.0), ("q1", "d2", 2.0), ("q2", "d3", 1.0), ("q1", "d4", 4.0),
+           ("q2", "d5", 2.5)]), 1,
+     "多个查询交错出现", "several queries, interleaved"),
+    (_run([("q1", "d1", 1.0), ("q2", "d2", 1.0), ("q2", "d3", 0.5)]), 5,
+     "查询的文档少于 k 篇", "queries with fewer than k documents"),
+    (_run([("q1", "doc10", 1.0), ("q1", "doc9", 1.0), ("q1", "doc2", 1.0)]), 1,
+     "文档 id 按字符串比较", "doc ids compared as strings"),
+]
+
+
+def _check_top_k(answer) -> bool:
+    from reteval.io import sort_run
+
+    if not callable(answer):
+        raise TypeError("a function is expected")
+    for run, k, zh, en in _TOP_K_CASES:
+        try:
+            got = pd.DataFrame(answer(run.copy(), k))
+            pairs = set(zip(got["query_id"], got["doc_id"], strict=True))
+        except Exception as error:  # the student's code may fail in any way
+            raise WrongAnswer(f"在一个隐藏的 run 上（{zh}），你的函数出错："
+                              f"{type(error).__name__}。",
+                              f"On a hidden run ({en}) your function raised "
+                              f"{type(error).__name__}.") from error
+        expected = sort_run(run).groupby("query_id", sort=False).head(k)
+        if len(got) != len(expected) or pairs != set(zip(expected["query_id"],
+                                                         expected["doc_id"], strict=True)):
+            raise WrongAnswer(f"在一个隐藏的 run 上（{zh}），保留的文档不对。",
+                              f"On a hidden run ({en}) the documents kept are not the right "
+                              f"ones.")
+    return True
 
 
 EXERCISES = {
     "05.1": Exercise(
-        _check_ap,
+        _check_short,
         hints_zh=(
-            ("答案是一个数。可以把等级和未检索到的文档交给 reteval.widgets.MetricState，"
-            "也可以手算。"),
-            "等级至少为 1 的文档算相关。R 是全部相关文档的数量：列表里的，加上未检索到的。",
-            "AP 把每个相关文档所在位置的 P@i 相加，再除以 R，而不是除以检索到的相关文档数。",
+            "答案是一个整数（查询的个数）。NumRet 是一个查询实际返回的文档数。",
+            ("对 bm25 在教学数据集上的 run（k=100）计算逐查询的 NumRet："
+            "reteval.evaluate(qrels, run, [\"NumRet\"])，再数其中小于 10 的有几个。"),
+            ("BM25 只返回与查询至少共享一个词项的文档，所以 NumRet 可以远小于 100；"
+            "不要数等于 10 的查询。"),
         ),
         hints_en=(
-            ("The answer is a number. Give the grades and the unretrieved documents to "
-            "reteval.widgets.MetricState, or compute by hand."),
-            ("A document of grade 1 or more is relevant. R counts every relevant document: "
-            "those in the list plus those not retrieved."),
-            ("AP sums P@i at the ranks of the relevant documents and divides by R, not by the "
-            "relevant documents retrieved."),
+            ("The answer is a whole number (of queries). NumRet is the number of documents a "
+            "query actually gets."),
+            ("Evaluate per-query NumRet on bm25's run over the teaching collection (k=100): "
+            "reteval.evaluate(qrels, run, [\"NumRet\"]), then count the values below 10."),
+            ("BM25 returns only documents sharing at least one term with the query, so NumRet "
+            "can be far below 100; do not count queries with exactly 10."),
         ),
     ),
     "05.2": Exercise(
-        _check_users,
+        _check_pvalue,
         hints_zh=(
-            "答案是一个整数：每组（不是两组合计）的用户数。",
-            "用 reteval.widgets.plan_sample_size(基线, 提升) 或本 notebook 的 A/B 规划器。",
-            ("plan_sample_size 的结果里，n_per_group 才是每组的人数；与 0.01 的结果比一比，"
-            "效应减半时样本量约变为几倍？"),
+            "答案是一个 p 值（0 到 1 之间，至少两位有效数字）。先得到两个检索器的逐查询 AP@20。",
+            ("reteval.evaluate(qrels, run, [\"AP@20\"])[\"AP@20\"] 给出逐查询的值；"
+            "两个检索器要用同一组查询。"),
+            ("用 reteval.stats.paired_t_test(vector 的值, bm25 的值).pvalue（未校正）；"
+            "不是全深度 AP 的 p 值。"),
         ),
         hints_en=(
-            "The answer is a whole number: users per group (not both groups together).",
-            ("Use reteval.widgets.plan_sample_size(baseline, increase), or this notebook's A/B "
-            "planner."),
-            ("In plan_sample_size's result n_per_group is the number per group; compare it "
-            "with the one for 0.01: how does the sample grow when the effect halves?"),
+            ("The answer is a p-value (between 0 and 1, with at least two significant "
+            "digits). First get both retrievers' per-query AP@20."),
+            ("reteval.evaluate(qrels, run, [\"AP@20\"])[\"AP@20\"] gives the per-query values; "
+            "both retrievers must be on the same queries."),
+            ("Use reteval.stats.paired_t_test(vector's values, bm25's values).pvalue "
+            "(uncorrected); not the p-value of full-depth AP."),
         ),
     ),
     "05.3": Exercise(
-        _check_unchanged,
+        _check_letter,
         hints_zh=(
-            "答案是字母的集合，如 {\"A\"}。可以在指标探索器里把未检索到的文档从 2 改成 3 试试。",
-            "等级从 2 变成 3，这篇文档仍然是相关的：只看“相关与否”的指标会变吗？",
-            "哪个指标用等级本身作增益，而且它的理想排序会把这篇文档算进去？",
+            "答案是一个字母。reranked 的第二阶段能看到哪些文档？",
+            ("看 RerankedRetriever 的第二阶段能看到哪些文档，"
+            "再对比第 4 节表中 bm25 与 reranked 的 R@100。"),
         ),
         hints_en=(
-            ("The answer is a set of letters, such as {\"A\"}. Try it in the metric explorer: "
-            "change the unretrieved document from 2 to 3."),
-            ("Graded 3 instead of 2, the document is still relevant: do the measures that only "
-            "ask \"relevant or not\" move?"),
-            ("Which measure uses the grade itself as the gain, with an ideal ranking that "
-            "counts this document?"),
+            "The answer is one letter. Which documents does reranked's second stage see?",
+            ("Look at which documents RerankedRetriever's second stage ever sees, and compare "
+            "the R@100 of bm25 and reranked in section 4's table."),
+        ),
+    ),
+    "05.4": Exercise(
+        _check_measure,
+        hints_zh=(
+            "答案是一个 reteval 指标名，写成 \"名称@10\" 的形式。",
+            "章节的 dcg_at_k 用什么增益？看它的源代码中对 rel 做了什么。",
+            ("章节用指数增益 2**rel - 1，而 reteval 的 nDCG@10 用线性增益（与 trec_eval 相同）；"
+            "reteval 中另有一个用指数增益的 nDCG。"),
+        ),
+        hints_en=(
+            "The answer is a reteval measure name, written as \"name@10\".",
+            "Which gain does the chapter's dcg_at_k use? Look at what its source does to rel.",
+            ("The chapter uses the exponential gain 2**rel - 1, while reteval's nDCG@10 uses "
+            "the linear gain (as trec_eval does); reteval has another nDCG with the "
+            "exponential gain."),
+        ),
+    ),
+    "05.8": Exercise(
+        _check_top_k,
+        hints_zh=(
+            ("写一个函数 top_k(run, k)：run 是有 query_id、doc_id、score 三列的 DataFrame，"
+             "返回每个查询排在前 k 名的行。"),
+            ("排序要和 trec_eval 一样：分数降序；分数相同时，doc_id 按字符串降序。"
+             "输入的行不一定已经排好。"),
+            ("可以先用 sort_values 按 [\"query_id\", \"score\", \"doc_id\"] 排序"
+             "（升序、降序、降序），再按 query_id 分组取前 k 行；文档不足 k 篇的查询保留全部。"),
+        ),
+        hints_en=(
+            ("Write a function top_k(run, k): run is a DataFrame with the columns query_id, "
+             "doc_id and score; return each query's rows at ranks 1 to k."),
+            ("Rank as trec_eval does: score descending; equal scores by doc_id descending, as "
+             "strings. The rows given may be in any order."),
+            ("Sort with sort_values on [\"query_id\", \"score\", \"doc_id\"] (ascending, "
+             "descending, descending), then group by query_id and take the first k rows; a "
+             "query with fewer than k documents keeps them all."),
+        ),
+        code=True,
+    ),
+    "05.5": Exercise(
+        _check_queries,
+        hints_zh=(
+            "答案是一个整数（查询数）。它取决于要检测的差距和逐查询得分的残差方差。",
+            ("用 reteval.stats.pilot_variance 估计四个检索器逐查询 AP 的残差方差，"
+            "再调用 queries_needed_anova(0.03, 方差, 4)；不是第 9.2 节表中 0.02 的结果。"),
+        ),
+        hints_en=(
+            ("The answer is a whole number (of queries). It depends on the range to detect and "
+            "on the residual variance of the per-query scores."),
+            ("Estimate the residual variance of the four retrievers' per-query AP with "
+            "reteval.stats.pilot_variance, then call queries_needed_anova(0.03, variance, 4); "
+            "not the table's value for 0.02 in section 9.2."),
+        ),
+    ),
+    "05.6": Exercise(
+        _check_pairwise_letter,
+        hints_zh=(
+            "答案是一个字母。两种方法各用什么来衡量噪声？",
+            ("比较两种方法各用什么来衡量噪声：这一对自己的差值，还是所有检索器的离散程度；"
+            "再比较两对差值的标准差与 √(2 V_E)。"),
+        ),
+        hints_en=(
+            "The answer is one letter. What does each procedure measure the noise by?",
+            ("Compare what each procedure measures the noise by: this pair's own differences, or "
+            "the spread of all retrievers; then compare both pairs' standard deviations of the "
+            "differences with sqrt(2 V_E)."),
+        ),
+    ),
+    "05.7": Exercise(
+        _check_trisk,
+        hints_zh=(
+            "答案是一个数（TRisk 的统计量）。先得到两个检索器的逐查询 nDCG@10。",
+            ("计算 vector 和 bm25 的逐查询 nDCG@10，"
+            "再用 reteval.stats.trisk(vector, bm25, alpha=1) 取 statistic；不是 AP 的结果。"),
+        ),
+        hints_en=(
+            ("The answer is a number (TRisk's statistic). First get both retrievers' per-query "
+            "nDCG@10."),
+            ("Compute the per-query nDCG@10 of vector and of bm25, then "
+            "reteval.stats.trisk(vector, bm25, alpha=1).statistic; not the AP value."),
         ),
     ),
 }

@@ -1,4 +1,4 @@
-"""Notebook 06 (continuous evaluation): the chapter's loop on a fake clock, the monitor's month."""
+"""Notebook 09 (continuous evaluation): the chapter's loop on a fake clock, the monitor's month."""
 
 from datetime import datetime, timedelta, timezone
 
@@ -91,7 +91,7 @@ def test_monitor_once_records_the_time_it_is_given(tmp_path):
 
 
 def execute(tmp_path, **parameters):
-    return run_notebook("06_continuous_evaluation", tmp_path, **parameters)
+    return run_notebook("09_continuous_evaluation", tmp_path, **parameters)
 
 
 def direct_month(results):
@@ -141,7 +141,7 @@ def check_month(output_dir, results):
 
 @pytest.mark.slow
 def test_default_month_records_the_library_values_and_the_conclusions_its_prose_draws(tmp_path):
-    parameters = pipeline_parameters("06_continuous_evaluation")
+    parameters = pipeline_parameters("09_continuous_evaluation")
     output_dir, results = execute(tmp_path, lang="en", **parameters)
     assert results["regression_day"] == parameters["regression_day"] == 18
     check_month(output_dir, results)
@@ -194,16 +194,16 @@ def test_validation_cell_stops_with_a_clear_message(tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_solutions_notebook_passes_its_own_checks(tmp_path, lang):
-    execute_solutions("06", tmp_path, lang)  # each solution cell asserts check() accepts it
+    execute_solutions("09", tmp_path, lang)  # each solution cell asserts check() accepts it
 
 
 def test_the_checks_reject_plausible_wrong_answers():
     from reteval.teaching.exercises import check
 
-    assert check("06.1", 2)
-    assert not check("06.1", 3)  # as if the first evaluation ran at once
-    assert not check("06.1", 70) and not check("06.1", True)
-    assert check("06.2", 9) and check("06.2", 9.0) and check("06.2", "9")
-    assert not check("06.2", 8) and not check("06.2", 0.7) and not check("06.2", 12)
-    assert check("06.3", "first") and check("06.3", "First ") and check("06.3", "第一条记录")
-    assert not check("06.3", "latest") and not check("06.3", "none") and not check("06.3", 1)
+    assert check("09.1", 2)
+    assert not check("09.1", 3)  # as if the first evaluation ran at once
+    assert not check("09.1", 70) and not check("09.1", True)
+    assert check("09.2", 9) and check("09.2", 9.0) and check("09.2", "9")
+    assert not check("09.2", 8) and not check("09.2", 0.7) and not check("09.2", 12)
+    assert check("09.3", "first") and check("09.3", "First ") and check("09.3", "第一条记录")
+    assert not check("09.3", "latest") and not check("09.3", "none") and not check("09.3", 1)

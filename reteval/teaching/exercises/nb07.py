@@ -1,12 +1,12 @@
-"""Exercises of notebook 03 (A/B testing): the chapter's framework, power, peeking.
+"""Exercises of notebook 07 (A/B testing): the chapter's framework, power, peeking.
 
-* ``03.1`` (computed): the program's next ``random.random()`` after the
+* ``07.1`` (computed): the program's next ``random.random()`` after the
   chapter's ``assign_group("user42")``: a number (4 decimals are enough).
-* ``03.2`` (computed): users per variant to detect 0.80 -> 0.82: a whole number.
-* ``03.3`` (choice): what to do with an early fixed-horizon p-value: a letter.
-* ``03.4`` (computed): users in B in two successive experiments of the
+* ``07.2`` (computed): users per variant to detect 0.80 -> 0.82: a whole number.
+* ``07.3`` (choice): what to do with an early fixed-horizon p-value: a letter.
+* ``07.4`` (computed): users in B in two successive experiments of the
   chapter's framework: a whole number.
-* ``03.5`` (code): a hash-based ``assign_group(user_id, experiment)``, run on
+* ``07.5`` (code): a hash-based ``assign_group(user_id, experiment)``, run on
   hidden users and experiments.
 """
 
@@ -110,7 +110,7 @@ def _hash_assignment(answer) -> bool:
 
 
 EXERCISES = {
-    "03.1": Exercise(
+    "07.1": Exercise(
         _draw_after_assignment,
         hints_zh=(
             "答案是一个数（保留 4 位小数即可）。assign_group 对全局的 random 模块做了什么？",
@@ -127,7 +127,7 @@ EXERCISES = {
             "draw once more."),
         ),
     ),
-    "03.2": Exercise(
+    "07.2": Exercise(
         _sample_size,
         hints_zh=(
             "答案是一个整数：每组（不是两组合计）的用户数。",
@@ -140,7 +140,7 @@ EXERCISES = {
             "Then ab.sample_size(h, alpha=0.05, power=0.8) (two-sided), rounded up.",
         ),
     ),
-    "03.3": Exercise(
+    "07.3": Exercise(
         _early_look,
         hints_zh=(
             "答案是一个字母。固定样本量检验的 p 值在什么条件下才有效？",
@@ -158,7 +158,7 @@ EXERCISES = {
             "design."),
         ),
     ),
-    "03.4": Exercise(
+    "07.4": Exercise(
         _same_b_users,
         hints_zh=(
             "答案是一个整数。本章的 assign_group 有哪些参数？",
@@ -175,7 +175,7 @@ EXERCISES = {
             "those among user0 ... user999 (and restore the global random state)."),
         ),
     ),
-    "03.5": Exercise(
+    "07.5": Exercise(
         _hash_assignment,
         hints_zh=(
             ("写一个函数 assign_group(user_id, experiment)，返回 \"A\" 或 \"B\"："

@@ -1,4 +1,4 @@
-"""Notebook 03 through papermill with other parameters, against the library called directly."""
+"""Notebook 07 through papermill with other parameters, against the library called directly."""
 
 import csv
 import json
@@ -13,7 +13,7 @@ from notebook_run import execute as run_notebook
 
 from reteval import ab
 
-NOTEBOOK = ROOT / "notebooks" / "03_ab_analysis.ipynb"
+NOTEBOOK = ROOT / "notebooks" / "07_ab_test.ipynb"
 
 DESIGN = ab.Experiment("nb-test", ("A", "B"), feedback_values=(0, 1))
 
@@ -336,7 +336,7 @@ def test_the_chapter_analysis_matches_reteval_rates_on_records_with_feedback():
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_solutions_notebook_passes_its_own_checks(tmp_path, lang):
-    execute_solutions("03", tmp_path, lang)  # each solution cell asserts check() accepts it
+    execute_solutions("07", tmp_path, lang)  # each solution cell asserts check() accepts it
 
 
 def test_the_checks_reject_plausible_wrong_answers():
@@ -346,21 +346,21 @@ def test_the_checks_reject_plausible_wrong_answers():
 
     generator = random.Random("user42")
     used, next_draw = generator.random(), generator.random()
-    assert check("03.1", next_draw) and check("03.1", round(next_draw, 4))
-    assert not check("03.1", used)  # the draw the assignment consumed
-    assert not check("03.1", None)
+    assert check("07.1", next_draw) and check("07.1", round(next_draw, 4))
+    assert not check("07.1", used)  # the draw the assignment consumed
+    assert not check("07.1", None)
     n = math.ceil(ab.sample_size(ab.proportion_effect_size(0.82, 0.80)))
     assert n == 6036  # statsmodels NormalIndPower().solve_power
-    assert check("03.2", n) and not check("03.2", 2 * n)  # per variant, not in total
+    assert check("07.2", n) and not check("07.2", 2 * n)  # per variant, not in total
     one_sided = math.ceil(ab.sample_size(ab.proportion_effect_size(0.82, 0.80), alpha=0.10))
-    assert not check("03.2", one_sided)
-    assert check("03.3", "b") and check("03.3", " B ") and check("03.3", "(b)")
+    assert not check("07.2", one_sided)
+    assert check("07.3", "b") and check("07.3", " B ") and check("07.3", "(b)")
     for wrong in ("a", "c", "d", "bc"):
-        assert not check("03.3", wrong)
-    assert check("03.4", 507)  # counted independently below
+        assert not check("07.3", wrong)
+    assert check("07.4", 507)  # counted independently below
     assert sum(random.Random(f"user{i}").random() >= 0.5 for i in range(1000)) == 507
-    assert not check("03.4", 254) and not check("03.4", 1000) and not check("03.4", True)
-    reset("03.4")
-    first, second = check("03.4", 254, lang="en"), check("03.4", 254, lang="en")
+    assert not check("07.4", 254) and not check("07.4", 1000) and not check("07.4", True)
+    reset("07.4")
+    first, second = check("07.4", 254, lang="en"), check("07.4", 254, lang="en")
     assert "Hint 1/" in first.message and "Hint 2/" in second.message
     assert "experiment" in second.message

@@ -1,13 +1,13 @@
-"""Exercises of notebook 06 (continuous evaluation): the chapter's loop, thresholds, baselines.
+"""Exercises of notebook 09 (continuous evaluation): the chapter's loop, thresholds, baselines.
 
-* ``06.1`` (computed): evaluations the chapter's loop makes in 70 hours: a
+* ``09.1`` (computed): evaluations the chapter's loop makes in 70 hours: a
   whole number.
-* ``06.2`` (computed): the smallest cutoff at which recall can reach the
+* ``09.2`` (computed): the smallest cutoff at which recall can reach the
   chapter's 0.7 threshold when every query has 12 relevant documents: a whole
   number.
-* ``06.3`` (word): the baseline that keeps comparing with the state before a
+* ``09.3`` (word): the baseline that keeps comparing with the state before a
   drop: a word, in Chinese or English.
-* ``06.4`` (code): ``run_once(evaluation, history_file)``, one evaluation of
+* ``09.4`` (code): ``run_once(evaluation, history_file)``, one evaluation of
   the chapter's ``ContinuousEvaluation`` kept in a file, run on hidden days.
 """
 
@@ -25,7 +25,7 @@ from reteval.teaching.exercises import Exercise, WrongAnswer, number, whole_numb
 
 __all__ = ["EXERCISES", "RELEVANT_PER_QUERY", "THRESHOLD"]
 
-#: 06.2: relevant documents per query, and the chapter's alert threshold.
+#: 09.2: relevant documents per query, and the chapter's alert threshold.
 RELEVANT_PER_QUERY = 12
 THRESHOLD = 0.7
 
@@ -129,7 +129,7 @@ def _run_once(answer) -> bool:
 
 
 EXERCISES = {
-    "06.1": Exercise(
+    "09.1": Exercise(
         _evaluations_in_70_hours,
         hints_zh=(
             "答案是一个整数。schedule 的 every(24).hours 会立即运行一次吗？",
@@ -146,7 +146,7 @@ EXERCISES = {
             "history."),
         ),
     ),
-    "06.2": Exercise(
+    "09.2": Exercise(
         _smallest_cutoff,
         hints_zh=(
             "答案是一个整数（截断位置 k）。前 k 个结果里最多有几篇相关文档？",
@@ -161,7 +161,7 @@ EXERCISES = {
             "Find the smallest k with min(k, 12) / 12 >= 0.7.",
         ),
     ),
-    "06.3": Exercise(
+    "09.3": Exercise(
         _baseline,
         hints_zh=(
             ("答案是 baseline 参数的一个取值（一个词，中文或英文都可以）。"
@@ -178,7 +178,7 @@ EXERCISES = {
             "with each day's entry: which entry of the history should it stay on?"),
         ),
     ),
-    "06.4": Exercise(
+    "09.4": Exercise(
         _run_once,
         hints_zh=(
             ("写一个函数 run_once(evaluation, history_file)：evaluation 是本章的 "
