@@ -30,12 +30,14 @@ reteval.errors.InputError: lang must be 'zh' or 'en'; got 'fr'
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from types import MappingProxyType
 
 from reteval.errors import InputError
 
-__all__ = ["LANGUAGES", "TEXTS", "check_lang", "error_message", "join_names", "phrase",
-           "phrases"]
+__all__ = ["LANGUAGES", "TEXTS", "check_lang", "error_message", "join_names", "notebook_texts",
+           "phrase", "phrases"]
 
 #: The languages of the editions, the Chinese one (the default edition) first.
 LANGUAGES: tuple[str, ...] = ("zh", "en")
@@ -556,6 +558,23 @@ _TEXTS: dict[str, dict[str, object]] = {
     ),
 }
 
+
+
+def _notebook_entries() -> dict:
+    """The notebooks' words (:mod:`reteval._util.notebook_texts`), as ``notebook.NN.<key>``."""
+    from reteval._util import notebook_texts
+
+    entries = {}
+    for module in pkgutil.iter_modules(notebook_texts.__path__):
+        number = module.name.removeprefix("nb")
+        texts = importlib.import_module(f"{notebook_texts.__name__}.{module.name}").TEXTS
+        entries.update({f"notebook.{number}.{key}": dict(zip(LANGUAGES, pair, strict=True))
+                        for key, pair in texts.items()})
+    return entries
+
+
+_TEXTS.update(_notebook_entries())
+
 #: Every text, by key: ``{key: {"zh": ..., "en": ...}}`` (read-only).
 TEXTS = MappingProxyType({key: MappingProxyType(value) for key, value in _TEXTS.items()})
 
@@ -590,6 +609,17 @@ def phrases(prefix: str, lang: str) -> dict:
     check_lang(lang)
     return {key[len(prefix):]: value[lang] for key, value in TEXTS.items()
             if key.startswith(prefix)}
+
+
+def notebook_texts(number: str, lang: str) -> dict:
+    """The words of notebook ``number`` (``"01"``, ``"05"`` ...) in ``lang``, by key.
+
+    Examples
+    --------
+    >>> notebook_texts("00", "en")["example"]
+    'an entry of a notebook'
+    """
+    return phrases(f"notebook.{number}.", lang)
 
 
 def join_names(items, lang: str) -> str:

@@ -20,8 +20,15 @@ and why the two differ:
 * :mod:`reteval.teaching.exercises`: ``check(exercise_id, answer)`` for the
   exercises at the end of every notebook.
 * :func:`show_source`: the source of a chapter function, for display.
+
+What a notebook's setup cell needs besides: :func:`notebook_texts` (the
+notebook's words in its edition's language, from the text catalogue),
+:func:`use_cjk_font` (figures that draw Chinese) and :func:`error_message` (a
+reteval error said in the edition's language).
 """
 
+from reteval._util.catalogue import error_message, notebook_texts
+from reteval._util.fonts import use_cjk_font
 from reteval.teaching.chapter_metrics import (
     EvaluationQuery,
     average_precision,
@@ -38,10 +45,13 @@ __all__ = [
     "EvaluationQuery",
     "average_precision",
     "dcg_at_k",
+    "error_message",
     "mean_average_precision",
     "mrr",
     "ndcg_at_k",
+    "notebook_texts",
     "precision_at_k",
     "recall_at_k",
     "show_source",
+    "use_cjk_font",
 ]
