@@ -554,6 +554,8 @@ _TEXTS: dict[str, dict[str, object]] = {
                 "shown in a static page. The text version the notebook prints is in this "
                 "cell's other outputs.")),
         edition=("中文版", "English edition"),
+        record=("记录结果的代码（供测试和报告使用）",
+                "Code that records the results (for the tests and the report)"),
         none=("（尚未运行）", "(not run yet)"),
     ),
 }

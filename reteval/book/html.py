@@ -65,6 +65,8 @@ MONO = '"DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace'
 FIGURE_SUFFIXES = (".png", ".svg", ".jpg", ".jpeg", ".gif", ".pdf")
 REPORT_SUFFIXES = (".html", ".md", ".tex")
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+# A code cell tagged so only records results for the tests and the report: the book folds it.
+RECORD_TAG = "record"
 
 CSS = """
 body { margin: 0; color: #1f2328; background: #fff; line-height: 1.65; font-family: %(font)s; }
@@ -279,7 +281,26 @@ def _static_notebook(nb, lang: str, relink=None):
                     data.pop("text/html", None)
                     data["text/html"] = ('<img alt="" src="data:image/svg+xml;base64,'
                                          f'{base64.b64encode(svg).decode()}">')
+    cells = []
+    for cell in nb.cells:
+        if cell.cell_type == "code" and RECORD_TAG in cell.metadata.get("tags", ()):
+            cells.append(_folded(cell.source, lang))  # bookkeeping, folded away
+            if not cell.get("outputs"):
+                continue
+            cell.metadata["transient"] = {"remove_source": True}
+        cells.append(cell)
+    nb.cells = cells
     return nb
+
+
+def _folded(source: str, lang: str):
+    """A Markdown cell holding ``source`` folded under a one-line summary."""
+    import nbformat
+
+    fence = "~" * max(3, 1 + max((len(m) for m in re.findall(r"~+", source)), default=0))
+    return nbformat.v4.new_markdown_cell(
+        f'<details class="record"><summary>{html.escape(UI[lang]["record"])}</summary>\n\n'
+        f"{fence}python\n{source}\n{fence}\n\n</details>")
 
 
 def _notebook_html(nb, lang: str, relink=None) -> str:

@@ -345,3 +345,23 @@ def test_damaged_executed_notebooks_are_named(tmp_path, capsys, content, expecte
     assert main(["book", str(out)]) == 2
     err = capsys.readouterr().err
     assert "01_a.ipynb" in err and expected in err and "Traceback" not in err
+
+
+def test_cells_that_only_record_results_are_folded(tmp_path):
+    from reteval.book.html import _notebook_html
+
+    record = v4.new_code_cell('results["p"] = 0.5  # ~~~ $x$', metadata={"tags": ["record"]})
+    shown = v4.new_code_cell("save()", metadata={"tags": ["record"]}, outputs=[
+        v4.new_output("stream", name="stdout", text="saved\n")])
+    nb = v4.new_notebook(cells=[v4.new_markdown_cell("# T"), v4.new_code_cell("plot()"),
+                                record, shown])
+    page = _notebook_html(nb, "zh")
+    folds = [re.sub(r"<(?!/?math)[^>]+>", "", fold)  # the text, without highlighting's tags
+             for fold in re.findall(r"<details.*?</details>", page, flags=re.DOTALL)]
+    assert len(folds) == 2
+    assert "记录结果的代码" in folds[0] and "results" in folds[0] and "$x$" in folds[0]
+    assert "<math" not in folds[0]  # code is not read as a formula
+    assert "save()" in folds[1]
+    text = re.sub(r"<[^>]+>", "", page)
+    assert text.count("save()") == 1 and "saved" in text  # the output stays, its input folded
+    assert "plot()" in text and "plot()" not in "".join(folds)
