@@ -40,8 +40,8 @@ import re
 from reteval._util.catalogue import LANGUAGES, check_lang
 from reteval.errors import InputError
 
-__all__ = ["LANGUAGES", "TAGS", "check_bilingual", "chinese_run", "edition", "english_run",
-           "read_notebook"]
+__all__ = ["LANGUAGES", "TAGS", "check_bilingual", "chinese_run", "class_minutes", "edition",
+           "english_run", "read_notebook"]
 
 TAGS = {lang: f"lang-{lang}" for lang in LANGUAGES}
 ENGLISH_RUN = 12  # consecutive English words that make an English paragraph in a Chinese cell
@@ -152,6 +152,51 @@ def edition(notebook, lang: str):
                     if not (c.cell_type == "markdown" and _tags(c) & other)]
     result.metadata.setdefault("reteval", {})["lang"] = lang
     return result
+
+
+# What a class spends on a notebook: reading its prose (Chinese characters or English words per
+# minute, technical text read with care), running and reading each code cell, each exercise.
+READING_SPEED = {"zh": 250, "en": 150}
+MINUTES_PER_CODE_CELL = 1.5
+MINUTES_PER_EXERCISE = 6.0
+CLASS_MINUTES = 90  # one class session
+_EXERCISE = re.compile(r"""\bcheck\(\s*["']\d\d[a-z]?\.\d+["']""")
+
+
+def class_minutes(notebook, lang: str) -> float:
+    """How long one edition of a teaching notebook takes in class, in minutes (an estimate).
+
+    Prose is read at ``READING_SPEED[lang]`` (250 Chinese characters or 150
+    English words a minute, technical text read with care), each code cell
+    takes ``MINUTES_PER_CODE_CELL`` (1.5: run it, read its output) and each
+    exercise (a code cell calling ``check("NN.i", ...)``) ``MINUTES_PER_EXERCISE``
+    (6). Code cells tagged ``record`` (bookkeeping, folded in the book) and the
+    parameters cell are not counted. A notebook fits one class session when
+    this is at most ``CLASS_MINUTES`` (90).
+
+    Examples
+    --------
+    >>> import nbformat.v4 as v4
+    >>> nb = v4.new_notebook(cells=[
+    ...     v4.new_markdown_cell("召" * 500, metadata={"tags": ["lang-zh"]}),
+    ...     v4.new_markdown_cell("word " * 600, metadata={"tags": ["lang-en"]}),
+    ...     v4.new_code_cell("x = 1"),
+    ...     v4.new_code_cell('check("01.1", None)')])
+    >>> class_minutes(nb, "zh"), class_minutes(nb, "en")
+    (9.5, 11.5)
+    """
+    cells = edition(notebook, lang).cells
+    minutes = 0.0
+    for cell in cells:
+        if cell.cell_type == "markdown":
+            text = _strip(cell.source, _CODE_AND_MATH[:2])  # code blocks are read as code
+            amount = (len(_IDEOGRAPH.findall(text)) if lang == "zh"
+                      else len(_IDEOGRAPH.sub(" ", text).split()))
+            minutes += amount / READING_SPEED[lang]
+        elif cell.cell_type == "code" and not _tags(cell) & {"record", "parameters"}:
+            exercise = _EXERCISE.search(cell.source)
+            minutes += MINUTES_PER_EXERCISE if exercise else MINUTES_PER_CODE_CELL
+    return minutes
 
 
 def _strip(text: str, patterns) -> str:

@@ -164,3 +164,18 @@ def test_broken_notebook_file_is_an_input_error(tmp_path):
     path.write_text("{not json")
     with pytest.raises(InputError, match="broken.ipynb: not a readable notebook"):
         edition(path, "zh")
+
+
+def test_class_minutes_counts_prose_code_and_exercises_of_one_edition():
+    from reteval.book.editions import class_minutes
+
+    nb = v4.new_notebook(cells=[
+        params(),  # not counted
+        md("召回率" * 250, "zh"),  # 750 characters: 3 minutes
+        md("recall " * 300 + "`code words here` $x + y$", "en"),  # 300 words: 2 minutes
+        v4.new_code_cell("evaluate()"),  # 1.5
+        v4.new_code_cell('results["x"] = 1', metadata={"tags": ["record"]}),  # not counted
+        v4.new_code_cell('answer = None\ncheck("03.2", answer, lang=lang)'),  # 6
+    ])
+    assert class_minutes(nb, "zh") == pytest.approx(3 + 1.5 + 6)
+    assert class_minutes(nb, "en") == pytest.approx(2 + 1.5 + 6)
