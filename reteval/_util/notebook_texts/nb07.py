@@ -51,7 +51,8 @@ TEXTS = {
     "sep": ("，", ", "),
     "naive_never": ("朴素 p 值在任何一次查看中都没有低于 {a:g}。",
                     "The naive p-value is never below {a:g}."),
-    "last_look": ("最后一次查看的朴素 p 值 {p1:.4g} 就是第 5 节分析表中{m}的 p 值 {p2:.4g}（数据相同）。",
+    "last_look": (("最后一次查看的朴素 p 值 {p1:.4g} 就是第 5 节分析表中{m}的 p 值 {p2:.4g}"
+                  "（数据相同）。"),
                   ("The naive p-value at the last look, {p1:.4g}, is the p-value of the {m} in "
                    "the analysis table of section 5, {p2:.4g} (same data).")),
     "aa_cols": (("方法", "至少一次 p < α 的 {aa} 实验比例"),

@@ -26,7 +26,8 @@ TEXTS = {
                   "没有点击 {none:.1%}；偏好 Δ = {pref:+.3f}。"),
                  ("Per interleaved impression the click model gives: A wins {win:.1%}, loses "
                   "{loss:.1%}, ties {tie:.1%}, no click {none:.1%}; preference Δ = {pref:+.3f}.")),
-    "overlap": ("两个排序器的前 {k} 个结果平均有 {share:.0%} 相同；{differ:.0%} 的查询上两个列表不完全一样。",
+    "overlap": (("两个排序器的前 {k} 个结果平均有 {share:.0%} 相同；{differ:.0%} 的查询上"
+                 "两个列表不完全一样。"),
                 ("On average {share:.0%} of the two rankers' top {k} results are the same; on "
                  "{differ:.0%} of the queries the two lists differ.")),
 }
