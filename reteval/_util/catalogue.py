@@ -355,7 +355,7 @@ _TEXTS: dict[str, dict[str, object]] = {
         team_draft=("团队选拔", "team-draft"),
         balanced=("平衡", "balanced"),
         target=("目标统计功效 {power:.0%}", "target power {power:.0%}"),
-        impressions=("每次实验的展示次数", "impressions per experiment"),
+        impressions=("每次实验的展示次数（对数刻度）", "impressions per experiment (log scale)"),
         power=("统计功效（α = {alpha:g}）", "power at alpha = {alpha:g}"),
         methods_title=("检出同一差异（每个点模拟 {n} 次实验）",
                        "Detecting the same difference ({n} simulated experiments per point)"),
@@ -364,7 +364,7 @@ _TEXTS: dict[str, dict[str, object]] = {
         msprt=("始终有效的 p 值（mSPRT）", "always-valid p-value (mSPRT)"),
         alpha=("α = {alpha:g}", "alpha = {alpha:g}"),
         look=("查看次序", "look"),
-        pvalue=("p 值", "p-value"),
+        pvalue=("p 值（对数刻度）", "p-value (log scale)"),
         sequential_title=("{label}的序贯检验", "Sequential test of the {label}"),
         difference=("差值", "difference"),
     ),
@@ -426,7 +426,7 @@ _TEXTS: dict[str, dict[str, object]] = {
         "ab.sequential",
         above=("高于", "above"),
         below=("低于", "below"),
-        stopped=(("从第 {look} 次查看起，差值以 {confidence:.0%} 的置信度{direction} {null:g}"
+        stopped=(("从查看 {look} 起，差值以 {confidence:.0%} 的置信度{direction} {null:g}"
                  "（该次查看时始终有效的 p = {p:.3g}；最后一次查看时为 {last:.3g}）。"
                  "由于这一 p 值在持续监控下依然有效，实验本可以在那次查看时停止。"),
                  ("The difference is {direction} {null:g} with confidence {confidence:.0%} from "

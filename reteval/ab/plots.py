@@ -1,4 +1,8 @@
-"""Figures for online experiments (matplotlib; they work with any backend, Agg included)."""
+"""Figures for online experiments (matplotlib; they work with any backend, Agg included).
+
+Each figure tells its lines apart by marker and line style as well as colour, and keeps
+its legend beside the axes, off the data.
+"""
 
 from __future__ import annotations
 
@@ -38,13 +42,13 @@ def plot_method_comparison(comparison: MethodComparison, *, ax=None, lang: str =
     matplotlib.figure.Figure
     """
     check_lang(lang)
-    fig, ax = _axes(ax, (6.4, 4.0))
+    fig, ax = _axes(ax, (8.0, 4.0))
     table = comparison.table
     method = comparison.method
     name = (phrase(f"ab_figure.{method}", lang) if f"ab_figure.{method}" in TEXTS
             else method.replace("_", "-"))
     ax.plot(table.index, table["ab_power"], "o-", label=_say("ab", lang))
-    ax.plot(table.index, table["interleaving_power"], "s-",
+    ax.plot(table.index, table["interleaving_power"], "s-.",
             label=_say("interleaving", lang, method=name))
     ax.axhline(comparison.target_power, color="grey", ls="--", lw=1,
                label=_say("target", lang, power=comparison.target_power))
@@ -53,7 +57,7 @@ def plot_method_comparison(comparison: MethodComparison, *, ax=None, lang: str =
     ax.set_xlabel(_say("impressions", lang))
     ax.set_ylabel(_say("power", lang, alpha=comparison.alpha))
     ax.set_title(_say("methods_title", lang, n=comparison.n_experiments), fontsize="medium")
-    ax.legend(loc="lower right", fontsize="small")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), fontsize="small")
     return fig
 
 
@@ -70,10 +74,10 @@ def plot_sequential(result: SequentialResult, *, ax=None, label: str | None = No
     """
     check_lang(lang)
     label = phrase("ab_figure.difference", lang) if label is None else label
-    fig, ax = _axes(ax, (6.4, 4.0))
+    fig, ax = _axes(ax, (8.0, 4.0))
     x = np.arange(len(result.looks))
     ax.plot(x, result.naive_pvalue, "o-", label=_say("naive", lang))
-    ax.plot(x, result.pvalue, "s-", label=_say("msprt", lang))
+    ax.plot(x, result.pvalue, "s-.", label=_say("msprt", lang))
     ax.axhline(result.alpha, color="grey", ls="--", lw=1, label=_say("alpha", lang,
                                                                        alpha=result.alpha))
     ax.set_yscale("log")
@@ -84,5 +88,5 @@ def plot_sequential(result: SequentialResult, *, ax=None, label: str | None = No
     ax.set_xticks(ticks)
     labels = [str(result.looks[i])[:10] for i in ticks]
     ax.set_xticklabels(labels, rotation=45, ha="right", fontsize="small")
-    ax.legend(loc="lower left", fontsize="small")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1), fontsize="small")
     return fig

@@ -11,6 +11,8 @@ and why the two differ:
 * :mod:`reteval.teaching.chapter_evaluator`: ``RetrievalEvaluator`` and the comparison
   of retrievers (检索器对比评估; notebook 05).
 * :mod:`reteval.teaching.chapter_ab`: ``ABTestFramework`` (A/B 测试; notebook 07).
+* :mod:`reteval.teaching.online`: the judged data and two rankers whose users notebooks
+  07 (A/B tests) and 08 (interleaving) simulate.
 * :mod:`reteval.teaching.chapter_report`: ``generate_evaluation_report`` (评估报告;
   notebook 10).
 * :mod:`reteval.teaching.chapter_continuous`: ``ContinuousEvaluation`` with an

@@ -30,6 +30,7 @@ __all__ = [
     "check_notebook_04",
     "check_notebook_05",
     "check_notebook_07",
+    "check_notebook_08",
     "check_notebook_09",
     "check_notebook_10",
     "check_notebook_11",
@@ -184,15 +185,27 @@ def _check_log_path(log_path) -> None:
                          f"got {log_file.name!r}")
 
 
+def _check_simulated_users(*, click_model, depth, dataset, rankers) -> None:
+    """The click model and the judged data the users of notebooks 07 and 08 are simulated on."""
+    if click_model not in ("cascade", "pbm"):
+        raise InputError(f"click_model must be 'cascade' or 'pbm'; got {click_model!r}")
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 12:
+        raise InputError(f"depth must be an integer from 1 to 12; got {depth!r}")
+    if dataset != "synthetic":
+        check_retrievers(rankers, "rankers")
+        if len(rankers) != 2:
+            raise InputError(f"rankers must name two retrievers; got {rankers!r}")
+
+
 def check_notebook_07(*, lang, log_path, metrics, guardrails, alpha, click_model, depth,
-                      impressions, aa_experiments, dataset, rankers) -> None:
+                      aa_experiments, dataset, rankers) -> None:
     """The parameters of notebook 07 (the A/B analysis).
 
     Examples
     --------
     >>> check_notebook_07(lang="zh", log_path=None, metrics=["satisfaction"], guardrails=[],
-    ...                   alpha=0.05, click_model="dbn", depth=10, impressions=[100],
-    ...                   aa_experiments=100, dataset="synthetic", rankers=[])
+    ...                   alpha=0.05, click_model="dbn", depth=10, aa_experiments=100,
+    ...                   dataset="synthetic", rankers=[])
     Traceback (most recent call last):
     ...
     reteval.errors.InputError: click_model must be 'cascade' or 'pbm'; got 'dbn'
@@ -207,18 +220,30 @@ def check_notebook_07(*, lang, log_path, metrics, guardrails, alpha, click_model
     for name in [*metrics, *guardrails]:
         get_metric(name)  # raises with the list of known metrics
     check_probability(alpha, "alpha")
-    if click_model not in ("cascade", "pbm"):
-        raise InputError(f"click_model must be 'cascade' or 'pbm'; got {click_model!r}")
-    if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 12:
-        raise InputError(f"depth must be an integer from 1 to 12; got {depth!r}")
+    _check_simulated_users(click_model=click_model, depth=depth, dataset=dataset, rankers=rankers)
+    check_positive_int(aa_experiments, "aa_experiments", minimum=10)
+
+
+def check_notebook_08(*, lang, alpha, click_model, depth, impressions, n_experiments, dataset,
+                      rankers) -> None:
+    """The parameters of notebook 08 (interleaving against A/B tests).
+
+    Examples
+    --------
+    >>> check_notebook_08(lang="zh", alpha=0.05, click_model="cascade", depth=10,
+    ...                   impressions=[100, 1], n_experiments=200, dataset="synthetic",
+    ...                   rankers=[])
+    Traceback (most recent call last):
+    ...
+    reteval.errors.InputError: impressions must be integers >= 2; got [100, 1]
+    """
+    check_lang(lang)
+    check_probability(alpha, "alpha")
+    _check_simulated_users(click_model=click_model, depth=depth, dataset=dataset, rankers=rankers)
     if not impressions or any(isinstance(n, bool) or not isinstance(n, int) or n < 2
                               for n in impressions):
         raise InputError(f"impressions must be integers >= 2; got {impressions!r}")
-    check_positive_int(aa_experiments, "aa_experiments", minimum=10)
-    if dataset != "synthetic":
-        check_retrievers(rankers, "rankers")
-        if len(rankers) != 2:
-            raise InputError(f"rankers must name two retrievers; got {rankers!r}")
+    check_positive_int(n_experiments, "n_experiments", minimum=10)
 
 
 def check_notebook_10(*, lang, measures, k_values, baseline=None) -> None:

@@ -18,7 +18,7 @@ import pytest
 
 from reteval.teaching.exercises import check, reset
 
-NOTEBOOKS = ("01", "04", "05", "07", "09", "10", "11")
+NOTEBOOKS = ("01", "04", "05", "07", "08", "09", "10", "11")
 
 
 def all_exercises():
@@ -115,6 +115,10 @@ RIGHT = {
     "07.2": [6036, 6036.0, "6036", "6,036", np.int64(6036)],
     "07.3": ["B", "b", " (b) ", "B.", {"B"}],
     "07.4": [507, 507.0, "507"],
+    # 430 wins, 370 losses, 100 ties, 300 without clicks: n = 900, (430 + 50) / 900 - 0.5 = 1/30
+    "08.2": [1 / 30, "1/30", 0.033, "0.033", 0.0333, Fraction(1, 30), "0.0333"],
+    "08.3": [0.5, "1/2", "50%", "0.5", Fraction(1, 2), 0.50],  # a fair coin decides every team
+    "08.4": ["b", "B", " (b) ", {"B"}, "b."],
     "10.3": ["B", "b", "(B)"],
     "10.4": [{"A", "B", "C"}, "A, B, C", "abc".upper().replace("", " ").strip(), ["a", "b", "c"]],
     "11.1": [(1 / 2 + 2 / 4 + 3 / 7) / 5, "0.2857", 0.286, "0.29", "2/7"],
@@ -137,6 +141,10 @@ WRONG = {
     "07.2": [2 * 6036, 6036.5, 3018, True, 10**400],
     "07.3": ["a", "c", "d", "A, B", 2, "bc"],
     "07.4": [254, 1000, 507.5, True],
+    # no-click impressions counted in n; ties dropped; the share of wins; the wrong sign
+    "08.2": [480 / 1200 - 0.5, 430 / 800 - 0.5, 430 / 900 - 0.5, 0.03, -1 / 30, True, "1/3"],
+    "08.3": [0.25, 1, 0, 0.49, "1/3", 0.55],
+    "08.4": ["a", "c", "d", "bc", "A, B"],
     "10.3": ["A", "C", "D", {"B", "C"}],
     "10.4": [{"A"}, {"A", "B"}, {"A", "B", "C", "D"}, "ABCE"],
     "11.1": [(1 / 2 + 2 / 4 + 3 / 7) / 3, 0.3, "0.3", 0.2],
@@ -187,7 +195,8 @@ def test_hints_never_state_the_answer():
                     if text not in ("2", "9"):  # digits that occur in any text
                         assert text not in hints, (exercise_id, text)
     # the short answers: not written out next to the word "answer"
-    for exercise_id, answer in (("09.1", "2"), ("09.2", "9"), ("07.3", "B"), ("10.3", "B")):
+    for exercise_id, answer in (("09.1", "2"), ("09.2", "9"), ("07.3", "B"), ("08.4", "B"),
+                                ("10.3", "B")):
         hints = " ".join(check.__globals__["_exercise"](exercise_id).hints("en"))
         assert f"answer is {answer}" not in hints.lower().replace("the answer is one", "")
 
@@ -298,6 +307,57 @@ def test_03_5_runs_the_students_assignment_on_hidden_users():
         verdict = check("07.5", function, lang="en")
         assert not verdict and message in verdict.message, (function.__name__, verdict)
     assert random.getstate() == state  # the check leaves the student's random state alone
+
+
+def team_draft_winner(docs, teams, clicked):
+    team = dict(zip(docs, teams, strict=True))
+    wins = sum(team[doc] == "A" for doc in clicked)
+    losses = len(clicked) - wins
+    if wins != losses:
+        return "A" if wins > losses else "B"
+    return "tie" if wins else "none"
+
+
+def test_08_1_runs_the_students_team_draft_credit_on_hidden_impressions():
+    # the reference above, on impressions worked out by hand
+    docs, teams = ["a", "b", "c", "d", "e"], ["B", "A", "A", "B", "A"]
+    assert team_draft_winner(docs, teams, ["c"]) == "A"
+    assert team_draft_winner(docs, teams, ["a", "d", "e"]) == "B"
+    assert team_draft_winner(docs, teams, ["d", "b"]) == "tie"
+    assert team_draft_winner(docs, teams, []) == "none"
+    assert check("08.1", team_draft_winner)
+
+    def ties_without_clicks(docs, teams, clicked):
+        outcome = team_draft_winner(docs, teams, clicked)
+        return "tie" if outcome == "none" else outcome
+
+    def no_ties(docs, teams, clicked):
+        team = dict(zip(docs, teams, strict=True))
+        wins = sum(team[doc] == "A" for doc in clicked)
+        return "none" if not clicked else ("A" if 2 * wins >= len(clicked) else "B")
+
+    def by_position(docs, teams, clicked):  # credits the clicked rank's team in the other order
+        team = dict(zip(docs, reversed(teams), strict=True))
+        return team_draft_winner(docs, [team[d] for d in docs], clicked)
+
+    def first_click_only(docs, teams, clicked):
+        return team_draft_winner(docs, teams, sorted(clicked, key=docs.index)[:1])
+
+    def numbers(docs, teams, clicked):
+        return {"A": 1, "B": -1, "tie": 0, "none": None}[team_draft_winner(docs, teams, clicked)]
+
+    expected = {
+        ties_without_clicks: "without any click",
+        no_ties: "as many clicks (not zero)",
+        by_position: "wrong winner",
+        first_click_only: "as many clicks (not zero)",  # the hidden ties come before the rest
+        numbers: 'one of "A", "B", "tie" and "none"',
+    }
+    for function, message in expected.items():
+        verdict = check("08.1", function, lang="en")
+        assert not verdict and message in verdict.message, (function.__name__, verdict)
+    crash = check("08.1", lambda docs, teams, clicked: docs[len(docs)], lang="zh")
+    assert not crash and "IndexError" in crash.message
 
 
 def run_once(evaluation, history_file):

@@ -11,9 +11,11 @@ from reteval.teaching import params
 NB01 = {"lang": "zh", "retriever": "bm25", "other_retriever": "vector", "k": 5, "depth": 100}
 NB02 = {"lang": "zh", "retrievers": ["bm25", "vector"], "baseline": "bm25", "measures": ["AP"],
         "k_values": [1, 5], "cutoffs": [10, 20], "depth": 100}
-NB03 = {"lang": "en", "log_path": None, "metrics": ["satisfaction", "ctr"],
+NB07 = {"lang": "en", "log_path": None, "metrics": ["satisfaction", "ctr"],
         "guardrails": ["queries_per_user"], "alpha": 0.05, "click_model": "cascade", "depth": 10,
-        "impressions": [100, 200], "aa_experiments": 400, "dataset": "synthetic", "rankers": []}
+        "aa_experiments": 400, "dataset": "synthetic", "rankers": []}
+NB08 = {"lang": "en", "alpha": 0.05, "click_model": "cascade", "depth": 10,
+        "impressions": [100, 200], "n_experiments": 200, "dataset": "synthetic", "rankers": []}
 NB05 = {"lang": "zh", "retrievers": ["bm25"], "depth": 20, "k": 5, "max_k": 20, "grades": [1] * 10}
 NB06 = {"lang": "zh", "start": "2026-05-01", "days": 30, "regression_day": 18, "n_queries": 60,
         "docs_per_query": 30, "measures": ["R@5", "AP"]}
@@ -22,7 +24,8 @@ NB06 = {"lang": "zh", "start": "2026-05-01", "days": 30, "regression_day": 18, "
 def test_the_default_parameters_pass():
     assert params.check_notebook_01(**NB01) is None
     assert params.check_notebook_05(**NB02) is None
-    assert params.check_notebook_07(**NB03) is None
+    assert params.check_notebook_07(**NB07) is None
+    assert params.check_notebook_08(**NB08) is None
     assert params.check_notebook_10(lang="en", measures=["P@5"], k_values=[1]) is None
     assert params.check_notebook_11(**NB05) is None
     assert params.check_notebook_09(**NB06) == datetime(2026, 5, 1, tzinfo=timezone.utc)
@@ -97,21 +100,38 @@ def test_notebook_05_measures_get_the_nearest_valid_name():
     ({"click_model": "dbn"}, "click_model must be 'cascade' or 'pbm'; got 'dbn'"),
     ({"depth": 13}, "depth must be an integer from 1 to 12; got 13"),
     ({"depth": True}, "depth must be an integer from 1 to 12; got True"),
-    ({"impressions": [100, 1]}, "impressions must be integers >= 2"),
     ({"aa_experiments": 9}, "aa_experiments must be an integer of at least 10; got 9"),
     ({"dataset": "teaching", "rankers": ["bm25"]}, "rankers must name two retrievers"),
     ({"dataset": "teaching", "rankers": ["bm25", "vectr"]}, "in rankers; .*did you mean 'vector'"),
 ])
 def test_notebook_07(change, message):
     with pytest.raises(InputError, match=message):
-        params.check_notebook_07(**{**NB03, **change})
+        params.check_notebook_07(**{**NB07, **change})
 
 
 def test_notebook_07_log_path_must_have_a_known_ending(tmp_path):
     log = tmp_path / "log.txt"
     log.write_text("")
     with pytest.raises(InputError, match="log_path must end in .csv.*got 'log.txt'"):
-        params.check_notebook_07(**{**NB03, "log_path": str(log)})
+        params.check_notebook_07(**{**NB07, "log_path": str(log)})
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"lang": "fr"}, "lang must be 'zh' or 'en'; got 'fr'"),
+    ({"alpha": 0}, "alpha must be strictly between 0 and 1; got 0"),
+    ({"click_model": "dbn"}, "click_model must be 'cascade' or 'pbm'; got 'dbn'"),
+    ({"depth": 0}, "depth must be an integer from 1 to 12; got 0"),
+    ({"impressions": [100, 1]}, "impressions must be integers >= 2"),
+    ({"impressions": []}, "impressions must be integers >= 2; got \\[\\]"),
+    ({"impressions": [100, 2.5]}, "impressions must be integers >= 2"),
+    ({"n_experiments": 5}, "n_experiments must be an integer of at least 10; got 5"),
+    ({"dataset": "teaching", "rankers": ["bm25", "bm25", "vector"]},
+     "rankers must name two retrievers"),
+    ({"dataset": "teaching", "rankers": ["bm25", "vectr"]}, "in rankers; .*did you mean 'vector'"),
+])
+def test_notebook_08(change, message):
+    with pytest.raises(InputError, match=message):
+        params.check_notebook_08(**{**NB08, **change})
 
 
 def test_notebook_10():

@@ -165,8 +165,8 @@ def number(answer) -> float:
     >>> number(3), number("5/8"), number("62.5%")
     (3.0, 0.625, 0.625)
     """
-    if isinstance(answer, bool) or answer is None:
-        raise TypeError("a number is expected")
+    if isinstance(answer, (bool, bytes, bytearray)) or answer is None:
+        raise TypeError("a number is expected")  # float(b"0.5") would take bytes for a number
     try:
         exact = _exact(answer)
         value = float(exact) if exact is not None else float(answer)

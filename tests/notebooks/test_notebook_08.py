@@ -1,0 +1,139 @@
+"""Notebook 08 (interleaving) through papermill, against the library called directly."""
+
+import numpy as np
+import pandas as pd
+import papermill
+import pytest
+from notebook_run import ROOT, execute_solutions, pipeline_parameters
+from notebook_run import execute as run_notebook
+
+from reteval import ab
+from reteval.datasets import load
+from reteval.retrievers import make_retriever
+
+NOTEBOOK = ROOT / "notebooks" / "08_interleaving.ipynb"
+
+
+def test_the_pipeline_keeps_the_lesson_on_the_synthetic_collection():
+    # `common` must not turn the lesson (a known effect, interleaving's advantage) off
+    assert pipeline_parameters(NOTEBOOK.stem)["dataset"] == "synthetic"
+
+
+def execute(tmp_path, **parameters):
+    return run_notebook(NOTEBOOK.stem, tmp_path, **parameters)
+
+
+def top(run, query, depth):
+    """A ranker's top ``depth`` doc ids for ``query``: score descending, then doc id descending."""
+    rows = run[run["query_id"] == query]
+    order = sorted(zip(rows["score"], rows["doc_id"], strict=True), reverse=True)
+    return [doc for _, doc in order[:depth]]
+
+
+@pytest.mark.slow
+def test_notebook_on_a_dataset_with_two_retrievers_matches_the_library(tmp_path):
+    params = {"dataset": "teaching", "rankers": ["bm25", "lsa"], "click_model": "pbm", "depth": 8,
+              "alpha": 0.1, "impressions": [200, 2000], "n_experiments": 20,
+              "queries_per_user": 2.0, "user_sd": 0.5, "seed": 7}
+    output_dir, results = execute(tmp_path, **params)  # the default edition: zh
+    collection = load("teaching")
+    qrels = collection.qrels
+    run_a, run_b = (make_retriever(name, collection.corpus).run(collection.queries, k=8)
+                    for name in ("bm25", "lsa"))
+    assert results["rankers"] == ["bm25", "lsa"]
+
+    # section 1: the interleaved list of the first query and the credit of its relevant clicks
+    example = results["example"]
+    query = min(set(run_a["query_id"]) & set(run_b["query_id"]))
+    shown = ab.team_draft(top(run_a, query, 8), top(run_b, query, 8), rng=7, length=8)
+    assert example["query"] == query
+    assert (example["docs"], example["teams"]) == (list(shown.docs), list(shown.teams))
+    grades = dict(zip(qrels["doc_id"][qrels["query_id"] == query],
+                      qrels["relevance"][qrels["query_id"] == query], strict=True))
+    clicked = [doc for doc in shown.docs if grades.get(doc, 0) > 0]
+    team = dict(zip(shown.docs, shown.teams, strict=True))
+    credit_a = sum(team[doc] == "A" for doc in clicked)
+    assert example["clicked"] == clicked
+    assert example["credit"] == [credit_a, len(clicked) - credit_a]
+
+    # sections 2 and 3: the simulations, as the library runs them
+    common = {"impressions": [200, 2000], "n_experiments": 20, "click_model": "pbm", "depth": 8,
+              "alpha": 0.1, "queries_per_user": 2.0, "rng": 7, "lang": "zh"}
+    for key, user_sd in (("interleaving", 0.5), ("users_alike", 0.0)):
+        comparison = ab.compare_methods(qrels, run_a, run_b, user_sd=user_sd, **common)
+        got = results[key]
+        assert got["table"] == {str(n): row
+                                for n, row in comparison.table.to_dict(orient="index").items()}
+        assert got["needed"] == comparison.needed
+        assert got["expected"] == pytest.approx(comparison.expected, rel=1e-12)
+        assert got["verdict"] == comparison.verdict
+    assert results["interleaving"]["click_model"] == "pbm"
+    assert results["interleaving"]["user_sd"] == 0.5
+
+    # section 3: how much the two rankers' top lists overlap
+    queries = sorted(set(run_a["query_id"]) & set(run_b["query_id"]))
+    tops = [(top(run_a, q, 8), top(run_b, q, 8)) for q in queries]
+    overlap = np.mean([len(set(a) & set(b)) / max(len(a), len(b)) for a, b in tops])
+    assert results["overlap"]["mean_share"] == pytest.approx(overlap)
+    assert results["overlap"]["queries_differing"] == pytest.approx(np.mean([a != b
+                                                                             for a, b in tops]))
+    assert (output_dir / "figures" / "ab_vs_interleaving.png").stat().st_size > 1000
+    assert pd.read_csv(output_dir / "ab_vs_interleaving.csv").shape[0] == 2
+
+
+@pytest.mark.slow
+def test_default_run_records_the_library_values_and_the_conclusions_its_prose_draws(tmp_path):
+    parameters = pipeline_parameters(NOTEBOOK.stem)
+    _, results = execute(tmp_path, lang="en", **parameters)
+    seed = parameters["seed"]
+    qrels, run_a, run_b = ab.synthetic_collection(rng=seed)
+    impressions = [100, 150, 200, 300, 500, 700, 1000, 1500, 2000, 3000, 5000, 7000, 10000,
+                   15000, 20000, 30000]
+    comparison = ab.compare_methods(qrels, run_a, run_b, impressions=impressions,
+                                    n_experiments=parameters["n_experiments"],
+                                    click_model="cascade", depth=10, alpha=0.05,
+                                    queries_per_user=3.0, user_sd=0.8, rng=seed)
+    il = results["interleaving"]
+    assert il["needed"] == comparison.needed and il["verdict"] == comparison.verdict
+
+    # section 3: "even though one ranker is clearly better": B, offline too
+    assert il["offline_ndcg10"]["synthetic B"] > il["offline_ndcg10"]["synthetic A"] + 0.05
+
+    # section 2: interleaving needs fewer impressions than the A/B test, users as units
+    needed = il["needed"]
+    assert needed["interleaving"] is not None and needed["ab"] is not None
+    assert needed["interleaving"] < needed["ab"]
+    assert il["queries_per_user"] == 3.0 and il["user_sd"] == 0.8
+    table = pd.DataFrame(il["table"]).T
+    assert len(table) >= 12  # a finer grid than the seven sizes of old
+    # interpolation: the needed sizes lie between the last grid size below 80% and the first above
+    for method, column in (("ab", "ab_power"), ("interleaving", "interleaving_power")):
+        power = table[column].astype(float)
+        sizes = power.index.astype(int)
+        first = int(np.argmax(power.to_numpy() >= 0.8))
+        assert sizes[max(first - 1, 0)] <= needed[method] <= sizes[first]
+
+    # section 3: the ratio is modest next to the literature's 10 to 100 times; with users alike
+    # the A/B test needs far fewer impressions and the gap narrows
+    assert il["sensitivity_ratio"] == pytest.approx(needed["ab"] / needed["interleaving"])
+    assert 1 < il["sensitivity_ratio"] < 10
+    alike = results["users_alike"]
+    assert alike["needed"]["ab"] < needed["ab"] / 2
+    assert alike["sensitivity_ratio"] < il["sensitivity_ratio"]
+    # the weaker ranker still wins a large share of impressions; the cascade has no ties
+    expected = il["expected"]
+    assert min(expected["p_win"], expected["p_loss"]) > 0.3 and expected["p_tie"] == 0
+    assert results["overlap"]["mean_share"] < 0.6 and results["overlap"]["queries_differing"] == 1
+
+
+@pytest.mark.slow
+def test_validation_cell_stops_with_a_clear_message(tmp_path):
+    with pytest.raises(papermill.PapermillExecutionError,
+                       match=r"impressions must be integers >= 2; got \[100, 1\]"):
+        execute(tmp_path, impressions=[100, 1])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_solutions_notebook_passes_its_own_checks(tmp_path, lang):
+    execute_solutions("08", tmp_path, lang)  # each solution cell asserts check() accepts it
