@@ -49,6 +49,7 @@ TEXTS = {
     "sig": ("{m}：与 {b} 相比差异显著的检索器（Holm 校正后 p ≤ {a}）：{s}。",
             "{m}: retrievers significantly different from {b} (Holm-corrected p <= {a}): {s}."),
     "none": ("无", "none"),
+    "sep": ("、", ", "),
     "best": ("{m} 均值最高的是 {s}（{v:.4f}）。", "highest mean {m}: {s} ({v:.4f})."),
     "padding": ("{c} 重复 {n} 次（种子 {first}–{last}）：全深度 AP 从 {lo:.4f} 到 {hi:.4f}，"
                 "中位数 {med:.4f}。",

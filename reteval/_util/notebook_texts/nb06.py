@@ -20,6 +20,7 @@ TEXTS = {
     "plan_paired": ("配对 t 检验，{s} 对 {b}", "paired t test, {s} against {b}"),
     "wins": ("赢", "wins"),
     "losses": ("输", "losses"),
+    "sep": ("、", ", "),
     # printed lines
     "anova": ("{m}：方差分析 F({d1}, {d2}) = {f:.3f}，p = {p:.4g}，V_E = {ve:.5f}，"
               "均值的误差幅度 ±{moe:.4f}",
