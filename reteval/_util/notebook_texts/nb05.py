@@ -37,24 +37,24 @@ TEXTS = {
     "default_ids": ("默认参数 {name} 是同一个列表对象：{same}",
                     "The default {name} is one list object shared by every call: {same}"),
     "none_ids": ("文档没有编号时，章节的评估器不报错，所有指标都是 0：{values}",
-                 "Documents without an id: the chapter's evaluator raises nothing and scores 0: "
-                 "{values}"),
-    "identical": ("{b} 与 {a}：{b} 的前 n 名（n 为 {a} 返回的文档数）与 {a} 的整个结果逐位相同的"
-                  "查询有 {same}/{queries} 个。",
-                  "{b} and {a}: for {same} of {queries} queries, {b}'s top n documents are exactly "
-                  "{a}'s whole result, rank by rank (n = the documents {a} returned)."),
+                 ("Documents without an id: the chapter's evaluator raises nothing and scores 0: "
+                 "{values}")),
+    "identical": (("{b} 与 {a}：{b} 的前 n 名（n 为 {a} 返回的文档数）与 {a} 的整个结果逐位相同的"
+                  "查询有 {same}/{queries} 个。"),
+                  ("{b} and {a}: for {same} of {queries} queries, {b}'s top n documents are "
+                   "exactly {a}'s whole result, rank by rank (n = the documents {a} returned).")),
     "pairs": ("相关的（查询, 文档）对：{counts}。表中是各方向上前 K 名找到的比例（召回率）。",
-              "Relevant (query, document) pairs: {counts}. The table gives the share found in the "
-              "top K (recall), by direction."),
+              ("Relevant (query, document) pairs: {counts}. The table gives the share found in the "
+              "top K (recall), by direction.")),
     "sig": ("{m}：与 {b} 相比差异显著的检索器（Holm 校正后 p ≤ {a}）：{s}。",
             "{m}: retrievers significantly different from {b} (Holm-corrected p <= {a}): {s}."),
     "none": ("无", "none"),
     "sep": ("、", ", "),
     "best": ("{m} 均值最高的是 {s}（{v:.4f}）。", "highest mean {m}: {s} ({v:.4f})."),
-    "padding": ("{c} 重复 {n} 次（种子 {first}–{last}）：全深度 AP 从 {lo:.4f} 到 {hi:.4f}，"
-                "中位数 {med:.4f}。",
-                "{c} drawn {n} times (seeds {first}–{last}): full-depth AP from {lo:.4f} to "
-                "{hi:.4f}, median {med:.4f}."),
+    "padding": (("{c} 重复 {n} 次（种子 {first}–{last}）：全深度 AP 从 {lo:.4f} 到 {hi:.4f}，"
+                "中位数 {med:.4f}。"),
+                ("{c} drawn {n} times (seeds {first}–{last}): full-depth AP from {lo:.4f} to "
+                "{hi:.4f}, median {med:.4f}.")),
     "padding_vs": ("  高于 {s}（{v:.4f}）的种子：{above}/{n}。",
                    "  seeds above {s} ({v:.4f}): {above}/{n}."),
 }

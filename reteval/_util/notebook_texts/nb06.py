@@ -22,14 +22,14 @@ TEXTS = {
     "losses": ("输", "losses"),
     "sep": ("、", ", "),
     # printed lines
-    "anova": ("{m}：方差分析 F({d1}, {d2}) = {f:.3f}，p = {p:.4g}，V_E = {ve:.5f}，"
-              "均值的误差幅度 ±{moe:.4f}",
-              "{m}: ANOVA F({d1}, {d2}) = {f:.3f}, p = {p:.4g}, V_E = {ve:.5f}, "
-              "margin of error of a mean ±{moe:.4f}"),
+    "anova": (("{m}：方差分析 F({d1}, {d2}) = {f:.3f}，p = {p:.4g}，V_E = {ve:.5f}，"
+              "均值的误差幅度 ±{moe:.4f}"),
+              ("{m}: ANOVA F({d1}, {d2}) = {f:.3f}, p = {p:.4g}, V_E = {ve:.5f}, "
+              "margin of error of a mean ±{moe:.4f}")),
     "dp": ("区分能力（显著的对数 / {n}）", "discriminative power (significant pairs / {n})"),
     "pilot": ("{m} 的试点方差 V_E = {ve:.5f}；{s} − {b} 逐查询差值的标准差 = {sd:.4f}",
-              "{m}: pilot variance V_E = {ve:.5f}; standard deviation of the per-query "
-              "differences {s} − {b} = {sd:.4f}"),
+              ("{m}: pilot variance V_E = {ve:.5f}; standard deviation of the per-query "
+              "differences {s} − {b} = {sd:.4f}")),
     "hurt": ("{m} 上 {s} − {b} 最小的 5 个查询：{items}",
              "{m}, the 5 queries with the lowest {s} − {b}: {items}"),
 }
