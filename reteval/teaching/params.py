@@ -29,6 +29,7 @@ __all__ = [
     "check_notebook_01",
     "check_notebook_04",
     "check_notebook_05",
+    "check_notebook_06",
     "check_notebook_07",
     "check_notebook_08",
     "check_notebook_09",
@@ -173,6 +174,42 @@ def check_notebook_05(*, lang, retrievers, baseline, measures, k_values, cutoffs
     parse_measures(measures)  # raises with the valid names and the nearest match
     check_positive_ints(k_values, "k_values")
     check_positive_ints(cutoffs, "cutoffs")
+    check_positive_int(depth, "depth")
+
+
+def check_notebook_06(*, lang, retrievers, baseline, measures, measure, depth) -> None:
+    """The parameters of notebook 06 (many systems: ANOVA, Tukey's HSD, effect sizes).
+
+    ``measure`` (the measure of the effect sizes, the planning and the risk) must be one
+    of ``measures``; the lesson compares at least three different retrievers.
+
+    Examples
+    --------
+    >>> check_notebook_06(lang="zh", retrievers=["bm25", "vector", "hybrid"], baseline="bm25",
+    ...                   measures=["AP", "RR"], measure="nDCG@10", depth=100)
+    Traceback (most recent call last):
+    ...
+    reteval.errors.InputError: measure 'nDCG@10' is not one of the measures ['AP', 'RR']
+    >>> check_notebook_06(lang="zh", retrievers=["bm25", "vector"], baseline="bm25",
+    ...                   measures=["AP"], measure="AP", depth=100)
+    Traceback (most recent call last):
+    ...
+    reteval.errors.InputError: retrievers must name at least 3 retrievers to compare many \
+systems; got ['bm25', 'vector']
+    """
+    check_lang(lang)
+    check_retrievers(retrievers)
+    twice = sorted({name for name in retrievers if list(retrievers).count(name) > 1})
+    if twice:
+        raise InputError(f"retrievers names {twice[0]!r} more than once: {list(retrievers)}")
+    if len(retrievers) < 3:
+        raise InputError(f"retrievers must name at least 3 retrievers to compare many systems; "
+                         f"got {list(retrievers)}")
+    if baseline not in retrievers:
+        raise InputError(f"baseline {baseline!r} is not one of the retrievers {list(retrievers)}")
+    parse_measures(measures)  # raises with the valid names and the nearest match
+    if measure not in measures:
+        raise InputError(f"measure {measure!r} is not one of the measures {list(measures)}")
     check_positive_int(depth, "depth")
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from reteval.teaching.exercises import check, reset
 
-NOTEBOOKS = ("01", "04", "05", "07", "08", "09", "10", "11")
+NOTEBOOKS = ("01", "04", "05", "06", "07", "08", "09", "10", "11")
 
 
 def all_exercises():
@@ -109,8 +109,8 @@ RIGHT = {
     "04.1": [0.4, "0.4", "0.40", "2/5", Fraction(2, 5)],  # p_o 0.7, p_e 0.5
     "04.3": [6, 6.0, "6"],  # d1 d2 d3 | d5 | d7 d8
     "05.1": [],  # counted from the teaching collection below
-    "05.5": [419, 419.0, "419"],
-    "05.6": ["B", "b", "(B)"],
+    "06.1": [419, 419.0, "419"],
+    "06.2": ["B", "b", "(B)"],
     "07.1": [],  # drawn independently below
     "07.2": [6036, 6036.0, "6036", "6,036", np.int64(6036)],
     "07.3": ["B", "b", " (b) ", "B.", {"B"}],
@@ -255,8 +255,8 @@ def top_k(run, k):
     return ordered.groupby("query_id").head(k)
 
 
-def test_02_8_runs_the_students_top_k_on_hidden_runs():
-    assert check("05.8", top_k)
+def test_05_5_runs_the_students_top_k_on_hidden_runs():
+    assert check("05.5", top_k)
 
     def ties_the_wrong_way(run, k):
         ordered = run.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, True])
@@ -266,9 +266,44 @@ def test_02_8_runs_the_students_top_k_on_hidden_runs():
         return run.groupby("query_id").head(k)
 
     for wrong in (ties_the_wrong_way, file_order, lambda run, k: run.head(k), lambda run, k: None):
-        verdict = check("05.8", wrong, lang="en")
+        verdict = check("05.5", wrong, lang="en")
         assert not verdict and "hidden run" in verdict.message
-    assert not check("05.8", pd.DataFrame())
+    assert not check("05.5", pd.DataFrame())
+
+
+def two_way_effect_size(scores, system, other):
+    x = scores.to_numpy(dtype=float)
+    residuals = x - x.mean(axis=1, keepdims=True) - x.mean(axis=0) + x.mean()
+    v_e = (residuals**2).sum() / ((x.shape[0] - 1) * (x.shape[1] - 1))
+    return (scores[system].mean() - scores[other].mean()) / math.sqrt(v_e)
+
+
+def test_06_4_runs_the_students_effect_size_on_hidden_tables():
+    # By hand: with two systems V_E is half the variance of the differences (1, 2, 0): 1/2,
+    # so the effect size is 1 / sqrt(1/2) = sqrt(2).
+    two = pd.DataFrame({"a": [1.0, 3.0, 2.0], "b": [2.0, 5.0, 2.0]})
+    assert two_way_effect_size(two, "b", "a") == pytest.approx(math.sqrt(2))
+    assert check("06.4", two_way_effect_size)
+
+    def cohen_d_z(scores, system, other):
+        d = scores[system] - scores[other]
+        return d.mean() / d.std(ddof=1)
+
+    def one_way(scores, system, other):  # query effects left in the noise
+        x = scores.to_numpy(dtype=float)
+        v = ((x - x.mean(axis=0)) ** 2).sum() / (x.size - x.shape[1])
+        return (scores[system].mean() - scores[other].mean()) / math.sqrt(v)
+
+    def the_pair_only(scores, system, other):
+        return two_way_effect_size(scores[[system, other]], system, other)
+
+    def unsigned(scores, system, other):
+        return abs(two_way_effect_size(scores, system, other))
+
+    for wrong in (cohen_d_z, one_way, the_pair_only, unsigned, lambda s, a, b: None):
+        verdict = check("06.4", wrong, lang="en")
+        assert not verdict and "hidden score table" in verdict.message, wrong
+    assert not check("06.4", 1.05)
 
 
 def hashed_assignment(user_id, experiment):

@@ -11,6 +11,8 @@ from reteval.teaching import params
 NB01 = {"lang": "zh", "retriever": "bm25", "other_retriever": "vector", "k": 5, "depth": 100}
 NB02 = {"lang": "zh", "retrievers": ["bm25", "vector"], "baseline": "bm25", "measures": ["AP"],
         "k_values": [1, 5], "cutoffs": [10, 20], "depth": 100}
+MANY = {"lang": "zh", "retrievers": ["bm25", "vector", "hybrid"], "baseline": "bm25",
+        "measures": ["AP", "RR"], "measure": "AP", "depth": 100}  # notebook 06
 NB07 = {"lang": "en", "log_path": None, "metrics": ["satisfaction", "ctr"],
         "guardrails": ["queries_per_user"], "alpha": 0.05, "click_model": "cascade", "depth": 10,
         "aa_experiments": 400, "dataset": "synthetic", "rankers": []}
@@ -24,6 +26,7 @@ NB06 = {"lang": "zh", "start": "2026-05-01", "days": 30, "regression_day": 18, "
 def test_the_default_parameters_pass():
     assert params.check_notebook_01(**NB01) is None
     assert params.check_notebook_05(**NB02) is None
+    assert params.check_notebook_06(**MANY) is None
     assert params.check_notebook_07(**NB07) is None
     assert params.check_notebook_08(**NB08) is None
     assert params.check_notebook_10(lang="en", measures=["P@5"], k_values=[1]) is None
@@ -90,6 +93,28 @@ def test_notebook_05(change, message):
 def test_notebook_05_measures_get_the_nearest_valid_name():
     with pytest.raises(UnknownMeasureError, match="Did you mean 'nDCG'"):
         params.check_notebook_05(**{**NB02, "measures": ["nDGC@10"]})
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"lang": "de"}, "lang must be 'zh' or 'en'; got 'de'"),
+    ({"retrievers": ["bm25", "vector", "colbert"]}, "unknown retrievers \\['colbert'\\]"),
+    ({"retrievers": ["bm25", "vector"]},
+     ("^retrievers must name at least 3 retrievers to compare many systems; "
+      "got \\['bm25', 'vector'\\]$")),
+    ({"retrievers": ["bm25", "vector", "bm25", "hybrid"]},
+     "^retrievers names 'bm25' more than once"),
+    ({"baseline": "reranked"}, "baseline 'reranked' is not one of the retrievers"),
+    ({"measure": "nDCG@10"}, "^measure 'nDCG@10' is not one of the measures \\['AP', 'RR'\\]$"),
+    ({"depth": 0}, "depth must be a positive integer; got 0"),
+])
+def test_notebook_06(change, message):
+    with pytest.raises(InputError, match=message):
+        params.check_notebook_06(**{**MANY, **change})
+
+
+def test_notebook_06_measures_get_the_nearest_valid_name():
+    with pytest.raises(UnknownMeasureError, match="Did you mean 'nDCG'"):
+        params.check_notebook_06(**{**MANY, "measures": ["nDGC@10"], "measure": "nDGC@10"})
 
 
 @pytest.mark.parametrize("change, message", [

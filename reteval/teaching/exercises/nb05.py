@@ -3,7 +3,8 @@
 The computed exercises are checked against values the checker recomputes with
 the library on the bundled teaching collection (depth 100, reteval's default
 retrievers), so the exercise and its check cannot drift apart. Worked
-solutions: ``notebooks/solutions/05_solutions.ipynb``.
+solutions: ``notebooks/solutions/05_solutions.ipynb``. The exercises on many
+retrievers at once are notebook 06's (:mod:`reteval.teaching.exercises.nb06`).
 
 * ``05.1`` (computed): on how many queries bm25, asked for 100 documents,
   returns fewer than 10 (``NumRet < 10``): a whole number.
@@ -11,17 +12,10 @@ solutions: ``notebooks/solutions/05_solutions.ipynb``.
   bm25 on ``AP@20`` (uncorrected): a number.
 * ``05.3`` (why re-ranking cannot reach the other language): a letter of
   :data:`WHY_IDENTICAL`.
-* ``05.8`` (code): ``top_k(run, k)``, a run cut to its top ``k`` documents
-  per query in trec_eval's order, run on hidden runs.
 * ``05.4`` (the chapter's nDCG): the reteval measure that gives exactly the
   chapter's ``ndcg@10``: a measure name.
-* ``05.5`` (computed): the number of queries a one-way ANOVA of the four
-  default retrievers needs to detect a range of 0.03 in AP (alpha 0.05, power
-  0.8), with the residual variance of their AP on the teaching collection: an
-  integer.
-* ``05.6`` (pairwise tests or Tukey's HSD): a letter of :data:`PAIRWISE_VS_TUKEY`.
-* ``05.7`` (computed): TRisk of vector against bm25 on nDCG@10 with alpha = 1:
-  a number.
+* ``05.5`` (code): ``top_k(run, k)``, a run cut to its top ``k`` documents
+  per query in trec_eval's order, run on hidden runs.
 """
 
 from __future__ import annotations
@@ -38,7 +32,7 @@ from reteval.teaching.exercises import (
     whole_number,
 )
 
-__all__ = ["DEPTH", "EXERCISES", "PAIRWISE_VS_TUKEY", "SHORT", "WHY_IDENTICAL"]
+__all__ = ["DEPTH", "EXERCISES", "SHORT", "WHY_IDENTICAL"]
 
 #: Documents asked of every retriever in the computed exercises.
 DEPTH = 100
@@ -66,34 +60,6 @@ WHY_IDENTICAL = {
         "D": "Unjudged documents count as non-relevant.",
     },
 }
-
-#: 05.6: on R@10, bm25 - hybrid is significant by pairwise t tests with Holm's correction but
-#: not by Tukey's HSD, and bm25 - vector the other way round. Why can both happen?
-PAIRWISE_VS_TUKEY = {
-    "zh": {
-        "A": "Tukey HSD 的随机化有误差；换一个种子，两种方法就会一致。",
-        "B": "两种方法衡量噪声的方式不同：两两检验用这一对自己的逐查询差值，"
-             "Tukey HSD 对所有各对用同一把尺子（所有检索器的残差方差 V_E）；"
-             "差值比这把尺子更一致的一对在两两检验下更容易显著，"
-             "更分散的一对在 Tukey 下更容易显著。",
-        "C": "Holm 校正总是比 Tukey HSD 更保守，所以两两检验不可能比 Tukey 先显著。",
-        "D": "方差分析不显著时 Tukey HSD 不会给出任何显著的对。",
-    },
-    "en": {
-        "A": "Tukey's HSD is randomised; with another seed the two procedures would agree.",
-        "B": "They measure the noise differently: a pairwise test by this pair's own per-query "
-             "differences, Tukey's HSD by one yardstick for every pair (the residual variance "
-             "V_E of all retrievers); a pair whose differences are more consistent than that "
-             "yardstick passes more easily pairwise, a more spread-out pair under Tukey.",
-        "C": "Holm's correction is always more conservative than Tukey's HSD, so a pairwise "
-             "test can never be significant before Tukey.",
-        "D": "Tukey's HSD gives no significant pair when the ANOVA is not significant.",
-    },
-}
-
-_TOLERANCE = 5e-3
-_RETRIEVERS = ("bm25", "vector", "hybrid", "reranked")
-
 
 
 @functools.lru_cache(maxsize=1)
@@ -128,49 +94,6 @@ def _ap20_pvalue() -> float:
 
 def _check_short(answer) -> bool:
     return whole_number(answer, _short_queries())
-
-
-@functools.lru_cache(maxsize=1)
-def _all_scores(measure: str):
-    """Per-query scores of the four default retrievers (queries x retrievers)."""
-    import pandas as pd
-
-    from reteval.datasets import load
-    from reteval.evaluation.engine import evaluate
-    from reteval.retrievers import make_retriever
-
-    collection = load("teaching")
-    return pd.DataFrame({
-        name: evaluate(collection.qrels,
-                       make_retriever(name, collection.corpus).run(collection.queries, k=DEPTH),
-                       [measure])[measure]
-        for name in _RETRIEVERS})
-
-
-def _queries_for_range() -> int:
-    from reteval.stats import pilot_variance, queries_needed_anova
-
-    scores = _all_scores("AP")
-    return queries_needed_anova(0.03, pilot_variance(scores), len(_RETRIEVERS))
-
-
-def _trisk_ndcg() -> float:
-    from reteval.stats import trisk
-
-    scores = _all_scores("nDCG@10")
-    return float(trisk(scores["vector"], scores["bm25"], alpha=1.0).statistic)
-
-
-def _check_queries(answer) -> bool:
-    return whole_number(answer, _queries_for_range())
-
-
-def _check_pairwise_letter(answer) -> bool:
-    return letters(answer) == {"B"}
-
-
-def _check_trisk(answer) -> bool:
-    return close_to(answer, _trisk_ndcg(), decimals=2)
 
 
 def _check_pvalue(answer) -> bool:
@@ -296,7 +219,7 @@ EXERCISES = {
             "exponential gain."),
         ),
     ),
-    "05.8": Exercise(
+    "05.5": Exercise(
         _check_top_k,
         hints_zh=(
             ("写一个函数 top_k(run, k)：run 是有 query_id、doc_id、score 三列的 DataFrame，"
@@ -316,48 +239,5 @@ EXERCISES = {
              "query with fewer than k documents keeps them all."),
         ),
         code=True,
-    ),
-    "05.5": Exercise(
-        _check_queries,
-        hints_zh=(
-            "答案是一个整数（查询数）。它取决于要检测的差距和逐查询得分的残差方差。",
-            ("用 reteval.stats.pilot_variance 估计四个检索器逐查询 AP 的残差方差，"
-            "再调用 queries_needed_anova(0.03, 方差, 4)；不是第 9.2 节表中 0.02 的结果。"),
-        ),
-        hints_en=(
-            ("The answer is a whole number (of queries). It depends on the range to detect and "
-            "on the residual variance of the per-query scores."),
-            ("Estimate the residual variance of the four retrievers' per-query AP with "
-            "reteval.stats.pilot_variance, then call queries_needed_anova(0.03, variance, 4); "
-            "not the table's value for 0.02 in section 9.2."),
-        ),
-    ),
-    "05.6": Exercise(
-        _check_pairwise_letter,
-        hints_zh=(
-            "答案是一个字母。两种方法各用什么来衡量噪声？",
-            ("比较两种方法各用什么来衡量噪声：这一对自己的差值，还是所有检索器的离散程度；"
-            "再比较两对差值的标准差与 √(2 V_E)。"),
-        ),
-        hints_en=(
-            "The answer is one letter. What does each procedure measure the noise by?",
-            ("Compare what each procedure measures the noise by: this pair's own differences, or "
-            "the spread of all retrievers; then compare both pairs' standard deviations of the "
-            "differences with sqrt(2 V_E)."),
-        ),
-    ),
-    "05.7": Exercise(
-        _check_trisk,
-        hints_zh=(
-            "答案是一个数（TRisk 的统计量）。先得到两个检索器的逐查询 nDCG@10。",
-            ("计算 vector 和 bm25 的逐查询 nDCG@10，"
-            "再用 reteval.stats.trisk(vector, bm25, alpha=1) 取 statistic；不是 AP 的结果。"),
-        ),
-        hints_en=(
-            ("The answer is a number (TRisk's statistic). First get both retrievers' per-query "
-            "nDCG@10."),
-            ("Compute the per-query nDCG@10 of vector and of bm25, then "
-            "reteval.stats.trisk(vector, bm25, alpha=1).statistic; not the AP value."),
-        ),
     ),
 }
