@@ -408,6 +408,13 @@ def notebook_parameters(params: dict, name: str, declared: dict) -> tuple[dict, 
     return {**common, **given}, overrides
 
 
+def _shown(path: Path) -> str:
+    """``path`` as the executed notebook shows it: relative to the working directory (the
+    kernel's) when it lies below it, so no build machine's folders appear in the book."""
+    here = Path.cwd()
+    return path.relative_to(here).as_posix() if path.is_relative_to(here) else str(path)
+
+
 def languages(lang: str | None, params: dict | None = None) -> list[str]:
     """The editions to run: ``lang``, else the parameters' ``lang``, else ``zh``; ``all`` is zh, en.
 
@@ -502,10 +509,10 @@ def run_pipeline(
     for lg, (path, source, declared, values, overrides) in steps:
         name = path.stem
         root = output / lg
-        values = _substitute(values, str(root))
+        values = _substitute(values, _shown(root))
         target = root / name
         if "output_dir" in declared:
-            values["output_dir"] = str(target)
+            values["output_dir"] = _shown(target)
         if "lang" in declared:
             values["lang"] = lg
         for key, (default, value) in overrides.items():

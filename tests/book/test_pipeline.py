@@ -170,6 +170,7 @@ def test_default_params_common_changes_no_notebook_default():
 def test_all_editions_common_overrides_and_kernel_environment(tmp_path, monkeypatch):
     notebooks = fake_notebooks(tmp_path / "nbs")
     monkeypatch.setenv("RETEVAL_PROGRESS", "text")  # ours; the kernels must get "off"
+    monkeypatch.chdir(tmp_path)  # paths below the working directory are shown relative to it
     lines = []
     params = {"lang": "en", "order": ["02_second", "09_absent"],
               "common": {"dataset": "teaching", "k": 1, "colour": "blue"},
@@ -186,13 +187,15 @@ def test_all_editions_common_overrides_and_kernel_environment(tmp_path, monkeypa
         assert first == {"lang": lang, "dataset": "teaching", "k": 1, "source": None,
                          "progress": "off"}
         assert second == {"lang": lang, "dataset": "teaching", "k": 3,
-                          "source": str((out / lang / "01_first").resolve()), "progress": "off"}
+                          "source": f"out/{lang}/01_first", "progress": "off"}
         # The saved notebook is the edition: its own language's prose only.
         saved = nbformat.read(out / lang / "01_first" / "01_first.ipynb", as_version=4)
         prose = [c.source for c in saved.cells if c.cell_type == "markdown"]
         assert prose == (["# 第1本"] if lang == "zh" else ["# Notebook 1"])
         assert saved.metadata["reteval"]["lang"] == lang
         assert saved.metadata["papermill"]["parameters"]["lang"] == lang
+        assert saved.metadata["papermill"]["parameters"]["output_dir"] == f"out/{lang}/01_first"
+        assert str(tmp_path) not in json.dumps(saved.cells)  # no build machine's folder shown
     # common's dataset replaced 01_first's default (reported), not 02_second's (equal to it);
     # colour is declared by neither and goes nowhere.
     assert results[1].overrides == {"dataset": ('"synthetic"', "teaching")}  # zh 01_first
