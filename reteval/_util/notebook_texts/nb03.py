@@ -4,8 +4,8 @@ TEXTS = {
     "chapter": ("本章代码", "chapter"),
     # the datasheet
     "no_datasheet": ("{name} 没有附带数据说明：使用前请查明它的查询和判断从何而来。",
-                     "{name} comes without a datasheet: find out where its queries and judgments "
-                     "come from before use."),
+                     ("{name} comes without a datasheet: find out where its queries and "
+                      "judgments come from before use.")),
     "datasheet_link": ("**数据说明**：[{file}]({link})（{name} 的数据说明）",
                        "**Datasheet**: [{file}]({link}) ({name}'s datasheet)"),
     # choosing queries, grades
@@ -21,19 +21,20 @@ TEXTS = {
                   ("documents in the pool (mean per query)", "known relevant documents",
                    "of which in the pool", "pool recall")),
     "pool_name": ("深度 {depth}：{retriever} + {other}", "depth {depth}: {retriever} + {other}"),
-    "pool_finding": ("只用这两个检索器、深度 {depth} 建池，已知相关文档中有 {inside:.0%} 会被判断到；"
-                     "其余 {outside:.0%} 在池外，会被当作不相关。",
-                     "A depth-{depth} pool of these two retrievers would have judged {inside:.0%} "
-                     "of the known relevant documents; the other {outside:.0%} fall outside it "
-                     "and would count as not relevant."),
+    "pool_finding": (("只用这两个检索器、深度 {depth} 建池，"
+                      "已知相关文档中有 {inside:.0%} 会被判断到；"
+                      "其余 {outside:.0%} 在池外，会被当作不相关。"),
+                     ("A depth-{depth} pool of these two retrievers would have judged "
+                      "{inside:.0%} of the known relevant documents; the other {outside:.0%} fall "
+                      "outside it and would count as not relevant.")),
     # unjudged documents
     "p10_lower": ("P@10 下限", "P@10 lower"),
     "p10_upper": ("P@10 上限", "P@10 upper"),
     "judged_low": ("{name} 的前 10 个结果中判断过的比例较低（{share:.2f}）。",
                    "{name} has the lower share of judged documents in its top 10 ({share:.2f}). "),
     "ranges_overlap": ("两个系统的 P@10 范围相互重叠：仅凭这些判断，无法确定谁的 P@10 更高。",
-                       "The two P@10 ranges overlap: these judgments cannot tell which system "
-                       "has the higher P@10."),
+                       ("The two P@10 ranges overlap: these judgments cannot tell which "
+                        "system has the higher P@10.")),
     "ranges_apart": ("两个系统的 P@10 范围不重叠。", "The two P@10 ranges do not overlap."),
     # how many queries
     "queries_needed": ("所需查询数", "queries needed"),
