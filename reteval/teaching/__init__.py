@@ -6,8 +6,8 @@ can show its source, run it on the same input as reteval, and explain where
 and why the two differ:
 
 * :mod:`reteval.teaching.chapter_metrics`: the metric functions and the
-  ``EvaluationQuery`` record (评估指标, 评估数据集; notebook 01).
-* :mod:`reteval.teaching.chapter_rag`: the RAGAS code (使用 RAGAS 评估; notebook 01).
+  ``EvaluationQuery`` record (评估指标, notebook 01; 评估数据集, notebook 03).
+* :mod:`reteval.teaching.chapter_rag`: the RAGAS code (使用 RAGAS 评估; notebook 03).
 * :mod:`reteval.teaching.chapter_evaluator`: ``RetrievalEvaluator`` and the comparison
   of retrievers (检索器对比评估; notebook 05).
 * :mod:`reteval.teaching.chapter_ab`: ``ABTestFramework`` (A/B 测试; notebook 07).

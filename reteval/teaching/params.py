@@ -5,7 +5,7 @@ bad parameter stops the run before any work with one
 :class:`reteval.errors.InputError` naming the parameter and the value (and,
 for a retriever or a measure, the nearest valid name).
 
->>> check_notebook_01(lang="zh", retriever="bm25", other_retriever="vector", k=5, depth=100)
+>>> check_notebook_01(lang="zh", retriever="bm25", k=5, depth=100)
 >>> check_positive_int(0, "depth")
 Traceback (most recent call last):
 ...
@@ -27,6 +27,7 @@ from reteval.retrievers import available_retrievers
 __all__ = [
     "check_lang",
     "check_notebook_01",
+    "check_notebook_03",
     "check_notebook_04",
     "check_notebook_05",
     "check_notebook_06",
@@ -116,12 +117,31 @@ def _check_retriever(value, name: str) -> str:
     return value
 
 
-def check_notebook_01(*, lang, retriever, other_retriever, k, depth) -> None:
-    """The parameters of notebook 01 (the metrics walkthrough).
+def check_notebook_01(*, lang, retriever, k, depth) -> None:
+    """The parameters of notebook 01 (the measures): the cutoff ``k`` within the ``depth``.
 
     Examples
     --------
-    >>> check_notebook_01(lang="en", retriever="bm25", other_retriever="bm25", k=5, depth=100)
+    >>> check_notebook_01(lang="en", retriever="bm25", k=20, depth=10)
+    Traceback (most recent call last):
+    ...
+    reteval.errors.InputError: depth must be an integer of at least 20; got 10
+    """
+    check_lang(lang)
+    _check_retriever(retriever, "retriever")
+    check_positive_int(k, "k")
+    check_positive_int(depth, "depth", minimum=k)
+
+
+def check_notebook_03(*, lang, retriever, other_retriever, k, depth) -> None:
+    """The parameters of notebook 03 (the evaluation set and RAG context metrics).
+
+    Two different retrievers (pooling, and the pilot of the planning), and a
+    ``depth`` of at least 10 (the pool, ``Judged@10`` and the pilot's nDCG@10).
+
+    Examples
+    --------
+    >>> check_notebook_03(lang="en", retriever="bm25", other_retriever="bm25", k=5, depth=100)
     Traceback (most recent call last):
     ...
     reteval.errors.InputError: other_retriever must differ from retriever; both are 'bm25'

@@ -18,7 +18,7 @@ import pytest
 
 from reteval.teaching.exercises import check, reset
 
-NOTEBOOKS = ("01", "04", "05", "06", "07", "08", "09", "10", "11")
+NOTEBOOKS = ("01", "03", "04", "05", "06", "07", "08", "09", "10", "11")
 
 
 def all_exercises():
@@ -83,7 +83,7 @@ def test_hints_escalate_with_each_wrong_answer_then_stay_on_the_last(exercise_id
 def test_each_exercise_counts_its_own_wrong_answers():
     assert check("01.1", 0.9).hint == 1
     assert check("01.1", 0.9).hint == 2
-    assert check("01.4", 0.9).hint == 1
+    assert check("03.2", 0.9).hint == 1
 
 
 class Fresh:
@@ -103,9 +103,9 @@ RIGHT = {
     "01.1": [(1 + 2 / 3 + 3 / 5) / 4, "0.5667", "0.567", 0.57, Fraction(17, 30), "17/30",
              Decimal("0.5667"), np.float64(0.56666)],
     "01.2": [["d1"], ("d1",), Fresh(lambda: iter(["d1"])), ["d1", "d9"], ["d2", "d7"]],
-    "01.3": [(0.6, 0.8), ["0.6", "0.8"], (Fraction(3, 5), 4 / 5),
+    "03.1": [(0.6, 0.8), ["0.6", "0.8"], (Fraction(3, 5), 4 / 5),
              Fresh(lambda: iter([0.6, 0.8])), ("60%", "80%")],
-    "01.4": [9 / 14, "9/14", 0.6429, "0.64", 0.643],
+    "03.2": [9 / 14, "9/14", 0.6429, "0.64", 0.643],
     "04.1": [0.4, "0.4", "0.40", "2/5", Fraction(2, 5)],  # p_o 0.7, p_e 0.5
     "04.3": [6, 6.0, "6"],  # d1 d2 d3 | d5 | d7 d8
     "05.1": [],  # counted from the teaching collection below
@@ -135,8 +135,8 @@ WRONG = {
              Decimal("Infinity"), "inf", "1e400", [0.5667]],
     "01.2": [["d1", "d2", "d3", "d4"], ["d9", "d1"], ["d1", "d2"], ["d1", "d1"], [], "d1", [1],
              Fresh(lambda: iter([]))],
-    "01.3": [(0.6, 0.4), (0.4, 0.8), (0.8, 0.8), 0.6, (0.6,), "0.6, 0.8", (0.6, 10**400)],
-    "01.4": [10 / 15, 9 / 15, 11 / 14, 0.5, "0.5", False, 0.6, 0.65],
+    "03.1": [(0.6, 0.4), (0.4, 0.8), (0.8, 0.8), 0.6, (0.6,), "0.6, 0.8", (0.6, 10**400)],
+    "03.2": [10 / 15, 9 / 15, 11 / 14, 0.5, "0.5", False, 0.6, 0.65],
     "05.4": ["nDCG@10", "ndcg_cut_10", "nDCG_exp@5", 10],
     "07.2": [2 * 6036, 6036.5, 3018, True, 10**400],
     "07.3": ["a", "c", "d", "A, B", 2, "bc"],
@@ -232,22 +232,57 @@ def trec_ap(retrieved_docs, relevant_docs):
     return total / len(relevant_docs) if relevant_docs else 0.0
 
 
-def test_01_5_runs_the_students_average_precision_on_hidden_cases():
+def test_01_3_runs_the_students_average_precision_on_hidden_cases():
     from reteval.teaching.chapter_metrics import average_precision
 
-    assert check("01.5", trec_ap)
-    verdict = check("01.5", average_precision, lang="en")  # the chapter's own, uncorrected
+    assert check("01.3", trec_ap)
+    verdict = check("01.3", average_precision, lang="en")  # the chapter's own, uncorrected
     assert not verdict and "hidden case" in verdict.message and "Hint 1/3" in verdict.message
 
     def crashes_without_relevant(retrieved, relevant):
         share = len(relevant) / len(relevant)  # ZeroDivisionError on a query with none
         return share * trec_ap(retrieved, relevant)
 
-    verdict = check("01.5", crashes_without_relevant, lang="en")
+    verdict = check("01.3", crashes_without_relevant, lang="en")
     assert not verdict and "ZeroDivisionError" in verdict.message
-    assert not check("01.5", lambda r, rel: 0.5)
-    assert not check("01.5", 0.5)
-    assert "写出题目要求的函数" in check("01.5", None).message
+    assert not check("01.3", lambda r, rel: 0.5)
+    assert not check("01.3", 0.5)
+    assert "写出题目要求的函数" in check("01.3", None).message
+
+
+def context_precision(relevant):
+    hits, total = 0, 0.0
+    for rank, is_relevant in enumerate(relevant, 1):
+        if is_relevant:
+            hits += 1
+            total += hits / rank
+    return total / hits if hits else 0.0
+
+
+def test_03_3_runs_the_students_context_precision_on_hidden_cases():
+    # hand-computed: relevant at ranks 3 and 4 of 5 gives (1/3 + 2/4) / 2
+    assert context_precision([False, False, True, True, False]) == pytest.approx(5 / 12)
+    assert check("03.3", context_precision)
+
+    def over_the_list_length(relevant):  # divides by K, not by the relevant contexts
+        hits, total = 0, 0.0
+        for rank, is_relevant in enumerate(relevant, 1):
+            hits += bool(is_relevant)
+            total += hits / rank if is_relevant else 0.0
+        return total / len(relevant) if relevant else 0.0
+
+    verdict = check("03.3", over_the_list_length, lang="en")
+    assert not verdict and "hidden case" in verdict.message and "Hint 1/3" in verdict.message
+
+    def crashes_without_relevant(relevant):
+        hits = sum(relevant)
+        return sum(sum(relevant[:k]) / k for k, r in enumerate(relevant, 1) if r) / hits
+
+    verdict = check("03.3", crashes_without_relevant, lang="en")
+    assert not verdict and "ZeroDivisionError" in verdict.message
+    assert not check("03.3", lambda relevant: 1.0)
+    assert not check("03.3", 1.0)
+    assert "写出题目要求的函数" in check("03.3", None).message
 
 
 def top_k(run, k):

@@ -27,7 +27,7 @@ def test_unknown_exercise_or_language_is_an_input_error():
         check("99.1", 0, lang="fr")
 
 
-# --- notebook 01: the chapter's RAGAS code and the exercises -------------------------------------
+# --- notebook 03: the chapter's RAGAS code; notebooks 01 and 03: the exercises -----------------
 
 CHAPTER = Path("/work/shared/seed/chapter7-retrieval-evaluation.zh.txt")
 if not CHAPTER.exists():
@@ -66,7 +66,7 @@ def test_chapter_ragas_example_needs_ragas():
 
 
 # Each exercise: the worked answer, then plausible wrong answers that the check must reject.
-NB01_ANSWERS = {
+ANSWERS = {
     "01.1": ((1 + 2 / 3 + 3 / 5) / 4,
              [(1 + 2 / 3 + 3 / 5) / 3,  # the chapter's denominator: relevant retrieved
               (1 + 2 / 3 + 3 / 5) / 5,  # divided by the list length
@@ -76,20 +76,20 @@ NB01_ANSWERS = {
               ["d9", "d1"],  # the chapter's AP is 0.5
               ["d1", "d2"],  # trec_eval AP 0.5
               ["d1", "d1"], [], "d1", [1]]),
-    "01.3": ((0.6, 0.8),
+    "03.1": ((0.6, 0.8),
              [(0.6, 0.4),  # P@5 itself, not its upper end
               (0.4, 0.8),  # the relevant share, not the judged share
               (0.8, 0.8), 0.6, (0.6,), "0.6, 0.8"]),
-    "01.4": (9 / 14,
+    "03.2": (9 / 14,
              [11 / 14,  # character coverage
               10 / 15,  # pairs counted with their repeat
               9 / 15, 0.5, False, "0.5"]),
 }
 
 
-@pytest.mark.parametrize("exercise", sorted(NB01_ANSWERS))
-def test_nb01_checks_accept_the_answer_and_reject_plausible_mistakes(exercise):
-    right, wrong = NB01_ANSWERS[exercise]
+@pytest.mark.parametrize("exercise", sorted(ANSWERS))
+def test_checks_accept_the_answer_and_reject_plausible_mistakes(exercise):
+    right, wrong = ANSWERS[exercise]
     for lang in ("zh", "en"):
         verdict = check(exercise, right, lang=lang)
         assert verdict.correct, verdict
@@ -101,10 +101,12 @@ def test_nb01_checks_accept_the_answer_and_reject_plausible_mistakes(exercise):
     assert not check(exercise, None) and "Hint" not in check(exercise, None, lang="en").message
 
 
-def test_nb01_hints_exist_in_both_languages():
-    from reteval.teaching.exercises.nb01 import EXERCISES
+@pytest.mark.parametrize("notebook", ["01", "03"])
+def test_hints_exist_in_both_languages(notebook):
+    import importlib
 
-    assert len(EXERCISES) >= 3
-    for exercise in EXERCISES.values():
+    exercises = importlib.import_module(f"reteval.teaching.exercises.nb{notebook}").EXERCISES
+    assert len(exercises) >= 3
+    for exercise in exercises.values():
         assert all(any("\u4e00" <= ch <= "\u9fff" for ch in hint) for hint in exercise.hints_zh)
         assert all("Hint" not in hint and hint.strip() for hint in exercise.hints_en)

@@ -8,7 +8,9 @@ import pytest
 from reteval.errors import InputError, UnknownMeasureError
 from reteval.teaching import params
 
-NB01 = {"lang": "zh", "retriever": "bm25", "other_retriever": "vector", "k": 5, "depth": 100}
+NB01 = {"lang": "zh", "retriever": "bm25", "k": 5, "depth": 100}
+EVALUATION_SET = {"lang": "zh", "retriever": "bm25", "other_retriever": "vector", "k": 5,
+                  "depth": 100}  # notebook 03
 NB02 = {"lang": "zh", "retrievers": ["bm25", "vector"], "baseline": "bm25", "measures": ["AP"],
         "k_values": [1, 5], "cutoffs": [10, 20], "depth": 100}
 MANY = {"lang": "zh", "retrievers": ["bm25", "vector", "hybrid"], "baseline": "bm25",
@@ -25,6 +27,7 @@ NB06 = {"lang": "zh", "start": "2026-05-01", "days": 30, "regression_day": 18, "
 
 def test_the_default_parameters_pass():
     assert params.check_notebook_01(**NB01) is None
+    assert params.check_notebook_03(**EVALUATION_SET) is None
     assert params.check_notebook_05(**NB02) is None
     assert params.check_notebook_06(**MANY) is None
     assert params.check_notebook_07(**NB07) is None
@@ -56,7 +59,7 @@ def test_unknown_retrievers_are_listed_with_the_nearest_valid_name():
 
 def test_an_unknown_retriever_without_a_near_name_gets_no_guess():
     with pytest.raises(InputError) as error:
-        params.check_notebook_01(**{**NB01, "other_retriever": "colbert"})
+        params.check_notebook_03(**{**EVALUATION_SET, "other_retriever": "colbert"})
     assert "other_retriever" in str(error.value) and "did you mean" not in str(error.value)
 
 
@@ -69,13 +72,29 @@ def test_retrievers_must_be_a_non_empty_list(retrievers):
 @pytest.mark.parametrize("change, message", [
     ({"lang": "fr"}, "lang must be 'zh' or 'en'; got 'fr'"),
     ({"retriever": "bm2"}, "unknown retriever 'bm2' for retriever; .*did you mean 'bm25'\\?"),
-    ({"other_retriever": "bm25"}, "other_retriever must differ from retriever; both are 'bm25'"),
     ({"k": 0}, "k must be a positive integer; got 0"),
-    ({"depth": 9}, "depth must be an integer of at least 10; got 9"),
+    ({"depth": 4}, "depth must be an integer of at least 5; got 4"),
+    ({"k": 10, "depth": 9}, "depth must be an integer of at least 10; got 9"),
 ])
 def test_notebook_01(change, message):
     with pytest.raises(InputError, match=message):
         params.check_notebook_01(**{**NB01, **change})
+
+
+def test_notebook_01_takes_a_shallow_depth_down_to_k():
+    assert params.check_notebook_01(**{**NB01, "k": 3, "depth": 3}) is None
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"lang": "fr"}, "lang must be 'zh' or 'en'; got 'fr'"),
+    ({"retriever": "bm2"}, "unknown retriever 'bm2' for retriever; .*did you mean 'bm25'\\?"),
+    ({"other_retriever": "bm25"}, "other_retriever must differ from retriever; both are 'bm25'"),
+    ({"k": 0}, "k must be a positive integer; got 0"),
+    ({"depth": 9}, "depth must be an integer of at least 10; got 9"),
+])
+def test_notebook_03(change, message):
+    with pytest.raises(InputError, match=message):
+        params.check_notebook_03(**{**EVALUATION_SET, **change})
 
 
 @pytest.mark.parametrize("change, message", [

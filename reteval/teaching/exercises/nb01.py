@@ -1,20 +1,17 @@
-"""Exercises of notebook 01 (metrics, the evaluation set, RAG context metrics).
+"""Exercises of notebook 01 (the measures).
 
 Each checker recomputes the right answer from the exercise's data with the
 library (or the chapter's own function), so the exercise text and its check
 cannot drift apart. Worked solutions: ``notebooks/solutions/01_solutions.ipynb``.
+The exercises on the evaluation set and the RAG context measures are notebook
+03's (:mod:`reteval.teaching.exercises.nb03`).
 
 * ``01.1`` (computed): trec_eval's AP of :data:`RANKING` against
   :data:`RELEVANT`, a number.
 * ``01.2`` (the chapter's AP flaw): a ranked list of doc ids (any iterable)
   for which the chapter's ``average_precision`` gives 1.0 while trec_eval's
   AP is at most 0.25, with the relevant documents :data:`FLAW_RELEVANT`.
-* ``01.3`` (unjudged documents): ``(Judged@5, highest possible P@5)`` of
-  :data:`JUDGED_RANKING` against :data:`JUDGMENTS`, a pair of numbers.
-* ``01.4`` (RAG): the coverage of the statement :data:`RAG_STATEMENT` by the
-  context :data:`RAG_CONTEXT` under ``OverlapJudge(cjk="bigram")``, a number
-  (not a pair of the notebook, whose coverage the notebook prints).
-* ``01.5`` (code): a corrected ``average_precision(retrieved_docs,
+* ``01.3`` (code): a corrected ``average_precision(retrieved_docs,
   relevant_docs)``, run on hidden cases against trec_eval's AP.
 """
 
@@ -24,16 +21,7 @@ import pandas as pd
 
 from reteval.teaching.exercises import Exercise, WrongAnswer, close_to, number
 
-__all__ = [
-    "EXERCISES",
-    "FLAW_RELEVANT",
-    "JUDGED_RANKING",
-    "JUDGMENTS",
-    "RAG_CONTEXT",
-    "RAG_STATEMENT",
-    "RANKING",
-    "RELEVANT",
-]
+__all__ = ["EXERCISES", "FLAW_RELEVANT", "RANKING", "RELEVANT"]
 
 #: 01.1: a ranked list and its relevant documents (one of them, d8, never retrieved).
 RANKING = ["d3", "d7", "d1", "d9", "d4"]
@@ -42,15 +30,7 @@ RELEVANT = ["d1", "d3", "d4", "d8"]
 #: 01.2: the relevant documents of the query; the answer is a ranked list of doc ids.
 FLAW_RELEVANT = ["d1", "d2", "d3", "d4"]
 
-#: 01.3: a ranked list and the qrels of its query (grade 0 = judged not relevant).
-JUDGED_RANKING = ["d1", "d2", "d3", "d4", "d5"]
-JUDGMENTS = {"d1": 1, "d2": 0, "d4": 2, "d6": 3}
-
-#: 01.4: a retrieved context and a reference statement that says a little more.
-RAG_CONTEXT = "向量检索用嵌入表示文档"
-RAG_STATEMENT = "向量检索用嵌入向量表示文档和查询"
-
-# 01.5: the hidden cases (ranked list, relevant documents, what the case is about).
+# 01.3: the hidden cases (ranked list, relevant documents, what the case is about).
 _AP_CASES = [
     (["d2", "d9", "d4", "d7"], ["d2", "d4", "d6"],
      "一个相关文档始终没有被检索到", "a relevant document that is never retrieved"),
@@ -102,28 +82,6 @@ def _check_01_2(answer) -> bool:
 
 
 def _check_01_3(answer) -> bool:
-    import reteval
-
-    if isinstance(answer, (str, bytes)):
-        raise TypeError("a pair of numbers is expected")
-    judged_at_5, max_p_at_5 = list(answer)
-    run = pd.DataFrame({"query_id": "q", "doc_id": JUDGED_RANKING,
-                        "score": [5.0, 4.0, 3.0, 2.0, 1.0]})
-    scores = reteval.evaluate({"q": JUDGMENTS}, run, ["Judged@5", "P@5"]).iloc[0]
-    unjudged = (1 - scores["Judged@5"]) * len(JUDGED_RANKING)
-    best = scores["P@5"] + unjudged / 5
-    return (close_to(judged_at_5, scores["Judged@5"], decimals=1)
-            and close_to(max_p_at_5, best, decimals=1))
-
-
-def _check_01_4(answer) -> bool:
-    from reteval.rag import OverlapJudge
-
-    expected = OverlapJudge(cjk="bigram").coverage(RAG_CONTEXT, RAG_STATEMENT)
-    return close_to(answer, expected, decimals=2)
-
-
-def _check_01_5(answer) -> bool:
     if not callable(answer):
         raise TypeError("a function is expected")
     for ranking, relevant, zh, en in _AP_CASES:
@@ -181,40 +139,6 @@ EXERCISES = {
     ),
     "01.3": Exercise(
         _check_01_3,
-        hints_zh=(
-            "答案是一对数：(Judged@5, P@5 的上限)。先数前 5 个文档中有几个出现在相关性判断里。",
-            "判为 0 分的文档也算“已判断”；d3 和 d5 没有判断。",
-            ("未判断的文档按不相关计分；P@5 的上限假设每个未判断的文档其实都相关："
-            "在已判断为相关的文档之外，再加上未判断的文档。"),
-        ),
-        hints_en=(
-            ("The answer is a pair: (Judged@5, highest possible P@5). First count how many of "
-            "the top 5 appear in the judgments."),
-            "A document judged 0 counts as judged; d3 and d5 are unjudged.",
-            ("Unjudged documents are scored as not relevant; the highest possible P@5 assumes "
-            "each unjudged document is in fact relevant: add them to the documents judged "
-            "relevant."),
-        ),
-    ),
-    "01.4": Exercise(
-        _check_01_4,
-        hints_zh=(
-            "覆盖率 = 参考陈述中不同的词元有多少比例出现在上下文里。答案是 0 到 1 之间的一个数。",
-            ("cjk=\"bigram\" 时，中文按相邻两个字切分：先列出参考陈述的全部双字词元，"
-             "重复的只算一次（不同的有几个？）。"),
-            "再数其中有几个也出现在上下文的双字词元里：参考陈述多出来的“向量”“和查询”带来了新的字对。",
-        ),
-        hints_en=(
-            ("Coverage = the share of the statement's distinct tokens that occur in the "
-            "context. The answer is a number between 0 and 1."),
-            ("With cjk=\"bigram\" Chinese is cut into overlapping character pairs: list the "
-             "pairs of the statement, each distinct pair once (how many are there?)."),
-            ("Then count how many also occur among the pairs of the context: the statement's "
-             "extra 向量 and 和查询 bring new pairs."),
-        ),
-    ),
-    "01.5": Exercise(
-        _check_01_5,
         hints_zh=(
             ("写一个函数 average_precision(retrieved_docs, relevant_docs)，返回 trec_eval 的 AP；"
             "可以从本章的代码改起（teaching.show_source(teaching.average_precision)）。"),
