@@ -25,11 +25,12 @@ and why the two differ:
 
 What a notebook's setup cell needs besides: :func:`notebook_texts` (the
 notebook's words in its edition's language, from the text catalogue),
-:func:`use_cjk_font` (figures that draw Chinese) and :func:`error_message` (a
-reteval error said in the edition's language).
+:func:`use_cjk_font` (figures that draw Chinese), :func:`error_message` (a
+reteval error said in the edition's language) and :func:`join_names` (a list of
+names in running text of either language).
 """
 
-from reteval._util.catalogue import error_message, notebook_texts
+from reteval._util.catalogue import error_message, join_names, notebook_texts
 from reteval._util.fonts import use_cjk_font
 from reteval.teaching.chapter_metrics import (
     EvaluationQuery,
@@ -48,6 +49,7 @@ __all__ = [
     "average_precision",
     "dcg_at_k",
     "error_message",
+    "join_names",
     "mean_average_precision",
     "mrr",
     "ndcg_at_k",

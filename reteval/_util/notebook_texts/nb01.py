@@ -13,6 +13,12 @@ TEXTS = {
     "ranked_list": ("检索结果", "ranked list"),
     "order": ("顺序", "order"),
     "chapter_as_written": ("本章代码（按写出的顺序）", "chapter (order as written)"),
+    # one ranked list, and queries on which the measures disagree
+    "disagree_line": (("在 {total} 对查询中，有 {n} 对的指标意见相反。以 {a} 和 {b} 为例："
+                       "{above_a} 认为 {a} 更好，{above_b} 认为 {b} 更好。"),
+                      ("The measures give opposite verdicts on {n} of the {total} pairs of "
+                       "queries. Take {a} and {b}: {above_a} rank {a} higher, {above_b} rank {b} "
+                       "higher.")),
     # on a real collection
     "chapter_mean": ("本章代码均值", "chapter mean"),
     "mean_of": ("{name} 均值", "{name} mean"),
