@@ -311,6 +311,33 @@ _TEXTS: dict[str, dict[str, object]] = {
                    "{name}: {share:.0%} of pairs significant"),
         asl_title=("区分能力（α = {alpha:g}）", "discriminative power (alpha = {alpha:g})"),
     ),
+    # ranked-list strips (reteval.report.figures.plot_ranked_list, plot_ranked_lists)
+    **_section(
+        "figure.ranked",
+        ranked=("排序列表", "ranked list"),
+        ideal=("理想排序", "ideal ranking"),
+        discount=("位置折损 1/log2(r+1)", "discount 1/log2(r+1)"),
+        query_ranked=("{query} 排序列表", "{query}: ranked list"),
+        query_ideal=("{query} 理想排序", "{query}: ideal ranking"),
+        rank=("排名 r", "rank r"),
+        title=(("查询 {query}：前 {k} 名（共返回 {retrieved} 个文档；"
+                "已判断的相关文档 {relevant} 个）"),
+               "query {query}: the top {k} ({retrieved} retrieved; {relevant} judged relevant)"),
+        title_many=("{n} 个查询的前 {k} 名；粗体为各指标的最高值",
+                    "the top {k} of {n} queries; bold: each measure's highest value"),
+        grade=("相关等级 {grade}", "grade {grade}"),
+        unjudged=("未判断（按不相关计）", "unjudged (counts as not relevant)"),
+        empty=("无文档（增益为 0）", "no document (gain 0)"),
+        relevant=("粗框：相关（等级 ≥ {level}）", "thick border: relevant (grade ≥ {level})"),
+        value=("{measure} = {value:.3f}", "{measure} = {value:.3f}"),
+        value_hint=("{measure} = {value:.3f}（{hint}）", "{measure} = {value:.3f} ({hint})"),
+        hint_P=("前 {cutoff} 名中 {hits} 个相关", "{hits} relevant in the top {cutoff}"),
+        hint_RR=("第一个相关文档在第 {rank} 名", "first relevant at rank {rank}"),
+        hint_RR_none=("没有返回相关文档", "no relevant document retrieved"),
+        hint_AP=("看整个列表：返回了 {found}/{relevant} 个相关文档",
+                 "the whole list: {found} of {relevant} relevant retrieved"),
+        hint_nDCG=("DCG {dcg:.2f} / 理想 DCG {ideal:.2f}", "DCG {dcg:.2f} / ideal DCG {ideal:.2f}"),
+    ),
     # ------------------------------------------------------------------ trend (reteval.monitor)
     **_section(
         "trend",

@@ -189,7 +189,7 @@ def class_minutes(notebook, lang: str) -> float:
     minutes = 0.0
     for cell in cells:
         if cell.cell_type == "markdown":
-            text = _strip(cell.source, _CODE_AND_MATH[:2])  # code blocks are read as code
+            text = _strip(cell.source, _CODE_AND_MATH)  # code, math, link targets: not prose
             amount = (len(_IDEOGRAPH.findall(text)) if lang == "zh"
                       else len(_IDEOGRAPH.sub(" ", text).split()))
             minutes += amount / READING_SPEED[lang]

@@ -10,6 +10,8 @@ module                 idea
 ``distributed``        the Dask engine: runs larger than one machine
 ``cutoffs``            a measure against its cutoff k, recall levels
 ``formulas``           a measure's value written out term by term (teaching)
+``ranked_lists``       one query's ranked list: grades, discounts, the ideal list, values
+``disagreement``       pairs of queries that two measures order in opposite ways
 ``formats``            per-query results as long tables and trec_eval's text
 ``preferences``        trec_eval's preference and multi-judge measures (``-R``)
 ``comparison``         :func:`compare`: several systems, tests, corrections, the best
@@ -29,6 +31,10 @@ _HOMES = {
     "trec_name": "measures",
     "cutoff_groups": "cutoffs", "measure_curves": "cutoffs", "recall_levels": "cutoffs",
     "Explanation": "formulas", "MetricState": "formulas", "gain_term": "formulas",
+    "DEFAULT_FIGURE_MEASURES": "ranked_lists", "RankedList": "ranked_lists",
+    "discount": "ranked_lists", "ranked_list": "ranked_lists", "ranked_lists": "ranked_lists",
+    "TIE_TOLERANCE": "disagreement", "disagreeing_pairs": "disagreement",
+    "disagreeing_queries": "disagreement",
     "to_long": "formats", "to_trec_eval": "formats",
     "Comparison": "comparison", "compare": "comparison", "compare_scores": "comparison",
     "COMPARE_TESTS": "comparison", "evaluate_runs": "engine",
@@ -37,19 +43,25 @@ _HOMES = {
 }
 __all__ = [
     "COMPARE_TESTS",
+    "DEFAULT_FIGURE_MEASURES",
     "DEFAULT_MEASURES",
     "MEASURE_FAMILIES",
     "MISSING_POLICIES",
     "REGISTRY",
+    "TIE_TOLERANCE",
     "Comparison",
     "Explanation",
     "Measure",
     "MetricState",
     "MissingQueriesWarning",
+    "RankedList",
     "aggregate",
     "compare",
     "compare_scores",
     "cutoff_groups",
+    "disagreeing_pairs",
+    "disagreeing_queries",
+    "discount",
     "evaluate",
     "evaluate_dask",
     "evaluate_on_cluster",
@@ -61,6 +73,8 @@ __all__ = [
     "measure_curves",
     "parse_measure",
     "parse_measures",
+    "ranked_list",
+    "ranked_lists",
     "read_run_dask",
     "recall_levels",
     "relevance_strings",
