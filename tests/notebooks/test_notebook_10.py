@@ -115,9 +115,6 @@ def test_checks_reject_plausible_wrong_answers():
     for wrong in ("A", "C", "D", "c.", None, 3, {"B", "C"}):
         assert not check("10.3", wrong)
     assert check("10.3", " b ") and check("10.3", "(B)")
-    for wrong in ({"A", "B"}, {"A", "B", "C", "D"}, {"C"}, "ABCE", None):
-        assert not check("10.4", wrong)
-    assert check("10.4", ["c", "b", "a"]) and check("10.4", "A, B, C")
     for wrong in (None, 0.5, ["hybrid"]):
         assert not check("10.1", wrong)  # wrong shapes are refused before any computation
         assert not check("10.2", wrong if wrong != ["hybrid"] else "recall@1")

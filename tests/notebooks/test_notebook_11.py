@@ -132,7 +132,7 @@ def test_every_prose_cell_has_its_translation(path):
             if "lang-zh" in tags:
                 assert "lang-en" in cells[i + 1].metadata.get("tags", [])
     if path == NOTEBOOK:
-        assert sum('check("05.' in c.source for c in cells if c.cell_type == "code") >= 3
+        assert sum('check("11.' in c.source for c in cells if c.cell_type == "code") >= 3
         assert any(c.source.startswith("## 小结") for c in cells)
 
 

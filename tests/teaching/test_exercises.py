@@ -120,7 +120,6 @@ RIGHT = {
     "08.3": [0.5, "1/2", "50%", "0.5", Fraction(1, 2), 0.50],  # a fair coin decides every team
     "08.4": ["b", "B", " (b) ", {"B"}, "b."],
     "10.3": ["B", "b", "(B)"],
-    "10.4": [{"A", "B", "C"}, "A, B, C", "abc".upper().replace("", " ").strip(), ["a", "b", "c"]],
     "11.1": [(1 / 2 + 2 / 4 + 3 / 7) / 5, "0.2857", 0.286, "0.29", "2/7"],
     "11.2": [57756, 57756.0, "57756", "57,756", np.int64(57756)],
     "11.3": [{"A", "B", "C", "D"}, "A, B, C, D", "abcd".upper().replace("", " ").strip()],
@@ -146,7 +145,6 @@ WRONG = {
     "08.3": [0.25, 1, 0, 0.49, "1/3", 0.55],
     "08.4": ["a", "c", "d", "bc", "A, B"],
     "10.3": ["A", "C", "D", {"B", "C"}],
-    "10.4": [{"A"}, {"A", "B"}, {"A", "B", "C", "D"}, "ABCE"],
     "11.1": [(1 / 2 + 2 / 4 + 3 / 7) / 3, 0.3, "0.3", 0.2],
     "11.2": [14745, 2 * 57756, 57756.5, 57757, True, float("inf")],
     "11.3": [{"A", "B", "C", "D", "E"}, {"E"}, {"A", "B", "C"}, "A"],
@@ -469,6 +467,78 @@ def test_06_4_runs_the_students_one_shot_evaluation_on_hidden_days():
     for function, message in expected.items():
         verdict = check("09.4", function, lang="en")
         assert not verdict and message in verdict.message, (function.__name__, verdict)
+
+
+def kappa_by_hand(a, b):
+    """Cohen's kappa: observed agreement against the product of the two assessors' shares."""
+    n = len(a)
+    observed = sum(x == y for x, y in zip(a, b, strict=True)) / n
+    chance = sum(a.count(g) * b.count(g) for g in set(a)) / n**2
+    return (observed - chance) / (1 - chance)
+
+
+def test_04_5_runs_the_students_kappa_on_hidden_judgments():
+    assert check("04.5", kappa_by_hand)
+    assert kappa_by_hand([1, 1, 1, 1, 1, 0, 0, 0, 0, 0], [1, 1, 1, 1, 0, 1, 1, 0, 0, 0]) == \
+        pytest.approx(0.4)  # exercise 04.1, by hand in the solutions
+
+    def percent_agreement(a, b):  # chance not removed
+        return sum(x == y for x, y in zip(a, b, strict=True)) / len(a)
+
+    def binary(a, b):  # grades >= 1 taken as relevant: right for binary grades only
+        n = len(a)
+        p_a, p_b = sum(x >= 1 for x in a) / n, sum(y >= 1 for y in b) / n
+        chance = p_a * p_b + (1 - p_a) * (1 - p_b)
+        return (percent_agreement(a, b) - chance) / (1 - chance)
+
+    def uniform_chance(a, b):  # chance as if every grade were equally likely
+        chance = 1 / len(set(a) | set(b))
+        return (percent_agreement(a, b) - chance) / (1 - chance)
+
+    expected = {percent_agreement: "binary grades", binary: "grades 0–3",
+                uniform_chance: "binary grades", lambda a, b: a[0] / 0: "ZeroDivisionError"}
+    for function, message in expected.items():
+        verdict = check("04.5", function, lang="en")
+        assert not verdict and message in verdict.message, verdict
+    assert not check("04.5", 0.4) and not check("04.5", lambda a, b: "0.4")
+
+
+def best_by_hand(results):
+    """Every retriever that reaches a measure's highest mean."""
+    measures = next(iter(results.values()))
+    return {m: [s for s, row in results.items() if row[m] == max(r[m] for r in results.values())]
+            for m in measures}
+
+
+def test_10_4_runs_the_students_best_retrievers_on_hidden_tables():
+    assert check("10.4", best_by_hand)
+    assert check("10.4", lambda results: {m: set(n) for m, n in best_by_hand(results).items()})
+
+    def by_idxmax(results):  # the chapter's way: the first of a tie
+        frame = pd.DataFrame(results).T
+        return {m: [frame[m].idxmax()] for m in frame.columns}
+
+    def running_max(results):  # starts at 0, so a column of zeros never gets a best retriever
+        best = {}
+        for name, row in results.items():
+            for m, value in row.items():
+                if value > best.get(m, (0.0, []))[0]:
+                    best[m] = (value, [name])
+                elif m in best and value == best[m][0]:
+                    best[m][1].append(name)
+        return {m: names for m, (_, names) in best.items()}
+
+    def every_tie(results):  # every tied retriever, also below the top
+        frame = pd.DataFrame(results).T
+        return {m: [s for s in frame.index if (frame[m] == frame.at[s, m]).sum() > 1]
+                or [frame[m].idxmax()] for m in frame.columns}
+
+    expected = {by_idxmax: "two retrievers tied first", running_max: "a column of zeros",
+                every_tie: "a tie for second place only"}
+    for function, message in expected.items():
+        verdict = check("10.4", function, lang="en")
+        assert not verdict and message in verdict.message, verdict
+    assert not check("10.4", {"A", "B", "C"}) and not check("10.4", "best_retrievers")
 
 
 @pytest.mark.slow

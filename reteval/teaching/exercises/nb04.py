@@ -13,13 +13,15 @@ Worked solutions: ``notebooks/solutions/04_solutions.ipynb``.
 * ``04.4`` (reusability): P@3 of run ``"c"`` of :data:`POOL_RUNS` when it is
   left out of the depth-3 pool, judged by :data:`POOL_QRELS` (unjudged = not
   relevant), a number.
+* ``04.5`` (code): ``kappa(a, b)``, plain Cohen's kappa of two lists of grades,
+  run on hidden judgments against :func:`reteval.judging.cohen_kappa`.
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
-from reteval.teaching.exercises import Exercise, close_to, whole_number
+from reteval.teaching.exercises import Exercise, WrongAnswer, close_to, number, whole_number
 
 __all__ = [
     "ASSESSOR_A",
@@ -48,6 +50,22 @@ POOL_RUNS = {
     "c": {"q1": ["d7", "d8", "d2", "d1"]},
 }
 POOL_QRELS = {"q1": {"d1": 1, "d2": 1, "d3": 0, "d5": 0, "d6": 1, "d7": 1, "d8": 0}}
+
+# 04.5: the hidden judgments (two assessors' grades, what the case is about).
+_KAPPA_CASES = [
+    ([1, 1, 0, 0, 1, 0, 1, 1, 0, 0, 1, 1], [1, 0, 0, 0, 1, 0, 1, 1, 1, 0, 1, 1],
+     "二元判断", "binary grades"),
+    ([0, 0, 0, 0, 0, 1, 1, 2, 3, 3, 2, 0], [0, 0, 0, 1, 0, 1, 1, 2, 3, 2, 2, 0],
+     "0–3 的分级判断", "grades 0–3"),
+    ([0, 0, 1, 1, 2, 0, 1, 0], [0, 0, 1, 3, 2, 0, 1, 0],
+     "一个等级只有一位评估员用过", "a grade only one assessor used"),
+    ([2, 0, 1, 2, 0, 1], [2, 0, 1, 2, 0, 1],
+     "完全一致（应得 1）", "perfect agreement (kappa is 1)"),
+    ([1, 0, 1, 0, 1, 0, 1, 0], [0, 1, 0, 1, 0, 1, 1, 0],
+     "比偶然还差的一致（kappa 为负）", "agreement worse than chance (a negative kappa)"),
+    ([0] * 40 + [1] * 6 + [2] * 3 + [3], [0] * 37 + [1] * 3 + [1] * 4 + [0] * 2 + [2] * 3 + [3],
+     "大多数文档不相关", "most documents not relevant"),
+]
 
 
 
@@ -83,6 +101,24 @@ def _check_4(answer) -> bool:
 
     result = leave_one_out(POOL_QRELS, POOL_RUNS, measure="P@3", depth=3)
     return _close(answer, result.table.loc["c", "left_out"])
+
+
+def _kappa_function(answer) -> bool:
+    from reteval.judging import cohen_kappa
+
+    if not callable(answer):
+        raise TypeError("a function is expected")
+    for a, b, zh, en in _KAPPA_CASES:
+        try:
+            got = number(answer(list(a), list(b)))
+        except Exception as error:  # the student's code may fail in any way
+            raise WrongAnswer(f"在“{zh}”这组判断上，你的函数出错：{type(error).__name__}。",
+                              f"On the hidden case \"{en}\" your function raised "
+                              f"{type(error).__name__}.") from error
+        if abs(got - cohen_kappa(a, b)) > 1e-9:
+            raise WrongAnswer(f"在“{zh}”这组判断上，结果不对。",
+                              f"On the hidden case \"{en}\" the result is wrong.")
+    return True
 
 
 EXERCISES = {
@@ -141,5 +177,24 @@ EXERCISES = {
             "counts as not relevant)."),
             "Then count c's top 3 documents that are in the pool and relevant, and divide by 3.",
         ),
+    ),
+    "04.5": Exercise(
+        _kappa_function,
+        hints_zh=(
+            ("写一个函数 kappa(a, b)，返回一个数。先算 p_o：两人给出相同等级的文档占多少。"),
+            ("p_e 是偶然一致：对两人用过的每个等级 g，把 A 给 g 的比例乘以 B 给 g 的比例，"
+             "再把这些乘积加起来。"),
+            ("用 collections.Counter(a) 和 Counter(b) 数每个等级的次数，除以文档数得到比例；"
+             "最后 (p_o − p_e) / (1 − p_e)。"),
+        ),
+        hints_en=(
+            ("Write a function kappa(a, b) that returns a number. Start with p_o: the share of "
+             "documents given the same grade by both."),
+            ("p_e is chance agreement: for every grade g either assessor used, multiply the share "
+             "of A's grades that are g by the share of B's grades that are g, and add these up."),
+            ("Count each grade with collections.Counter(a) and Counter(b), divide by the number "
+             "of documents for the shares; then (p_o − p_e) / (1 − p_e)."),
+        ),
+        code=True,
     ),
 }

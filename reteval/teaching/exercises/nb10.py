@@ -4,7 +4,9 @@
   the table: a system name.
 * ``10.2`` (computed): the columns whose highest mean is shared: column names.
 * ``10.3`` (choice): what would show that two systems are equally good: a letter.
-* ``10.4`` (choices): why the highest mean of means is no conclusion: letters.
+* ``10.4`` (code): ``best_retrievers(results)``, every retriever with the
+  highest mean of each measure (ties kept, whatever the order of the
+  retrievers), run on hidden tables.
 
 The two computed exercises are about the chapter's table of notebook 05: the
 teaching collection, the retrievers bm25, vector, hybrid and reranked, 100
@@ -18,7 +20,7 @@ from __future__ import annotations
 import functools
 import re
 
-from reteval.teaching.exercises import Exercise, letters, word
+from reteval.teaching.exercises import Exercise, WrongAnswer, letters, word
 
 __all__ = ["EXERCISES"]
 
@@ -85,10 +87,55 @@ def _choice(right: str):
     return is_correct
 
 
-def _choices(right: set[str]):
-    def is_correct(answer) -> bool:
-        return letters(answer) == right
-    return is_correct
+# 10.4: the hidden tables ({retriever: {measure: mean}}, what the table is about).
+_TABLES = [
+    ({"bm25": {"recall@5": 0.52, "mrr": 0.61}, "vector": {"recall@5": 0.58, "mrr": 0.55},
+      "hybrid": {"recall@5": 0.55, "mrr": 0.59}},
+     "没有并列的表", "a table without ties"),
+    ({"bm25": {"precision@1": 0.75, "ndcg@5": 0.62},
+      "vector": {"precision@1": 0.75, "ndcg@5": 0.66},
+      "hybrid": {"precision@1": 0.5, "ndcg@5": 0.64}},
+     "两个检索器并列第一", "two retrievers tied first"),
+    ({"hybrid": {"precision@1": 0.5, "ndcg@5": 0.64},
+      "vector": {"precision@1": 0.75, "ndcg@5": 0.66},
+      "bm25": {"precision@1": 0.75, "ndcg@5": 0.62}},
+     "同一张表，检索器顺序倒过来", "the same table, the retrievers in reverse order"),
+    ({"a": {"recall@1": 1.0, "mrr": 0.9}, "b": {"recall@1": 1.0, "mrr": 0.8},
+      "c": {"recall@1": 1.0, "mrr": 0.7}},
+     "所有检索器在一列上并列", "every retriever tied on a column"),
+    ({"a": {"recall@10": 0.9}, "b": {"recall@10": 0.7}, "c": {"recall@10": 0.7}},
+     "只有第二名并列", "a tie for second place only"),
+    ({"a": {"recall@1": 0.0, "mrr": 0.0}, "b": {"recall@1": 0.0, "mrr": 0.25}},
+     "一列全是 0", "a column of zeros"),
+    ({"only": {"recall@5": 0.4, "mrr": 0.3}},
+     "只有一个检索器", "a single retriever"),
+]
+
+
+def _best(table: dict) -> dict[str, set[str]]:
+    measures = list(next(iter(table.values())))
+    return {m: {s for s, row in table.items() if row[m] == max(r[m] for r in table.values())}
+            for m in measures}
+
+
+def _best_retrievers(answer) -> bool:
+    import copy
+
+    if not callable(answer):
+        raise TypeError("a function is expected")
+    for table, zh, en in _TABLES:
+        try:
+            got = dict(answer(copy.deepcopy(table)))
+            got = {m: ({names} if isinstance(names, str) else set(names))
+                   for m, names in got.items()}
+        except Exception as error:  # the student's code may fail in any way
+            raise WrongAnswer(f"在隐藏的表“{zh}”上，你的函数出错：{type(error).__name__}。",
+                              f"On the hidden table \"{en}\" your function raised "
+                              f"{type(error).__name__}.") from error
+        if got != _best(table):
+            raise WrongAnswer(f"在隐藏的表“{zh}”上，结果不对。",
+                              f"On the hidden table \"{en}\" the result is wrong.")
+    return True
 
 
 EXERCISES = {
@@ -143,18 +190,23 @@ EXERCISES = {
         ),
     ),
     "10.4": Exercise(
-        _choices({"A", "B", "C"}),
+        _best_retrievers,
         hints_zh=(
-            "答案是字母的集合，如 {\"A\"}。可能不止一个理由是对的。",
-            "想想只保留 mrr 一列时谁是“综合最佳”，以及千分位、百分位上的领先意味着什么。",
-            "均值的均值与查询数无关；idxmax 的速度与结论无关。",
+            ("写一个函数 best_retrievers(results)，返回一个字典：每个指标对应一组检索器名。"
+             "先把 results 转成 DataFrame（行是检索器，列是指标）。"),
+            "不要用 idxmax：它只返回第一个最大值。每一列先求最大值，再找出所有等于它（==）的行。",
+            ("对每一列 m：top = df[m].max()，保留 df[m] == top 的那些行的名字；"
+             "返回的字典要包含每一个指标，并列时值里有几个名字。"),
         ),
         hints_en=(
-            "The answer is a set of letters, such as {\"A\"}. More than one reason may be right.",
-            ("Think of who is 'best overall' with the mrr column alone, and of what a lead in "
-             "the second or third decimal means."),
-            ("The mean of means does not depend on the number of queries; the speed of idxmax "
-             "has nothing to do with the conclusion."),
+            ("Write a function best_retrievers(results) that returns a dict: for each measure, a "
+             "collection of retriever names. Start by turning results into a DataFrame (rows: "
+             "retrievers, columns: measures)."),
+            ("Do not use idxmax: it returns the first maximum only. Take each column's maximum, "
+             "then find every row equal (==) to it."),
+            ("For each column m: top = df[m].max(), then keep the names of the rows where "
+             "df[m] == top; the dict has every measure, with several names where they tie."),
         ),
+        code=True,
     ),
 }
