@@ -645,8 +645,8 @@ def notebook_texts(number: str, lang: str) -> dict:
 
     Examples
     --------
-    >>> notebook_texts("00", "en")["example"]
-    'an entry of a notebook'
+    >>> notebook_texts("01", "zh")["by_hand"]
+    '手算'
     """
     return phrases(f"notebook.{number}.", lang)
 
