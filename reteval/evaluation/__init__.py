@@ -13,6 +13,7 @@ module                 idea
 ``formats``            per-query results as long tables and trec_eval's text
 ``preferences``        trec_eval's preference and multi-judge measures (``-R``)
 ``comparison``         :func:`compare`: several systems, tests, corrections, the best
+``ties``               :func:`tie_bounds`: each measure over every order of the tied documents
 =====================  =================================================================
 
 Every public name is importable from ``reteval.evaluation``, loaded on first use.
@@ -34,6 +35,7 @@ _HOMES = {
     "COMPARE_TESTS": "comparison", "evaluate_runs": "engine",
     "evaluate_dask": "distributed", "evaluate_on_cluster": "distributed",
     "read_run_dask": "distributed",
+    "TieBounds": "ties", "UNBOUNDED_FAMILIES": "ties", "tie_bounds": "ties",
 }
 __all__ = [
     "COMPARE_TESTS",
@@ -41,11 +43,13 @@ __all__ = [
     "MEASURE_FAMILIES",
     "MISSING_POLICIES",
     "REGISTRY",
+    "UNBOUNDED_FAMILIES",
     "Comparison",
     "Explanation",
     "Measure",
     "MetricState",
     "MissingQueriesWarning",
+    "TieBounds",
     "aggregate",
     "compare",
     "compare_scores",
@@ -64,6 +68,7 @@ __all__ = [
     "read_run_dask",
     "recall_levels",
     "relevance_strings",
+    "tie_bounds",
     "to_long",
     "to_trec_eval",
     "trec_name",
