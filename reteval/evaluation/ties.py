@@ -255,8 +255,7 @@ def tie_bounds(qrels, run, measures, *, relevance_level: int = 1,
                          doc_id=frame["doc_id"].astype(str),
                          score=frame["score"].astype(np.float64) + 0.0)  # -0.0 ties 0.0
     grades = judged.assign(query_id=judged["query_id"].astype(str),
-                           doc_id=judged["doc_id"].astype(str))
-    grades = grades.drop_duplicates(["query_id", "doc_id"], keep="last")
+                           doc_id=judged["doc_id"].astype(str))  # one row per pair (as_qrels)
     grade = frame.merge(grades[["query_id", "doc_id", "relevance"]], how="left",
                         on=["query_id", "doc_id"])["relevance"].to_numpy(dtype=np.float64)
     order_key = np.where(np.isnan(grade), _UNJUDGED, np.where(grade < 0, _POOL_UNJUDGED, grade))
