@@ -15,6 +15,7 @@ module                 idea
 ``formats``            per-query results as long tables and trec_eval's text
 ``preferences``        trec_eval's preference and multi-judge measures (``-R``)
 ``comparison``         :func:`compare`: several systems, tests, corrections, the best
+``ties``               :func:`tie_bounds`: each measure over every order of the tied documents
 =====================  =================================================================
 
 Every public name is importable from ``reteval.evaluation``, loaded on first use.
@@ -40,6 +41,7 @@ _HOMES = {
     "COMPARE_TESTS": "comparison", "evaluate_runs": "engine",
     "evaluate_dask": "distributed", "evaluate_on_cluster": "distributed",
     "read_run_dask": "distributed",
+    "TieBounds": "ties", "UNBOUNDED_FAMILIES": "ties", "tie_bounds": "ties",
 }
 __all__ = [
     "COMPARE_TESTS",
@@ -49,12 +51,14 @@ __all__ = [
     "MISSING_POLICIES",
     "REGISTRY",
     "TIE_TOLERANCE",
+    "UNBOUNDED_FAMILIES",
     "Comparison",
     "Explanation",
     "Measure",
     "MetricState",
     "MissingQueriesWarning",
     "RankedList",
+    "TieBounds",
     "aggregate",
     "compare",
     "compare_scores",
@@ -78,6 +82,7 @@ __all__ = [
     "read_run_dask",
     "recall_levels",
     "relevance_strings",
+    "tie_bounds",
     "to_long",
     "to_trec_eval",
     "trec_name",

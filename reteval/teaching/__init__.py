@@ -19,6 +19,9 @@ and why the two differ:
   injectable clock and sleep (持续评估; notebook 09).
 * :mod:`reteval.teaching.depth`: ``pad_run`` and ``shared_prefix``, to show how
   retrieval depth shapes a comparison (notebook 05).
+* :mod:`reteval.teaching.cheats`: the leaderboard tricks of notebook 02 (stopping
+  early, repeats, random padding, renaming to win ties) and the chapter's five
+  measures on lists taken as given.
 * :mod:`reteval.teaching.exercises`: ``check(exercise_id, answer)`` for the
   exercises at the end of every notebook.
 * :func:`show_source`: the source of a chapter function, for display.

@@ -27,6 +27,7 @@ from reteval.retrievers import available_retrievers
 __all__ = [
     "check_lang",
     "check_notebook_01",
+    "check_notebook_02",
     "check_notebook_03",
     "check_notebook_04",
     "check_notebook_05",
@@ -153,6 +154,28 @@ def check_notebook_03(*, lang, retriever, other_retriever, k, depth) -> None:
         raise InputError(f"other_retriever must differ from retriever; both are {retriever!r}")
     check_positive_int(k, "k")
     check_positive_int(depth, "depth", minimum=10)
+
+
+def check_notebook_02(*, lang, retriever, k, n_seeds, seed, score_decimals) -> None:
+    """The parameters of notebook 02 (the cheating leaderboard).
+
+    Examples
+    --------
+    >>> check_notebook_02(lang="zh", retriever="bm25", k=10, n_seeds=200, seed=0,
+    ...                   score_decimals=0)
+    >>> check_notebook_02(lang="en", retriever="bm25", k=10, n_seeds=1, seed=0, score_decimals=0)
+    Traceback (most recent call last):
+    ...
+    reteval.errors.InputError: n_seeds must be an integer of at least 2; got 1
+    """
+    check_lang(lang)
+    _check_retriever(retriever, "retriever")
+    check_positive_int(k, "k", minimum=2)
+    check_positive_int(n_seeds, "n_seeds", minimum=2)
+    check_positive_int(seed, "seed", minimum=0)
+    if isinstance(score_decimals, bool) or not isinstance(score_decimals, int) or not (
+            -3 <= score_decimals <= 6):
+        raise InputError(f"score_decimals must be an integer from -3 to 6; got {score_decimals!r}")
 
 
 def check_notebook_04(*, lang, depth, pool_depths, loo_depths, measure) -> None:

@@ -18,7 +18,7 @@ import pytest
 
 from reteval.teaching.exercises import check, reset
 
-NOTEBOOKS = ("01", "03", "04", "05", "06", "07", "08", "09", "10", "11")
+NOTEBOOKS = ("01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11")
 
 
 def all_exercises():
@@ -106,6 +106,13 @@ RIGHT = {
     "03.1": [(0.6, 0.8), ["0.6", "0.8"], (Fraction(3, 5), 4 / 5),
              Fresh(lambda: iter([0.6, 0.8])), ("60%", "80%")],
     "03.2": [9 / 14, "9/14", 0.6429, "0.64", 0.643],
+    # cut after d3: precisions [1/2]; chapter 1/2 / 1, trec_eval 1/2 / 4
+    "02.1": [(2, 0.125), ("2", "0.125"), [2, Fraction(1, 8)], (2.0, 0.13), (2, "0.12"),
+             Fresh(lambda: iter([2, 0.125]))],
+    "02.3": [0.018, "0.0180", Fraction(9, 500), "9/500", "1.8%"],  # 6 draws * 6/200 / 10
+    # ranks of d3: 4, 3 (trec_eval: d4 > d3 > d2), 2; precisions with d1 (1) and d5 (3/5)
+    "02.4": [(0.525, 0.5667, 0.65), ("0.53", "0.57", "0.65"),
+             (Fraction(21, 40), Fraction(17, 30), Fraction(13, 20)), [0.52, 0.567, 0.650]],
     "04.1": [0.4, "0.4", "0.40", "2/5", Fraction(2, 5)],  # p_o 0.7, p_e 0.5
     "04.3": [6, 6.0, "6"],  # d1 d2 d3 | d5 | d7 d8
     "05.1": [],  # counted from the teaching collection below
@@ -136,6 +143,11 @@ WRONG = {
              Fresh(lambda: iter([]))],
     "03.1": [(0.6, 0.4), (0.4, 0.8), (0.8, 0.8), 0.6, (0.6,), "0.6, 0.8", (0.6, 10**400)],
     "03.2": [10 / 15, 9 / 15, 11 / 14, 0.5, "0.5", False, 0.6, 0.65],
+    "02.1": [(1, 0.0), (6, 5 / 24), (2, 0.5), (5, 0.125), (3, 0.125), 2, (2,), "2, 0.125",
+             (2, 0.125, 0)],
+    "02.3": [6 * 7 / 200 / 10, 6 * 6 / 204 / 10, 0.18, 6 / 200, 0.0176],
+    "02.4": [(0.65, 0.5667, 0.525), (0.525, 0.65), (0.7, 0.7556, 0.8667), (0.525, 0.525, 0.65),
+             "0.525, 0.5667, 0.65"],
     "05.4": ["nDCG@10", "ndcg_cut_10", "nDCG_exp@5", 10],
     "07.2": [2 * 6036, 6036.5, 3018, True, 10**400],
     "07.3": ["a", "c", "d", "A, B", 2, "bc"],
@@ -200,6 +212,51 @@ def test_hints_never_state_the_answer():
 
 
 # --------------------------------------------------------------------------- computed on data
+
+
+def test_02_2_runs_the_students_duplicate_check_on_hidden_lists():
+    def duplicate_ranks(ranking):
+        seen = {}
+        for rank, doc in enumerate(ranking, 1):
+            if doc in seen:
+                return seen[doc], rank
+            seen[doc] = rank
+        return None
+
+    assert duplicate_ranks(["a", "b", "a"]) == (1, 3)  # the example of the exercise
+    assert check("02.2", duplicate_ranks)
+    assert check("02.2", lambda r: list(duplicate_ranks(r) or []) or None)  # a list is a pair too
+
+    def from_zero(ranking):
+        found = duplicate_ranks(ranking)
+        return None if found is None else (found[0] - 1, found[1] - 1)
+
+    verdict = check("02.2", from_zero, lang="en")
+    assert not verdict and "a copy right after its original" in verdict.message
+
+    def first_listed(ranking):  # the first document that has a copy, not the first copy found
+        for rank, doc in enumerate(ranking, 1):
+            if doc in ranking[rank:]:
+                return rank, ranking.index(doc, rank) + 1
+        return None
+
+    verdict = check("02.2", first_listed, lang="en")
+    assert not verdict and "two documents repeated" in verdict.message
+
+    def case_blind(ranking):
+        return duplicate_ranks([doc.lower() for doc in ranking])
+
+    verdict = check("02.2", case_blind, lang="zh")
+    assert not verdict and "只有大小写不同" in verdict.message
+
+    def crashes_when_empty(ranking):
+        ranking[0]  # IndexError on []
+        return duplicate_ranks(ranking)
+
+    verdict = check("02.2", crashes_when_empty, lang="en")
+    assert not verdict and "raised IndexError" in verdict.message
+    assert not check("02.2", (1, 3))
+    assert "写出题目要求的函数" in check("02.2", None).message
 
 
 @pytest.mark.slow
