@@ -179,3 +179,14 @@ def test_class_minutes_counts_prose_code_and_exercises_of_one_edition():
     ])
     assert class_minutes(nb, "zh") == pytest.approx(3 + 1.5 + 6)
     assert class_minutes(nb, "en") == pytest.approx(2 + 1.5 + 6)
+
+
+CHAPTER_NOTEBOOKS = [p for p in NOTEBOOKS if p.parent.name == "notebooks"]
+
+
+@pytest.mark.parametrize("path", CHAPTER_NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_edition_fits_one_class_session(path):
+    from reteval.book.editions import CLASS_MINUTES, class_minutes
+
+    for lang in ("zh", "en"):
+        assert class_minutes(path, lang) <= CLASS_MINUTES, (path.stem, lang)
