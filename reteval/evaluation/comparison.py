@@ -52,7 +52,7 @@ from reteval.stats import (
     bootstrap_mean_ci,
     canonical_correction,
     pairwise_tests,
-    tukey_hsd,
+    tukey_hsd_measures,
 )
 
 __all__ = ["COMPARE_TESTS", "Comparison", "compare", "compare_scores"]
@@ -418,7 +418,9 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
         :mod:`reteval.stats`. Or ``"tukey"``: Tukey's HSD of all pairs, the
         randomised version (``"tukey-studentized"``: the studentized range
         distribution), which needs no correction (``correction`` is then ignored
-        and recorded as ``"none"``).
+        and recorded as ``"none"``). Its rounds serve every measure: each round
+        permutes each query's systems once, and every measure follows
+        (:func:`reteval.stats.tukey_hsd_measures`).
     correction : str, keyword-only
         ``"holm"`` (default), ``"bonferroni"``, ``"bh"`` or ``"none"``,
         applied per measure (see the module docstring).
@@ -605,8 +607,13 @@ def _compare_frames(per_query, systems, measures_t, baseline, test_name, correct
     anovas: dict[str, AnovaResult] = {}
     tukeys: dict[str, TukeyHSDResult] = {}
     is_tukey = test_name.startswith("tukey")
+    testable = len(systems) >= 2 and n_q >= 2
     if is_tukey:
         correction_name = "none"  # Tukey's HSD controls the family itself
+        if testable:  # every measure on the same rounds: the runs change places as a whole
+            tukeys = tukey_hsd_measures(
+                {m: per_query[m] for m in measures_t}, n_resamples=n_resamples, rng=gen,
+                method="studentized" if test_name == "tukey-studentized" else "randomised")
     pair_rows = []
     table_rows = []
     best_rows = []
@@ -615,14 +622,10 @@ def _compare_frames(per_query, systems, measures_t, baseline, test_name, correct
         col_means = {s: float(per_query[m][s].mean()) for s in systems}
         results = {}
         family = None
-        testable = len(systems) >= 2 and n_q >= 2
         if testable:
             anovas[m] = anova(per_query[m])
         if is_tukey and testable:
-            hsd = tukey_hsd(per_query[m], n_resamples=n_resamples, rng=gen,
-                            method="studentized" if test_name == "tukey-studentized"
-                            else "randomised")
-            tukeys[m] = hsd
+            hsd = tukeys[m]
             pos = {s: k for k, s in enumerate(systems)}
             p_matrix = hsd.pvalue.to_numpy()
             raw = np.array([p_matrix[pos[a], pos[b]] for a, b in pairs])

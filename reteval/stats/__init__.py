@@ -44,7 +44,8 @@ of a second.
 Many systems on the same topics (:mod:`reteval.stats.multiple`): the
 two-way ANOVA without replication :func:`anova` (F, V_E, the margin of error of
 the means), Tukey's HSD :func:`tukey_hsd` (randomised or studentized, with
-effect sizes ``(mean_i - mean_j) / sqrt(V_E)``) and
+effect sizes ``(mean_i - mean_j) / sqrt(V_E)``; :func:`tukey_hsd_measures` for
+several measures of the same systems on the same rounds) and
 :func:`discriminative_power`. Risk against a baseline
 (:mod:`reteval.stats.risk`): :func:`urisk`, :func:`trisk`.
 
@@ -80,6 +81,7 @@ from reteval.stats.multiple import (
     anova,
     discriminative_power,
     tukey_hsd,
+    tukey_hsd_measures,
 )
 from reteval.stats.paired import TTestResult, WilcoxonResult, paired_t_test, wilcoxon_test
 from reteval.stats.pairwise import TESTS, canonical_test, paired_test, pairwise_tests
@@ -143,6 +145,7 @@ __all__ = [
     "randomization_test",
     "trisk",
     "tukey_hsd",
+    "tukey_hsd_measures",
     "two_sample_power",
     "two_sample_size",
     "urisk",

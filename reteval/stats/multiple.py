@@ -88,6 +88,7 @@ __all__ = [
     "randomised_ranges",
     "score_frame",
     "tukey_hsd",
+    "tukey_hsd_measures",
 ]
 
 #: Accepted names of the two Tukey HSD procedures.
@@ -467,6 +468,12 @@ def randomised_ranges(x: np.ndarray, n_resamples: int, rng: np.random.Generator)
 
     ``x`` is ``(n_topics, n_systems)``; the rounds are drawn a chunk at a
     time (about 130,000 scores per chunk, so that a chunk stays in cache).
+    ``x`` may also be ``(n_topics, n_systems, n_measures)``: several measures
+    of the same systems. A round then permutes each topic's systems once and
+    every measure follows (the systems' rankings change places as a whole),
+    and the result is ``(n_resamples, n_measures)``: each measure's column is
+    what it gets alone from a generator in the same state, at little more than
+    the cost of one measure.
 
     Up to 10 systems, each topic's permutation in each round is one random
     integer below ``m!``, decoded through :func:`_permutation_tables` (two
@@ -474,26 +481,41 @@ def randomised_ranges(x: np.ndarray, n_resamples: int, rng: np.random.Generator)
     summing them over the topics is then one ``take`` and one reduction per
     half for the whole chunk. Above 10 systems (the tables would outgrow the
     cache) one :meth:`numpy.random.Generator.permuted` call permutes every
-    row of a ``(chunk, n_topics, n_systems)`` stack; its random stream is then
-    the one of a loop calling ``rng.permuted(x, axis=1)`` once per round.
+    row of a ``(chunk, n_topics, n_systems)`` stack (of the scores, or of the
+    systems' positions when there are several measures); its random stream is
+    then the one of a loop calling ``rng.permuted(x, axis=1)`` once per round.
     """
-    n, m = x.shape
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim == 3 and x.shape[2] == 1:
+        return randomised_ranges(x[:, :, 0], n_resamples, rng)[:, None]
+    n, m = x.shape[:2]
     chunk = max(1, min(n_resamples, _CHUNK_VALUES // (n * m)))
-    out = np.empty(n_resamples)
+    out = np.empty((n_resamples, *x.shape[2:]))
+    offsets = (np.arange(n, dtype=np.intp) * m)[:, None]
+    # Row t * m + s: topic t, system s (with every measure of it).
+    rows = np.ascontiguousarray(x).reshape(n * m, *x.shape[2:])
     if m > _TABLE_MAX_SYSTEMS:
+        positions = np.broadcast_to(np.arange(m, dtype=np.intp), (chunk, n, m))
         for start in range(0, n_resamples, chunk):
             c = min(chunk, n_resamples - start)
-            sums = rng.permuted(np.broadcast_to(x, (c, n, m)), axis=2).sum(axis=1)
+            if x.ndim == 2:  # the scores themselves are permuted: no gather
+                sums = rng.permuted(np.broadcast_to(x, (c, n, m)), axis=2).sum(axis=1)
+            else:  # the same permutation for every measure: of positions, then gathered
+                # (permuting 8-byte positions draws the same numbers as permuting scores)
+                moved = rng.permuted(positions[:c], axis=2)
+                moved += offsets
+                sums = rows.take(moved, axis=0).sum(axis=1)  # (c, m, n_measures)
             out[start:start + c] = (sums.max(axis=1) - sums.min(axis=1)) / n
         return out
     first, second, n1, n2 = _permutation_tables(m)
-    flat = np.ascontiguousarray(x).ravel()
-    offsets = (np.arange(n, dtype=np.intp) * m)[:, None]
+    flat = rows.reshape(n * m) if x.ndim == 2 else rows
 
     def half_sums(table: np.ndarray, codes: np.ndarray) -> np.ndarray:
         positions = table.take(codes, axis=0)  # (c, n, h): which system's score goes where
         np.add(positions, offsets, out=positions)
-        return np.einsum("cnh->ch", flat.take(positions))
+        if x.ndim == 2:
+            return np.einsum("cnh->ch", flat.take(positions))
+        return np.einsum("cnhk->chk", flat.take(positions, axis=0))
 
     for start in range(0, n_resamples, chunk):
         c = min(chunk, n_resamples - start)
@@ -558,11 +580,78 @@ def tukey_hsd(scores, *, method: str = "randomised", n_resamples: int = 10_000,
     """
     name = _method(method)
     frame = score_frame(scores)
-    x = frame.to_numpy()
-    n, m = x.shape
+    ranges = None
     if name == "randomised":
         n_resamples = check_n_resamples(n_resamples)
-        gen = check_rng(rng)
+        ranges = randomised_ranges(frame.to_numpy(), n_resamples, check_rng(rng))
+    return _tukey_result(frame, name, ranges)
+
+
+def tukey_hsd_measures(scores: Mapping, *, method: str = "randomised",
+                       n_resamples: int = 10_000, rng=None) -> dict[str, TukeyHSDResult]:
+    """:func:`tukey_hsd` of several measures of the same systems on the same topics.
+
+    The randomised method draws its rounds once for all the measures: in each
+    round every topic's systems are permuted once, and each measure's scores
+    follow that permutation (the systems' rankings change places as a whole,
+    every measure with them). Each measure's result is then the one
+    :func:`tukey_hsd` gives it alone with a generator in the same state; the
+    rounds cost little more than those of one measure. (Measures tested on the
+    same rounds are not independent of each other, as measures of the same
+    rankings never are.)
+
+    Parameters
+    ----------
+    scores : mapping of str to DataFrame, mapping or array_like
+        Measure -> its per-topic scores, topics x systems (see :func:`score_frame`);
+        every measure with the same topics and systems, in the same order.
+    method, n_resamples, rng : keyword-only
+        As for :func:`tukey_hsd`.
+
+    Returns
+    -------
+    dict of str to TukeyHSDResult
+        One result per measure, in the order given.
+
+    Raises
+    ------
+    InputError
+        No measure, bad scores (see :func:`score_frame`), measures with different
+        topics or systems, an unknown method, ``n_resamples`` < 1.
+
+    Examples
+    --------
+    >>> ap = pd.DataFrame({"a": [0.4, 0.6, 0.8, 0.7], "b": [0.3, 0.4, 0.8, 0.5],
+    ...                    "c": [0.1, 0.3, 0.5, 0.4]})
+    >>> both = tukey_hsd_measures({"AP": ap, "AP x 2": 2 * ap}, n_resamples=999, rng=0)
+    >>> both["AP"].pvalue.equals(tukey_hsd(ap, n_resamples=999, rng=0).pvalue)
+    True
+    >>> both["AP x 2"].pvalue.equals(both["AP"].pvalue)  # the same rounds, scaled
+    True
+    """
+    name = _method(method)
+    if not isinstance(scores, Mapping) or not scores:
+        raise InputError("scores must be a non-empty mapping measure -> per-topic scores "
+                         "(topics x systems)")
+    frames = {label: score_frame(values) for label, values in scores.items()}
+    first_label, first = next(iter(frames.items()))
+    for label, frame in frames.items():
+        if not (frame.index.equals(first.index) and frame.columns.equals(first.columns)):
+            raise InputError(f"every measure must have the same topics and systems, in the same "
+                             f"order; {label!r} differs from {first_label!r}")
+    ranges = None
+    if name == "randomised":
+        n_resamples = check_n_resamples(n_resamples)
+        stack = np.stack([frame.to_numpy() for frame in frames.values()], axis=2)
+        ranges = randomised_ranges(stack, n_resamples, check_rng(rng))
+    return {label: _tukey_result(frame, name, None if ranges is None else ranges[:, k])
+            for k, (label, frame) in enumerate(frames.items())}
+
+
+def _tukey_result(frame: pd.DataFrame, name: str, ranges) -> TukeyHSDResult:
+    """Tukey's HSD of one checked score frame; ``ranges`` are the randomised method's rounds."""
+    x = frame.to_numpy()
+    n, m = x.shape
     aov = anova(frame)
     means = x.mean(axis=0)
     diff = means[:, None] - means[None, :]
@@ -576,12 +665,11 @@ def tukey_hsd(scores, *, method: str = "randomised", n_resamples: int = 10_000,
         ranges = np.empty(0)
         rounds = 0
     else:
-        ranges = randomised_ranges(x, n_resamples, gen)
+        rounds = len(ranges)
         observed = np.abs(diff) * (1 - EXTREME_RTOL)
         sorted_ranges = np.sort(ranges)
-        count = n_resamples - np.searchsorted(sorted_ranges, observed, side="left")
-        p = (count + 1) / (n_resamples + 1)
-        rounds = n_resamples
+        count = rounds - np.searchsorted(sorted_ranges, observed, side="left")
+        p = (count + 1) / (rounds + 1)
     p = np.minimum(np.asarray(p, dtype=float), 1.0)
     np.fill_diagonal(p, 1.0)
     names = frame.columns
