@@ -151,25 +151,38 @@ def run_names(paths, by: str = "stem") -> list[str]:
 # --------------------------------------------------------------------------- command
 
 
-def _per_query_frames(evaluated, names, measures):
+def _per_query_frames(evaluated, names):
+    """Measure -> queries x runs frame, on the queries every run was evaluated on (in the
+    first run's order)."""
+    import numpy as np
     import pandas as pd
 
-    common = None
-    for name in names:
+    first = evaluated[names[0]][0]
+    common = first
+    for name in names[1:]:
         ids = evaluated[name][0]
-        common = list(ids) if common is None else [q for q in common if q in set(ids)]
+        if ids != common:
+            present = set(ids)
+            common = [q for q in common if q in present]
     if not common:
         raise InputError("no query was evaluated for every run; nothing to compare")
+    rows = {}  # run -> positions of the common queries in its values (None: all, in order)
+    for name in names:
+        ids = evaluated[name][0]
+        if ids == common:
+            rows[name] = None
+        else:
+            where = {q: i for i, q in enumerate(ids)}
+            rows[name] = np.array([where[q] for q in common], dtype=np.intp)
+    index = pd.Index(common, name="query_id")
+    columns = pd.Index(names, name="system")
     frames = {}
     for label in evaluated[names[0]][1]:
-        columns = {}
-        for name in names:
-            ids, values = evaluated[name]
-            series = pd.Series(values[label], index=ids)
-            columns[name] = series.loc[common].to_numpy(dtype=float)
-        frame = pd.DataFrame(columns, index=pd.Index(common, name="query_id"))
-        frame.columns.name = "system"
-        frames[label] = frame
+        matrix = np.empty((len(common), len(names)))
+        for j, name in enumerate(names):
+            values = np.asarray(evaluated[name][1][label], dtype=float)
+            matrix[:, j] = values if rows[name] is None else values[rows[name]]
+        frames[label] = pd.DataFrame(matrix, index=index, columns=columns)
     return frames
 
 
@@ -192,7 +205,7 @@ def _cmd_compare(args) -> int:
                                   relevance_level=args.relevance_level, missing=args.missing)
     for message in dict.fromkeys(str(w.message) for w in caught):
         print(f"reteval: warning: {message}", file=sys.stderr)
-    frames = _per_query_frames(evaluated, names, measures)
+    frames = _per_query_frames(evaluated, names)
     comparison = compare_scores(frames, baseline=args.baseline, test=test,
                                 correction=args.correction, alpha=args.alpha, rng=args.seed,
                                 n_resamples=args.n_resamples)
