@@ -71,12 +71,12 @@ from reteval._util.validation import (
     check_rng,
 )
 from reteval.errors import InputError
+from reteval.stats.distributions import f_sf, t_ppf
 from reteval.stats.inputs import EXTREME_RTOL
 from reteval.stats.pairwise import TESTS, pairwise_tests
 from reteval.stats.results import ConfidenceInterval
 
 _st = LazyModule("scipy.stats")
-_special = LazyModule("scipy.special")
 
 __all__ = [
     "TUKEY_METHODS",
@@ -246,7 +246,7 @@ class AnovaResult:
         variance pools the systems' deviations once topic effects are removed.
         """
         level = check_confidence_level(confidence_level)
-        crit = float(_special.stdtrit(self.df_residual, 1 - (1 - level) / 2))
+        crit = t_ppf(self.df_residual, 1 - (1 - level) / 2)
         return crit * math.sqrt(self.residual_variance / self.n_topics)
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
@@ -304,7 +304,7 @@ def anova(scores) -> AnovaResult:
         f_top = float(np.float64(ss_topic / df_topic) / np.float64(v_e))
     return AnovaResult(
         statistic=f_sys,
-        pvalue=float(_special.fdtrc(df_system, df_residual, f_sys)),
+        pvalue=f_sf(df_system, df_residual, f_sys),
         df_system=df_system,
         df_topic=df_topic,
         df_residual=df_residual,
@@ -313,7 +313,7 @@ def anova(scores) -> AnovaResult:
         ss_residual=ss_residual,
         residual_variance=float(v_e),
         topic_statistic=f_top,
-        topic_pvalue=float(_special.fdtrc(df_topic, df_residual, f_top)),
+        topic_pvalue=f_sf(df_topic, df_residual, f_top),
         means=pd.Series(system_means, index=frame.columns, name="mean"),
         n_topics=n,
         n_systems=m,
