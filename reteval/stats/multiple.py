@@ -54,8 +54,6 @@ References
 
 from __future__ import annotations
 
-import functools
-import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -71,8 +69,14 @@ from reteval._util.validation import (
     check_rng,
 )
 from reteval.errors import InputError
-from reteval.stats.distributions import f_sf, t_ppf
-from reteval.stats.inputs import EXTREME_RTOL
+from reteval.stats.arrays import (
+    anova_numbers,
+    margin_of_error,
+    randomised_critical_difference,
+    randomised_pvalues,
+    randomised_ranges,
+    system_means,
+)
 from reteval.stats.pairwise import TESTS, pairwise_tests
 from reteval.stats.results import ConfidenceInterval
 
@@ -99,9 +103,6 @@ TUKEY_METHODS: dict[str, str] = {
     "studentized": "studentized",
     "studentised": "studentized",
 }
-
-# Rounds of the randomised Tukey HSD drawn at once: about 130,000 scores per chunk.
-_CHUNK_VALUES = 1 << 17
 
 
 # --------------------------------------------------------------------------- inputs
@@ -245,9 +246,8 @@ class AnovaResult:
         Sakai's MOE: the same for every system, because the residual
         variance pools the systems' deviations once topic effects are removed.
         """
-        level = check_confidence_level(confidence_level)
-        crit = t_ppf(self.df_residual, 1 - (1 - level) / 2)
-        return crit * math.sqrt(self.residual_variance / self.n_topics)
+        return margin_of_error(self.residual_variance, self.n_topics, self.df_residual,
+                               confidence_level)
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """Interval of every system mean, ``mean -/+ margin_of_error``, as two Series."""
@@ -288,36 +288,9 @@ def anova(scores) -> AnovaResult:
     (0.00333, 0.0925)
     """
     frame = score_frame(scores)
-    x = frame.to_numpy()
-    n, m = x.shape
-    grand = x.mean()
-    system_means = x.mean(axis=0)
-    topic_means = x.mean(axis=1)
-    ss_system = float(n * ((system_means - grand) ** 2).sum())
-    ss_topic = float(m * ((topic_means - grand) ** 2).sum())
-    resid = x - system_means[None, :] - topic_means[:, None] + grand
-    ss_residual = float((resid ** 2).sum())
-    df_system, df_topic, df_residual = m - 1, n - 1, (m - 1) * (n - 1)
-    v_e = ss_residual / df_residual
-    with np.errstate(divide="ignore", invalid="ignore"):
-        f_sys = float(np.float64(ss_system / df_system) / np.float64(v_e))
-        f_top = float(np.float64(ss_topic / df_topic) / np.float64(v_e))
-    return AnovaResult(
-        statistic=f_sys,
-        pvalue=f_sf(df_system, df_residual, f_sys),
-        df_system=df_system,
-        df_topic=df_topic,
-        df_residual=df_residual,
-        ss_system=ss_system,
-        ss_topic=ss_topic,
-        ss_residual=ss_residual,
-        residual_variance=float(v_e),
-        topic_statistic=f_top,
-        topic_pvalue=f_sf(df_topic, df_residual, f_top),
-        means=pd.Series(system_means, index=frame.columns, name="mean"),
-        n_topics=n,
-        n_systems=m,
-    )
+    numbers = anova_numbers(frame.to_numpy())
+    means = pd.Series(numbers.pop("system_means"), index=frame.columns, name="mean")
+    return AnovaResult(**numbers, means=means)
 
 
 # --------------------------------------------------------------------------- Tukey HSD
@@ -386,9 +359,7 @@ class TukeyHSDResult:
         if self.method == "studentized":
             q = float(_st.studentized_range.ppf(level, self.n_systems, self.df_residual))
             return q * math.sqrt(self.residual_variance / self.n_topics)
-        ranges = np.sort(self.null_ranges)
-        k = math.ceil(level * (ranges.size + 1)) - 1
-        return float(ranges[min(k, ranges.size - 1)])
+        return randomised_critical_difference(self.null_ranges, level)
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """Simultaneous intervals of every difference of means, two DataFrames.
@@ -432,100 +403,6 @@ def _method(method) -> str:
     if key not in TUKEY_METHODS:
         raise InputError(f"method must be one of {sorted(TUKEY_METHODS)}; got {method!r}")
     return TUKEY_METHODS[key]
-
-
-#: Up to this many systems the randomised Tukey HSD draws permutations from tables.
-_TABLE_MAX_SYSTEMS = 10
-
-
-@functools.lru_cache(maxsize=16)
-def _permutation_tables(m: int) -> tuple[np.ndarray, np.ndarray, int, int]:
-    """Every permutation of ``m`` items as two halves: ``m!`` = C(m, h) h! (m - h)! codes.
-
-    A permutation is the set ``S`` of the ``h = m // 2`` positions the first
-    ``h`` items go to, an order of those items within ``S`` and an order of
-    the other items within the complement. ``first[s * h! + a]`` holds the
-    positions of items ``0 .. h-1`` for subset ``s`` and order ``a``;
-    ``second[s * (m-h)! + b]`` those of items ``h .. m-1``. Drawing ``s``,
-    ``a`` and ``b`` uniformly draws a uniform permutation.
-    """
-    h = m // 2
-    orders1 = np.array(list(itertools.permutations(range(h))), dtype=np.intp).reshape(-1, h)
-    orders2 = np.array(list(itertools.permutations(range(m - h))), dtype=np.intp)
-    subsets = list(itertools.combinations(range(m), h))
-    first = np.empty((len(subsets), len(orders1), h), dtype=np.intp)
-    second = np.empty((len(subsets), len(orders2), m - h), dtype=np.intp)
-    for k, subset in enumerate(subsets):
-        inside = np.array(subset, dtype=np.intp)
-        outside = np.array([i for i in range(m) if i not in subset], dtype=np.intp)
-        first[k] = inside[orders1]
-        second[k] = outside[orders2]
-    return first.reshape(-1, h), second.reshape(-1, m - h), len(orders1), len(orders2)
-
-
-def randomised_ranges(x: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """Range (max - min) of the system means after permuting every topic's scores.
-
-    ``x`` is ``(n_topics, n_systems)``; the rounds are drawn a chunk at a
-    time (about 130,000 scores per chunk, so that a chunk stays in cache).
-    ``x`` may also be ``(n_topics, n_systems, n_measures)``: several measures
-    of the same systems. A round then permutes each topic's systems once and
-    every measure follows (the systems' rankings change places as a whole),
-    and the result is ``(n_resamples, n_measures)``: each measure's column is
-    what it gets alone from a generator in the same state, at little more than
-    the cost of one measure.
-
-    Up to 10 systems, each topic's permutation in each round is one random
-    integer below ``m!``, decoded through :func:`_permutation_tables` (two
-    small tables of half-permutations); gathering the permuted scores and
-    summing them over the topics is then one ``take`` and one reduction per
-    half for the whole chunk. Above 10 systems (the tables would outgrow the
-    cache) one :meth:`numpy.random.Generator.permuted` call permutes every
-    row of a ``(chunk, n_topics, n_systems)`` stack (of the scores, or of the
-    systems' positions when there are several measures); its random stream is
-    then the one of a loop calling ``rng.permuted(x, axis=1)`` once per round.
-    """
-    x = np.asarray(x, dtype=np.float64)
-    if x.ndim == 3 and x.shape[2] == 1:
-        return randomised_ranges(x[:, :, 0], n_resamples, rng)[:, None]
-    n, m = x.shape[:2]
-    chunk = max(1, min(n_resamples, _CHUNK_VALUES // (n * m)))
-    out = np.empty((n_resamples, *x.shape[2:]))
-    offsets = (np.arange(n, dtype=np.intp) * m)[:, None]
-    # Row t * m + s: topic t, system s (with every measure of it).
-    rows = np.ascontiguousarray(x).reshape(n * m, *x.shape[2:])
-    if m > _TABLE_MAX_SYSTEMS:
-        positions = np.broadcast_to(np.arange(m, dtype=np.intp), (chunk, n, m))
-        for start in range(0, n_resamples, chunk):
-            c = min(chunk, n_resamples - start)
-            if x.ndim == 2:  # the scores themselves are permuted: no gather
-                sums = rng.permuted(np.broadcast_to(x, (c, n, m)), axis=2).sum(axis=1)
-            else:  # the same permutation for every measure: of positions, then gathered
-                # (permuting 8-byte positions draws the same numbers as permuting scores)
-                moved = rng.permuted(positions[:c], axis=2)
-                moved += offsets
-                sums = rows.take(moved, axis=0).sum(axis=1)  # (c, m, n_measures)
-            out[start:start + c] = (sums.max(axis=1) - sums.min(axis=1)) / n
-        return out
-    first, second, n1, n2 = _permutation_tables(m)
-    flat = rows.reshape(n * m) if x.ndim == 2 else rows
-
-    def half_sums(table: np.ndarray, codes: np.ndarray) -> np.ndarray:
-        positions = table.take(codes, axis=0)  # (c, n, h): which system's score goes where
-        np.add(positions, offsets, out=positions)
-        if x.ndim == 2:
-            return np.einsum("cnh->ch", flat.take(positions))
-        return np.einsum("cnhk->chk", flat.take(positions, axis=0))
-
-    for start in range(0, n_resamples, chunk):
-        c = min(chunk, n_resamples - start)
-        code = rng.integers(0, math.factorial(m), size=(c, n))
-        subset, rest = np.divmod(code, n1 * n2)
-        order1, order2 = np.divmod(rest, n2)
-        sums = np.concatenate([half_sums(first, subset * n1 + order1),
-                               half_sums(second, subset * n2 + order2)], axis=1)
-        out[start:start + c] = (sums.max(axis=1) - sums.min(axis=1)) / n
-    return out
 
 
 def tukey_hsd(scores, *, method: str = "randomised", n_resamples: int = 10_000,
@@ -653,7 +530,7 @@ def _tukey_result(frame: pd.DataFrame, name: str, ranges) -> TukeyHSDResult:
     x = frame.to_numpy()
     n, m = x.shape
     aov = anova(frame)
-    means = x.mean(axis=0)
+    means = system_means(x)
     diff = means[:, None] - means[None, :]
     v_e = aov.residual_variance
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -661,17 +538,12 @@ def _tukey_result(frame: pd.DataFrame, name: str, ranges) -> TukeyHSDResult:
         es = diff / np.sqrt(v_e)
     if name == "studentized":
         p = _st.studentized_range.sf(q, m, aov.df_residual)
-        p = np.where(np.isnan(q), 1.0, p)
+        p = np.minimum(np.where(np.isnan(q), 1.0, p), 1.0)
+        np.fill_diagonal(p, 1.0)
         ranges = np.empty(0)
-        rounds = 0
     else:
-        rounds = len(ranges)
-        observed = np.abs(diff) * (1 - EXTREME_RTOL)
-        sorted_ranges = np.sort(ranges)
-        count = rounds - np.searchsorted(sorted_ranges, observed, side="left")
-        p = (count + 1) / (rounds + 1)
-    p = np.minimum(np.asarray(p, dtype=float), 1.0)
-    np.fill_diagonal(p, 1.0)
+        p = randomised_pvalues(diff, ranges)
+    rounds = len(ranges)
     names = frame.columns
 
     def square(values):

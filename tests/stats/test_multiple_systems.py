@@ -25,7 +25,7 @@ from reteval.stats import (
     tukey_hsd,
     tukey_hsd_measures,
 )
-from reteval.stats.multiple import _permutation_tables, randomised_ranges
+from reteval.stats.arrays import _permutation_tables, randomised_ranges
 
 # Sakai, "Laboratory Experiments in Information Retrieval" (Springer, 2018), Table 5.1:
 # three systems, twenty topics; the book reports F = 2.475, V_E = 0.0219, MOE = 0.0670 and
