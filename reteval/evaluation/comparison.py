@@ -41,6 +41,7 @@ import pandas as pd
 from reteval._util.progress import progress
 from reteval._util.validation import check_n_resamples, check_rng
 from reteval.errors import InputError
+from reteval.evaluation.compare_arrays import summary_lines
 from reteval.evaluation.engine import evaluate
 from reteval.stats import (
     TESTS,
@@ -185,35 +186,10 @@ class Comparison:
         Effect sizes
         95% percentile bootstrap interval over the 3 queries.
         """
-        lines = []
-        k = len(self.systems)
-        if self.anova:
-            lines.append("Do the systems differ at all? Two-way ANOVA (topic x system), one F test "
-                         "per measure.")
-        n_pairs = k * (k - 1) // 2
-        if self.test.startswith("tukey"):
-            kind = ("Randomised Tukey HSD" if self.test == "tukey"
-                    else "Tukey HSD (studentized range)")
-            which = "Which pairs differ?" if self.baseline is None else (
-                f"Which systems differ from {self.baseline}?")
-            lines.append(f"{which} {kind} over all {n_pairs} pairs (family-wise error at most "
-                         f"{self.alpha:g}; no further correction).")
-            lines.append("How large are the differences? Effect sizes (mean_i - mean_j) / "
-                         "sqrt(V_E) of the two-way ANOVA, with simultaneous intervals.")
-        else:
-            n_tests = k - 1 if self.baseline is not None else n_pairs
-            what = (f"each system against {self.baseline}" if self.baseline is not None
-                    else "every pair")
-            corr = ("no correction" if self.correction == "none"
-                    else f"{self.correction} correction over the {n_tests} tests of a measure")
-            lines.append(f"Which pairs differ? Paired {self.test} test of {what}, {corr}.")
-            sizes = "Cohen's d_z of the differences"
-            if self.anova:
-                sizes += "; (mean_i - mean_j) / sqrt(V_E) in Comparison.anova"
-            lines.append(f"How large are the differences? {sizes}.")
-        lines.append(f"How precise is each mean? {self.confidence_level:.0%} percentile bootstrap "
-                     f"interval over the {self.n_queries} queries.")
-        return lines
+        return summary_lines(test=self.test, baseline=self.baseline, n_systems=len(self.systems),
+                             alpha=self.alpha, correction=self.correction,
+                             confidence_level=self.confidence_level, n_queries=self.n_queries,
+                             with_anova=bool(self.anova))
 
     def effect_sizes(self, measure: str) -> pd.DataFrame:
         """System x system effect sizes ``(mean_i - mean_j) / sqrt(V_E)`` of one measure.
