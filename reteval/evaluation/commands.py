@@ -192,6 +192,10 @@ def _common_scores(evaluated, names) -> tuple[list, dict]:
 def _cmd_compare(args) -> int:
     import warnings
 
+    if "numpy" not in sys.modules:
+        # Nothing here multiplies large matrices: a pool of OpenBLAS threads, started when
+        # numpy loads, would cost more (about 0.1 s on two cores) than it could save.
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from reteval.evaluation.engine import evaluate_runs
 
     names = run_names(args.runs, args.names)

@@ -29,7 +29,7 @@ from reteval.stats.arrays import (
     randomised_ranges,
     system_means,
 )
-from reteval.stats.resampling import bootstrap_mean_ci
+from reteval.stats.resampling import skip_bootstrap_mean_ci
 
 __all__ = ["AnovaNumbers", "ComparisonNumbers", "comparison_numbers", "summary_lines",
            "tukey_numbers"]
@@ -221,9 +221,9 @@ def tukey_numbers(scores: dict, systems, *, queries=None, baseline: str | None =
             q = bad[0][0] if queries is None else queries[bad[0][0]]
             raise InputError(f"per_query[{m!r}]: system {systems[bad[0][1]]!r} has no score for "
                              f"query {q!r}")
-    # The draws of compare_scores, in its order: the bootstrap intervals of the means first.
-    bootstrap_mean_ci(np.vstack([matrices[m].T for m in measures]),
-                      confidence_level=confidence_level, n_resamples=n_resamples, rng=gen)
+    # The draws of compare_scores, in its order: those of the bootstrap intervals of the means
+    # first (not printed, so only drawn), then the rounds of the Tukey HSD.
+    skip_bootstrap_mean_ci(n_q, n_resamples=n_resamples, rng=gen)
     ranges = randomised_ranges(np.stack([matrices[m] for m in measures], axis=2), n_resamples,
                                gen)
     if baseline is not None:
