@@ -44,23 +44,32 @@ def _stirling_remainder(x: float) -> float:
     return total / x
 
 
+def _log_relative(power: float, delta: float, scale: float, other: float) -> float:
+    """``log(power * (scale + other) / scale)``, given ``delta = power * (scale + other) - scale``:
+    by ``log1p(delta / scale)`` near the mean, where ``delta`` is small, else directly."""
+    if abs(delta) < 0.5 * scale:
+        return math.log1p(delta / scale)
+    return math.log(power) + math.log1p(other / scale)
+
+
 def _log_power_terms(a: float, b: float, x: float, y: float) -> float:
     """``log(x**a * y**b / B(a, b))`` with ``y = 1 - x``, without the cancellation of large
     logarithms: the powers are taken relative to the mean ``a / (a + b)`` (as R's ``lbeta``
     splits log B for arguments of 10 and more), through ``delta = x b - y a``, the one
-    small number both relative powers share, so that their first-order terms cancel exactly."""
+    small number both relative powers share near the mean, so that their first-order terms
+    cancel exactly there."""
     p, q = min(a, b), max(a, b)
     if p >= 10:
         corr = _stirling_remainder(a) + _stirling_remainder(b) - _stirling_remainder(a + b)
         delta = x * b - y * a  # x (a + b) - a
-        return (a * math.log1p(delta / a) + b * math.log1p(-delta / b)
+        return (a * _log_relative(x, delta, a, b) + b * _log_relative(y, -delta, b, a)
                 + 0.5 * math.log(a * b / (a + b)) - _LN_SQRT_2PI - corr)
     if q >= 10:  # one small, one large argument
         small_power, large_power = (x, y) if a == p else (y, x)
         corr = _stirling_remainder(q) - _stirling_remainder(p + q)
         delta = large_power * p - small_power * q  # large_power (p + q) - q
         return (p * math.log(small_power * (p + q)) - p - math.lgamma(p) - corr
-                + q * math.log1p(delta / q) + 0.5 * math.log(q / (p + q)))
+                + q * _log_relative(large_power, delta, q, p) + 0.5 * math.log(q / (p + q)))
     return (a * math.log(x) + b * math.log(y)
             - (math.lgamma(a) + math.lgamma(b) - math.lgamma(a + b)))
 

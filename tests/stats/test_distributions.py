@@ -11,9 +11,10 @@ from scipy import special
 
 from reteval.stats.distributions import betainc, f_sf, t_ppf, t_sf
 
-DF_NUM = [1, 2, 3, 5, 19, 20, 99, 999]
-DF_DEN = [1, 2, 3, 4, 10, 19, 105, 931, 10**4, 10**5, 10**6]
-F_VALUES = [1e-6, 1e-3, 0.1, 0.5, 0.9, 1.0, 1.1, 2.0, 3.0, 5.0, 15.8, 100.0, 1e4, 1e8]
+DF_NUM = [1, 2, 3, 5, 19, 20, 23, 99, 999]
+DF_DEN = [1, 2, 3, 4, 10, 19, 23, 105, 931, 10**4, 10**5, 10**6]
+F_VALUES = [1e-30, 1e-12, 1e-6, 1e-3, 0.1, 0.5, 0.9, 1.0, 1.1, 2.0, 3.0, 5.0, 15.8, 100.0, 1e4,
+            1e8, 1e12, 1e30, 1e300]
 
 
 @pytest.mark.parametrize("df_num", DF_NUM)
