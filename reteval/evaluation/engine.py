@@ -234,7 +234,8 @@ def evaluate_runs(qrels, runs, measures, *, relevance_level: int = 1,
     """:func:`evaluate_columns` of several runs against the same qrels, read once.
 
     ``runs`` maps a name to a run (anything :func:`evaluate` takes); the qrels
-    are read (or converted) once for all of them. Returns
+    are read (or converted) once for all of them, and run files are read one ahead,
+    on a second thread, while the run before is scored. Returns
     ``{name: (query ids, {column: values})}``, each as :func:`evaluate_columns`
     gives it.
 
