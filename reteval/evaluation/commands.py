@@ -194,7 +194,7 @@ def _cmd_compare(args) -> int:
 
     if "numpy" not in sys.modules:
         # Nothing here multiplies large matrices: a pool of OpenBLAS threads, started when
-        # numpy loads, would cost more (about 0.1 s on two cores) than it could save.
+        # numpy loads, would cost more (0.06-0.1 s on two cores) than it could save.
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from reteval.evaluation.engine import evaluate_runs
 
