@@ -7,7 +7,6 @@ defined it is now :mod:`reteval.evaluation.engine`.
 """
 
 import importlib
-import importlib.abc
 import importlib.util
 import sys
 import warnings
@@ -42,8 +41,9 @@ MOVED = {
 }
 
 
-class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds an old path and loads the module under its new one."""
+class _Alias:
+    """Finds an old path and loads the module under its new one (a meta path finder and its
+    loader; not derived from ``importlib.abc``, whose import costs every command ~10 ms)."""
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname not in MOVED:

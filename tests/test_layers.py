@@ -107,7 +107,7 @@ def test_the_all_check_sees_an_unlisted_function(tmp_path):
 def test_lazy_package_names_all_load():
     import importlib
 
-    for package in ("reteval", "reteval.io", "reteval.evaluation", "reteval.book",
+    for package in ("reteval", "reteval.io", "reteval.stats", "reteval.evaluation", "reteval.book",
                     "reteval.monitor"):
         module = importlib.import_module(package)
         for name in module.__all__:

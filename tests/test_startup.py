@@ -103,6 +103,27 @@ def test_evaluate_on_files_does_not_load_pandas(tmp_path, options, lines):
     assert "pandas" not in seen["loaded"] and "numpy" in seen["loaded"]
 
 
+@pytest.mark.parametrize(("options", "loads_pandas"), [
+    ([], False), (["--format", "csv"], True), (["--test", "t"], True),
+    (["--baseline", "b", "--test", "tukey"], False)])
+def test_compare_by_randomised_tukey_loads_neither_pandas_nor_scipy(tmp_path, options,
+                                                                    loads_pandas):
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"q{i} 0 d{i} 1\n" for i in range(4)))
+    paths = []
+    for name, rank in (("a", 1), ("b", 2), ("c", 3)):
+        path = tmp_path / f"{name}.run"
+        path.write_text("".join(f"q{i} Q0 x{k} {k} {10 - k} s\n" if k != rank else
+                                f"q{i} Q0 d{i} {k} {10 - k} s\n"
+                                for i in range(4) for k in (1, 2, 3)))
+        paths.append(str(path))
+    seen = _probe(CLI_BODY.format(argv=["-q", "compare", str(qrels), *paths, "-m", "RR",
+                                        "--n-resamples", "50", *options]))
+    assert "numpy" in seen["loaded"]
+    assert ("pandas" in seen["loaded"]) == loads_pandas
+    assert ("scipy" in seen["loaded"]) == (options == ["--test", "t"])
+
+
 def test_public_names_still_resolve():
     code = """
 import reteval

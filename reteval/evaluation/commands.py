@@ -19,6 +19,12 @@ with ``--names tag``, by the run tag of their first line.
 
 Formats: ``table`` (text), ``json`` (everything), ``csv`` (one row per tested
 pair), ``markdown`` and ``latex`` (the means table with marks).
+
+The default procedure, the randomised Tukey HSD, is computed on numpy arrays
+(:func:`reteval.evaluation.compare_arrays.tukey_numbers`: the numbers of
+:func:`~reteval.evaluation.comparison.compare_scores`, the same random draws), so that
+the command loads neither pandas nor scipy; the other tests go through
+``compare_scores``. Every renderer takes either.
 """
 
 from __future__ import annotations
@@ -151,32 +157,45 @@ def run_names(paths, by: str = "stem") -> list[str]:
 # --------------------------------------------------------------------------- command
 
 
-def _per_query_frames(evaluated, names, measures):
-    import pandas as pd
+def _common_scores(evaluated, names) -> tuple[list, dict]:
+    """The queries every run was evaluated on (in the first run's order) and, per measure,
+    their scores as a queries x runs array."""
+    import numpy as np
 
-    common = None
-    for name in names:
+    first = evaluated[names[0]][0]
+    common = first
+    for name in names[1:]:
         ids = evaluated[name][0]
-        common = list(ids) if common is None else [q for q in common if q in set(ids)]
+        if ids != common:
+            present = set(ids)
+            common = [q for q in common if q in present]
     if not common:
         raise InputError("no query was evaluated for every run; nothing to compare")
-    frames = {}
+    rows = {}  # run -> positions of the common queries in its values (None: all, in order)
+    for name in names:
+        ids = evaluated[name][0]
+        if ids == common:
+            rows[name] = None
+        else:
+            where = {q: i for i, q in enumerate(ids)}
+            rows[name] = np.array([where[q] for q in common], dtype=np.intp)
+    scores = {}
     for label in evaluated[names[0]][1]:
-        columns = {}
-        for name in names:
-            ids, values = evaluated[name]
-            series = pd.Series(values[label], index=ids)
-            columns[name] = series.loc[common].to_numpy(dtype=float)
-        frame = pd.DataFrame(columns, index=pd.Index(common, name="query_id"))
-        frame.columns.name = "system"
-        frames[label] = frame
-    return frames
+        matrix = np.empty((len(common), len(names)))
+        for j, name in enumerate(names):
+            values = np.asarray(evaluated[name][1][label], dtype=float)
+            matrix[:, j] = values if rows[name] is None else values[rows[name]]
+        scores[label] = matrix
+    return common, scores
 
 
 def _cmd_compare(args) -> int:
     import warnings
 
-    from reteval.evaluation.comparison import compare_scores
+    if "numpy" not in sys.modules:
+        # Nothing here multiplies large matrices: a pool of OpenBLAS threads, started when
+        # numpy loads, would cost more (0.06-0.1 s on two cores) than it could save.
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from reteval.evaluation.engine import evaluate_runs
 
     names = run_names(args.runs, args.names)
@@ -192,10 +211,25 @@ def _cmd_compare(args) -> int:
                                   relevance_level=args.relevance_level, missing=args.missing)
     for message in dict.fromkeys(str(w.message) for w in caught):
         print(f"reteval: warning: {message}", file=sys.stderr)
-    frames = _per_query_frames(evaluated, names, measures)
-    comparison = compare_scores(frames, baseline=args.baseline, test=test,
-                                correction=args.correction, alpha=args.alpha, rng=args.seed,
-                                n_resamples=args.n_resamples)
+    queries, scores = _common_scores(evaluated, names)
+    if test == "tukey" and len(queries) >= 2:
+        # The randomised Tukey HSD (the default) is computed on the arrays, with the same
+        # numbers as compare_scores gives, without loading pandas or scipy.
+        from reteval.evaluation.compare_arrays import tukey_numbers
+
+        comparison = tukey_numbers(scores, names, queries=queries, baseline=args.baseline,
+                                   alpha=args.alpha, rng=args.seed, n_resamples=args.n_resamples)
+    else:
+        import pandas as pd
+
+        from reteval.evaluation.comparison import compare_scores
+
+        index, columns = pd.Index(queries, name="query_id"), pd.Index(names, name="system")
+        frames = {label: pd.DataFrame(matrix, index=index, columns=columns)
+                  for label, matrix in scores.items()}
+        comparison = compare_scores(frames, baseline=args.baseline, test=test,
+                                    correction=args.correction, alpha=args.alpha,
+                                    rng=args.seed, n_resamples=args.n_resamples)
     render = {"table": render_table, "json": render_json, "csv": render_csv,
               "markdown": render_markdown, "latex": render_latex}[args.format]
     sys.stdout.write(render(comparison))
@@ -203,20 +237,29 @@ def _cmd_compare(args) -> int:
 
 
 # --------------------------------------------------------------------------- rendering
+# Every renderer takes a Comparison (reteval.compare, compare_scores) or the numbers
+# reteval compare computes for its default procedure (compare_arrays.ComparisonNumbers).
+
+
+def _numbers(c):
+    from reteval.evaluation.compare_arrays import comparison_numbers
+
+    return comparison_numbers(c)
 
 
 def _marks(c) -> dict:
     """``(measure, system) -> mark``: letters of the runs it beats, or ▲/▼ against the baseline."""
     marks: dict = {}
     letter = {s: system_letters(k) for k, s in enumerate(c.systems)}
-    for r in c.pairwise.itertuples(index=False):
-        if not r.significant or r.mean_difference == 0:
+    for r in c.pairs:
+        if not r["significant"] or r["mean_difference"] == 0:
             continue
+        up = r["mean_difference"] > 0
         if c.baseline is not None:
-            marks[r.measure, r.system] = "▲" if r.mean_difference > 0 else "▼"
+            marks[r["measure"], r["system"]] = "▲" if up else "▼"
         else:
-            win, lose = (r.system, r.other) if r.mean_difference > 0 else (r.other, r.system)
-            marks.setdefault((r.measure, win), []).append(lose)
+            win, lose = (r["system"], r["other"]) if up else (r["other"], r["system"])
+            marks.setdefault((r["measure"], win), []).append(lose)
     for key, value in marks.items():
         if isinstance(value, list):
             ordered = sorted(value, key=list(c.systems).index)
@@ -244,15 +287,16 @@ def _procedure_text(c) -> str:
 def _pair_rows(c):
     """Tested pairs with their effect size ``diff / sqrt(V_E)`` and its interval."""
     rows = []
-    for r in c.pairwise.itertuples(index=False):
-        a = c.anova.get(r.measure)
+    for r in c.pairs:
+        a = c.anova.get(r["measure"])
         sd = math.sqrt(a.residual_variance) if a is not None and a.residual_variance > 0 \
             else math.nan
-        rows.append({"measure": r.measure, "system": r.system, "other": r.other,
-                     "mean_difference": r.mean_difference, "effect_size": r.mean_difference / sd,
-                     "es_low": r.ci_low / sd, "es_high": r.ci_high / sd,
-                     "ci_low": r.ci_low, "ci_high": r.ci_high, "pvalue": r.pvalue,
-                     "pvalue_corrected": r.pvalue_corrected, "significant": bool(r.significant)})
+        diff, low, high = r["mean_difference"], r["ci_low"], r["ci_high"]
+        rows.append({"measure": r["measure"], "system": r["system"], "other": r["other"],
+                     "mean_difference": diff, "effect_size": diff / sd,
+                     "es_low": low / sd, "es_high": high / sd, "ci_low": low, "ci_high": high,
+                     "pvalue": r["pvalue"], "pvalue_corrected": r["pvalue_corrected"],
+                     "significant": bool(r["significant"])})
     return rows
 
 
@@ -264,12 +308,13 @@ def _legend(c) -> str:
 
 def render_table(c) -> str:
     """The means table with marks, then per measure the ANOVA and the pairs."""
+    c = _numbers(c)
     marks = _marks(c)
     letter = {s: system_letters(k) for k, s in enumerate(c.systems)}
     means = c.means
     label = {s: (f"({letter[s]}) " if c.baseline is None else "") + s
              + (" (baseline)" if s == c.baseline else "") for s in c.systems}
-    cells = {(m, s): f"{means.loc[s, m]:.4f} {marks.get((m, s), '')}".rstrip()
+    cells = {(m, s): f"{means[m][s]:.4f} {marks.get((m, s), '')}".rstrip()
              for m in c.measures for s in c.systems}
     name_w = max(len(v) for v in label.values())
     widths = {m: max(len(m), *(len(cells[m, s]) for s in c.systems)) for m in c.measures}
@@ -319,12 +364,13 @@ def _num(value):
 
 def render_json(c) -> str:
     """Everything: means, ANOVA per measure, every tested pair, the summary."""
+    c = _numbers(c)
     means = c.means
     doc = {
         "num_queries": c.n_queries, "systems": list(c.systems), "measures": list(c.measures),
         "baseline": c.baseline, "test": c.test, "correction": c.correction, "alpha": c.alpha,
         "n_resamples": c.n_resamples,
-        "means": {m: {s: _num(means.loc[s, m]) for s in c.systems} for m in c.measures},
+        "means": {m: {s: _num(means[m][s]) for s in c.systems} for m in c.measures},
         "anova": {m: {"statistic": _num(a.statistic), "pvalue": _num(a.pvalue),
                       "df_system": a.df_system, "df_residual": a.df_residual,
                       "residual_variance": _num(a.residual_variance),
@@ -332,7 +378,7 @@ def render_json(c) -> str:
                   for m, a in c.anova.items()},
         "pairs": [{k: (_num(v) if isinstance(v, float) else v) for k, v in r.items()}
                   for r in _pair_rows(c)],
-        "summary": c.summary(),
+        "summary": list(c.summary),
     }
     return json.dumps(doc, indent=2, allow_nan=False, ensure_ascii=False) + "\n"
 
@@ -341,13 +387,14 @@ def render_csv(c) -> str:
     """One row per tested pair and measure, with both means."""
     import pandas as pd
 
+    c = _numbers(c)
     rows = _pair_rows(c)
     means = c.means
     frame = pd.DataFrame(rows, columns=["measure", "system", "other", "mean_difference",
                                         "effect_size", "es_low", "es_high", "ci_low", "ci_high",
                                         "pvalue", "pvalue_corrected", "significant"])
-    frame.insert(3, "mean_system", [float(means.loc[r["system"], r["measure"]]) for r in rows])
-    frame.insert(4, "mean_other", [float(means.loc[r["other"], r["measure"]]) for r in rows])
+    frame.insert(3, "mean_system", [float(means[r["measure"]][r["system"]]) for r in rows])
+    frame.insert(4, "mean_other", [float(means[r["measure"]][r["other"]]) for r in rows])
     return frame.to_csv(index=False, float_format="%.6g")
 
 
@@ -357,6 +404,7 @@ def _md(text: str) -> str:
 
 def render_markdown(c) -> str:
     """The means table with marks, then the pairs, as Markdown."""
+    c = _numbers(c)
     marks = _marks(c)
     letter = {s: system_letters(k) for k, s in enumerate(c.systems)}
     means = c.means
@@ -365,7 +413,7 @@ def render_markdown(c) -> str:
              "|:---|" + "---:|" * len(c.measures)]
     for s in c.systems:
         name = (f"({letter[s]}) " if c.baseline is None else "") + _md(s)
-        cells = [f"{means.loc[s, m]:.4f}" + (f" {marks[m, s]}" if (m, s) in marks else "")
+        cells = [f"{means[m][s]:.4f}" + (f" {marks[m, s]}" if (m, s) in marks else "")
                  for m in c.measures]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     lines += ["", _md(_legend(c)), "",
@@ -385,10 +433,11 @@ def render_latex(c) -> str:
 
     The arrows of a comparison with a baseline need ``\\usepackage{amssymb}``.
     """
+    c = _numbers(c)
     marks = _marks(c)
     letter = {s: system_letters(k) for k, s in enumerate(c.systems)}
     means = c.means
-    best = {m: means[m].max() for m in c.measures}
+    best = {m: max(means[m].values()) for m in c.measures}
     lines = [(f"% reteval compare: {len(c.systems)} runs, {c.n_queries} queries; "
               f"{tex_escape(_procedure_text(c))}"),
              r"\begin{tabular}{ll " + "r" * len(c.measures) + "}", r"\hline",
@@ -396,8 +445,8 @@ def render_latex(c) -> str:
     for s in c.systems:
         cells = [f"({letter[s]})" if c.baseline is None else "", tex_escape(s)]
         for m in c.measures:
-            value = f"{means.loc[s, m]:.3f}"
-            cell = rf"\textbf{{{value}}}" if means.loc[s, m] == best[m] else value
+            value = f"{means[m][s]:.3f}"
+            cell = rf"\textbf{{{value}}}" if means[m][s] == best[m] else value
             mark = marks.get((m, s))
             if mark:
                 mark = {"▲": r"$\blacktriangle$", "▼": r"$\blacktriangledown$"}.get(mark, mark)

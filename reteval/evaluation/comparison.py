@@ -41,6 +41,7 @@ import pandas as pd
 from reteval._util.progress import progress
 from reteval._util.validation import check_n_resamples, check_rng
 from reteval.errors import InputError
+from reteval.evaluation.compare_arrays import summary_lines
 from reteval.evaluation.engine import evaluate
 from reteval.stats import (
     TESTS,
@@ -52,7 +53,7 @@ from reteval.stats import (
     bootstrap_mean_ci,
     canonical_correction,
     pairwise_tests,
-    tukey_hsd,
+    tukey_hsd_measures,
 )
 
 __all__ = ["COMPARE_TESTS", "Comparison", "compare", "compare_scores"]
@@ -185,35 +186,10 @@ class Comparison:
         Effect sizes
         95% percentile bootstrap interval over the 3 queries.
         """
-        lines = []
-        k = len(self.systems)
-        if self.anova:
-            lines.append("Do the systems differ at all? Two-way ANOVA (topic x system), one F test "
-                         "per measure.")
-        n_pairs = k * (k - 1) // 2
-        if self.test.startswith("tukey"):
-            kind = ("Randomised Tukey HSD" if self.test == "tukey"
-                    else "Tukey HSD (studentized range)")
-            which = "Which pairs differ?" if self.baseline is None else (
-                f"Which systems differ from {self.baseline}?")
-            lines.append(f"{which} {kind} over all {n_pairs} pairs (family-wise error at most "
-                         f"{self.alpha:g}; no further correction).")
-            lines.append("How large are the differences? Effect sizes (mean_i - mean_j) / "
-                         "sqrt(V_E) of the two-way ANOVA, with simultaneous intervals.")
-        else:
-            n_tests = k - 1 if self.baseline is not None else n_pairs
-            what = (f"each system against {self.baseline}" if self.baseline is not None
-                    else "every pair")
-            corr = ("no correction" if self.correction == "none"
-                    else f"{self.correction} correction over the {n_tests} tests of a measure")
-            lines.append(f"Which pairs differ? Paired {self.test} test of {what}, {corr}.")
-            sizes = "Cohen's d_z of the differences"
-            if self.anova:
-                sizes += "; (mean_i - mean_j) / sqrt(V_E) in Comparison.anova"
-            lines.append(f"How large are the differences? {sizes}.")
-        lines.append(f"How precise is each mean? {self.confidence_level:.0%} percentile bootstrap "
-                     f"interval over the {self.n_queries} queries.")
-        return lines
+        return summary_lines(test=self.test, baseline=self.baseline, n_systems=len(self.systems),
+                             alpha=self.alpha, correction=self.correction,
+                             confidence_level=self.confidence_level, n_queries=self.n_queries,
+                             with_anova=bool(self.anova))
 
     def effect_sizes(self, measure: str) -> pd.DataFrame:
         """System x system effect sizes ``(mean_i - mean_j) / sqrt(V_E)`` of one measure.
@@ -418,7 +394,9 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
         :mod:`reteval.stats`. Or ``"tukey"``: Tukey's HSD of all pairs, the
         randomised version (``"tukey-studentized"``: the studentized range
         distribution), which needs no correction (``correction`` is then ignored
-        and recorded as ``"none"``).
+        and recorded as ``"none"``). Its rounds serve every measure: each round
+        permutes each query's systems once, and every measure follows
+        (:func:`reteval.stats.tukey_hsd_measures`).
     correction : str, keyword-only
         ``"holm"`` (default), ``"bonferroni"``, ``"bh"`` or ``"none"``,
         applied per measure (see the module docstring).
@@ -605,8 +583,13 @@ def _compare_frames(per_query, systems, measures_t, baseline, test_name, correct
     anovas: dict[str, AnovaResult] = {}
     tukeys: dict[str, TukeyHSDResult] = {}
     is_tukey = test_name.startswith("tukey")
+    testable = len(systems) >= 2 and n_q >= 2
     if is_tukey:
         correction_name = "none"  # Tukey's HSD controls the family itself
+        if testable:  # every measure on the same rounds: the runs change places as a whole
+            tukeys = tukey_hsd_measures(
+                {m: per_query[m] for m in measures_t}, n_resamples=n_resamples, rng=gen,
+                method="studentized" if test_name == "tukey-studentized" else "randomised")
     pair_rows = []
     table_rows = []
     best_rows = []
@@ -615,14 +598,10 @@ def _compare_frames(per_query, systems, measures_t, baseline, test_name, correct
         col_means = {s: float(per_query[m][s].mean()) for s in systems}
         results = {}
         family = None
-        testable = len(systems) >= 2 and n_q >= 2
         if testable:
             anovas[m] = anova(per_query[m])
         if is_tukey and testable:
-            hsd = tukey_hsd(per_query[m], n_resamples=n_resamples, rng=gen,
-                            method="studentized" if test_name == "tukey-studentized"
-                            else "randomised")
-            tukeys[m] = hsd
+            hsd = tukeys[m]
             pos = {s: k for k, s in enumerate(systems)}
             p_matrix = hsd.pvalue.to_numpy()
             raw = np.array([p_matrix[pos[a], pos[b]] for a, b in pairs])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -233,7 +234,8 @@ def evaluate_runs(qrels, runs, measures, *, relevance_level: int = 1,
     """:func:`evaluate_columns` of several runs against the same qrels, read once.
 
     ``runs`` maps a name to a run (anything :func:`evaluate` takes); the qrels
-    are read (or converted) once for all of them. Returns
+    are read (or converted) once for all of them, and run files are read one ahead,
+    on a second thread, while the run before is scored. Returns
     ``{name: (query ids, {column: values})}``, each as :func:`evaluate_columns`
     gives it.
 
@@ -244,12 +246,30 @@ def evaluate_runs(qrels, runs, measures, *, relevance_level: int = 1,
     >>> {name: values["RR"].tolist() for name, (ids, values) in out.items()}
     {'a': [1.0], 'b': [0.5]}
     """
-    from reteval.io.columns import as_qrels_columns
+    from concurrent.futures import ThreadPoolExecutor
+
+    from reteval.io.columns import as_qrels_columns, as_run_columns
 
     check_arguments(measures, relevance_level, missing)
-    judged = as_qrels_columns(qrels)
-    return {name: _values(judged, run, measures, relevance_level, missing)
-            for name, run in runs.items()}
+    items = list(runs.items())
+    out = {}
+    # Run files are read one ahead on a second thread (Arrow parses them outside the GIL)
+    # while the run before is ranked and scored here; runs are scored in their order, so
+    # warnings and the first error come as they would one after the other.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+
+        def read_ahead(k):
+            run = items[k][1] if k < len(items) else None
+            return (pool.submit(as_run_columns, run) if isinstance(run, (str, os.PathLike))
+                    else None)
+
+        ahead = read_ahead(0)
+        judged = as_qrels_columns(qrels)
+        for k, (name, run) in enumerate(items):
+            read, ahead = ahead, read_ahead(k + 1)
+            out[name] = _values(judged, run if read is None else read.result(), measures,
+                                relevance_level, missing)
+    return out
 
 
 def _check_options(judged_only, max_docs, num_docs):

@@ -56,7 +56,8 @@ def as_qrels_columns(qrels) -> QrelsColumns:
 
 
 def as_run_columns(run) -> RunColumns:
-    """A run in any form :func:`reteval.io.as_run` takes, as :class:`RunColumns`.
+    """A run in any form :func:`reteval.io.as_run` takes, as :class:`RunColumns` (which is
+    returned as it is).
 
     Duplicates are not looked for here (the ranking finds them). ``lines`` are
     the rows' labels: line numbers when ``source`` names the file they were read
@@ -68,6 +69,8 @@ def as_run_columns(run) -> RunColumns:
     >>> run.doc_ids.to_pylist(), run.scores.tolist()
     (['d1', 'd2'], [0.5, 0.25])
     """
+    if isinstance(run, RunColumns):
+        return run
     if _is_path(run):
         return read_run_columns(run)
     from reteval.io.frames import as_run

@@ -1,11 +1,12 @@
 """A TREC run file read into columns: Arrow strings for ids, numpy scores, line numbers.
 
-Large plain runs of a simple shape (one space or one tab between fields, no comments or
-blank lines) are parsed by Arrow's CSV reader on several threads; anything else (small,
-compressed or irregular files, and every error) goes through the careful line reader
-(:mod:`reteval.io.lines`), which names the line of each problem. No pandas is loaded:
-:func:`reteval.io.read_run` makes a table of the columns, and ``reteval evaluate`` ranks
-them as they are.
+Runs of 1 MiB or more of a simple shape (one space or one tab between fields, no comments
+or blank lines) are parsed by Arrow's CSV reader on several threads: from a memory map of
+the file from 16 MiB (one block of the reader) on, from its bytes in memory below that or
+once decompressed; anything else (small or irregular files, and every error) goes through
+the careful line reader (:mod:`reteval.io.lines`), which names the line of each problem.
+No pandas is loaded: :func:`reteval.io.read_run` makes a table of the columns, and
+``reteval evaluate`` ranks them as they are.
 """
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ __all__ = ["RunColumns", "read_run_columns"]
 _COMMENT_LINE = re.compile(rb"(?:\A|[\r\n])[ \t\r\f\v]*#")  # after LF, CR LF or a lone CR
 _FAST_MIN_BYTES = 1 << 20  # smaller runs are read line by line: start-up would cost more
 _BLOCK_BYTES = 1 << 24  # Arrow parses blocks of this size on its threads, one chunk each
+# Runs smaller than one block are read into memory and parsed from there, their memory kept
+# in Arrow's pool for the next one (mapping the file, and giving memory back to the system
+# after every run, would cost more than the parse: a few ms each for a run of 50,000 lines).
+_MAPPED_MIN_BYTES = _BLOCK_BYTES
 
 
 @dataclass(frozen=True)
@@ -155,8 +160,9 @@ def _parse_fast(data, source=None) -> tuple | None:
     if docs.num_chunks == 1:
         docs = docs.chunk(0)
     del table, chunks
-    # The parser's blocks are freed now; give their memory back rather than keep it pooled.
-    pa.default_memory_pool().release_unused()
+    if len(data) >= _MAPPED_MIN_BYTES:
+        # The parser's blocks are freed now; give their memory back rather than keep it pooled.
+        pa.default_memory_pool().release_unused()
     return qids, docs, scores, range(1, rows + 1)
 
 
@@ -178,7 +184,7 @@ def _large_types():
 
 
 def _read_mapped(path: Path) -> tuple | None:
-    """Parse a large plain run file, without a copy of it in Python.
+    """Parse a large plain run file (one Arrow block or more), without a copy of it in Python.
 
     The shape checks read a Python ``mmap`` that never leaves this function;
     Arrow then reads the file itself, in blocks.
@@ -192,7 +198,7 @@ def _read_mapped(path: Path) -> tuple | None:
         with open(path, "rb") as handle, mmap.mmap(
             handle.fileno(), 0, access=mmap.ACCESS_READ
         ) as mapped:
-            if mapped[:2] == GZIP_MAGIC or len(mapped) < _FAST_MIN_BYTES:
+            if mapped[:2] == GZIP_MAGIC or len(mapped) < _MAPPED_MIN_BYTES:
                 return None
             return _parse_fast(mapped, str(path))
     except (OSError, ValueError):  # missing, unreadable or empty: the careful path says which

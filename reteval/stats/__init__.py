@@ -44,7 +44,8 @@ of a second.
 Many systems on the same topics (:mod:`reteval.stats.multiple`): the
 two-way ANOVA without replication :func:`anova` (F, V_E, the margin of error of
 the means), Tukey's HSD :func:`tukey_hsd` (randomised or studentized, with
-effect sizes ``(mean_i - mean_j) / sqrt(V_E)``) and
+effect sizes ``(mean_i - mean_j) / sqrt(V_E)``; :func:`tukey_hsd_measures` for
+several measures of the same systems on the same rounds) and
 :func:`discriminative_power`. Risk against a baseline
 (:mod:`reteval.stats.risk`): :func:`urisk`, :func:`trisk`.
 
@@ -57,6 +58,11 @@ Planning (:mod:`reteval.stats.planning`): a test collection with
 :func:`two_sample_power`, :func:`two_sample_size`,
 :func:`minimum_detectable_effect`, :func:`proportion_effect_size`,
 :func:`proportion_mde`.
+
+Every public name is importable from ``reteval.stats`` and loaded on first use (PEP 562):
+the modules that need neither pandas nor scipy (:mod:`reteval.stats.resampling`,
+:mod:`reteval.stats.arrays`, :mod:`reteval.stats.distributions`) can be used without
+loading them.
 
 References
 ----------
@@ -71,40 +77,7 @@ References
    section 3.3 (Hodges-Lehmann interval), 1999.
 """
 
-from reteval.stats.corrections import CORRECTIONS, adjust_pvalues, canonical_correction
-from reteval.stats.multiple import (
-    TUKEY_METHODS,
-    AnovaResult,
-    DiscriminativePowerResult,
-    TukeyHSDResult,
-    anova,
-    discriminative_power,
-    tukey_hsd,
-)
-from reteval.stats.paired import TTestResult, WilcoxonResult, paired_t_test, wilcoxon_test
-from reteval.stats.pairwise import TESTS, canonical_test, paired_test, pairwise_tests
-from reteval.stats.planning import (
-    anova_power,
-    minimum_detectable_difference,
-    minimum_detectable_effect,
-    paired_t_power,
-    pilot_variance,
-    proportion_effect_size,
-    proportion_mde,
-    queries_needed,
-    queries_needed_anova,
-    two_sample_power,
-    two_sample_size,
-)
-from reteval.stats.resampling import (
-    BootstrapResult,
-    RandomizationResult,
-    bootstrap_mean_ci,
-    bootstrap_test,
-    randomization_test,
-)
-from reteval.stats.results import ConfidenceInterval, PairedTestResult, format_pvalue
-from reteval.stats.risk import RiskResult, trisk, urisk
+from reteval._util.lazy import lazy_names
 
 __all__ = [
     "CORRECTIONS",
@@ -143,8 +116,36 @@ __all__ = [
     "randomization_test",
     "trisk",
     "tukey_hsd",
+    "tukey_hsd_measures",
     "two_sample_power",
     "two_sample_size",
     "urisk",
     "wilcoxon_test",
 ]
+
+# public name -> the submodule that defines it, imported on first use (PEP 562): the
+# statistics reteval compare runs need neither pandas nor scipy, which other modules load
+_HOME = {
+    "CORRECTIONS": "corrections", "adjust_pvalues": "corrections",
+    "canonical_correction": "corrections",
+    "TESTS": "pairwise", "canonical_test": "pairwise", "paired_test": "pairwise",
+    "pairwise_tests": "pairwise",
+    "TUKEY_METHODS": "multiple", "AnovaResult": "multiple",
+    "DiscriminativePowerResult": "multiple", "TukeyHSDResult": "multiple", "anova": "multiple",
+    "discriminative_power": "multiple", "tukey_hsd": "multiple", "tukey_hsd_measures": "multiple",
+    "BootstrapResult": "resampling", "RandomizationResult": "resampling",
+    "bootstrap_mean_ci": "resampling", "bootstrap_test": "resampling",
+    "randomization_test": "resampling",
+    "ConfidenceInterval": "results", "PairedTestResult": "results", "format_pvalue": "results",
+    "RiskResult": "risk", "trisk": "risk", "urisk": "risk",
+    "TTestResult": "paired", "WilcoxonResult": "paired", "paired_t_test": "paired",
+    "wilcoxon_test": "paired",
+    "anova_power": "planning", "minimum_detectable_difference": "planning",
+    "minimum_detectable_effect": "planning", "paired_t_power": "planning",
+    "pilot_variance": "planning", "proportion_effect_size": "planning",
+    "proportion_mde": "planning", "queries_needed": "planning", "queries_needed_anova": "planning",
+    "two_sample_power": "planning", "two_sample_size": "planning",
+}
+
+__getattr__, __dir__ = lazy_names(__name__, {k: f"reteval.stats.{v}" for k, v in _HOME.items()},
+                                  __all__)

@@ -54,8 +54,6 @@ References
 
 from __future__ import annotations
 
-import functools
-import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -71,12 +69,18 @@ from reteval._util.validation import (
     check_rng,
 )
 from reteval.errors import InputError
-from reteval.stats.inputs import EXTREME_RTOL
+from reteval.stats.arrays import (
+    anova_numbers,
+    margin_of_error,
+    randomised_critical_difference,
+    randomised_pvalues,
+    randomised_ranges,
+    system_means,
+)
 from reteval.stats.pairwise import TESTS, pairwise_tests
 from reteval.stats.results import ConfidenceInterval
 
 _st = LazyModule("scipy.stats")
-_special = LazyModule("scipy.special")
 
 __all__ = [
     "TUKEY_METHODS",
@@ -88,6 +92,7 @@ __all__ = [
     "randomised_ranges",
     "score_frame",
     "tukey_hsd",
+    "tukey_hsd_measures",
 ]
 
 #: Accepted names of the two Tukey HSD procedures.
@@ -98,9 +103,6 @@ TUKEY_METHODS: dict[str, str] = {
     "studentized": "studentized",
     "studentised": "studentized",
 }
-
-# Rounds of the randomised Tukey HSD drawn at once: about 130,000 scores per chunk.
-_CHUNK_VALUES = 1 << 17
 
 
 # --------------------------------------------------------------------------- inputs
@@ -244,9 +246,8 @@ class AnovaResult:
         Sakai's MOE: the same for every system, because the residual
         variance pools the systems' deviations once topic effects are removed.
         """
-        level = check_confidence_level(confidence_level)
-        crit = float(_special.stdtrit(self.df_residual, 1 - (1 - level) / 2))
-        return crit * math.sqrt(self.residual_variance / self.n_topics)
+        return margin_of_error(self.residual_variance, self.n_topics, self.df_residual,
+                               confidence_level)
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """Interval of every system mean, ``mean -/+ margin_of_error``, as two Series."""
@@ -287,36 +288,9 @@ def anova(scores) -> AnovaResult:
     (0.00333, 0.0925)
     """
     frame = score_frame(scores)
-    x = frame.to_numpy()
-    n, m = x.shape
-    grand = x.mean()
-    system_means = x.mean(axis=0)
-    topic_means = x.mean(axis=1)
-    ss_system = float(n * ((system_means - grand) ** 2).sum())
-    ss_topic = float(m * ((topic_means - grand) ** 2).sum())
-    resid = x - system_means[None, :] - topic_means[:, None] + grand
-    ss_residual = float((resid ** 2).sum())
-    df_system, df_topic, df_residual = m - 1, n - 1, (m - 1) * (n - 1)
-    v_e = ss_residual / df_residual
-    with np.errstate(divide="ignore", invalid="ignore"):
-        f_sys = float(np.float64(ss_system / df_system) / np.float64(v_e))
-        f_top = float(np.float64(ss_topic / df_topic) / np.float64(v_e))
-    return AnovaResult(
-        statistic=f_sys,
-        pvalue=float(_special.fdtrc(df_system, df_residual, f_sys)),
-        df_system=df_system,
-        df_topic=df_topic,
-        df_residual=df_residual,
-        ss_system=ss_system,
-        ss_topic=ss_topic,
-        ss_residual=ss_residual,
-        residual_variance=float(v_e),
-        topic_statistic=f_top,
-        topic_pvalue=float(_special.fdtrc(df_topic, df_residual, f_top)),
-        means=pd.Series(system_means, index=frame.columns, name="mean"),
-        n_topics=n,
-        n_systems=m,
-    )
+    numbers = anova_numbers(frame.to_numpy())
+    means = pd.Series(numbers.pop("system_means"), index=frame.columns, name="mean")
+    return AnovaResult(**numbers, means=means)
 
 
 # --------------------------------------------------------------------------- Tukey HSD
@@ -385,9 +359,7 @@ class TukeyHSDResult:
         if self.method == "studentized":
             q = float(_st.studentized_range.ppf(level, self.n_systems, self.df_residual))
             return q * math.sqrt(self.residual_variance / self.n_topics)
-        ranges = np.sort(self.null_ranges)
-        k = math.ceil(level * (ranges.size + 1)) - 1
-        return float(ranges[min(k, ranges.size - 1)])
+        return randomised_critical_difference(self.null_ranges, level)
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """Simultaneous intervals of every difference of means, two DataFrames.
@@ -431,79 +403,6 @@ def _method(method) -> str:
     if key not in TUKEY_METHODS:
         raise InputError(f"method must be one of {sorted(TUKEY_METHODS)}; got {method!r}")
     return TUKEY_METHODS[key]
-
-
-#: Up to this many systems the randomised Tukey HSD draws permutations from tables.
-_TABLE_MAX_SYSTEMS = 10
-
-
-@functools.lru_cache(maxsize=16)
-def _permutation_tables(m: int) -> tuple[np.ndarray, np.ndarray, int, int]:
-    """Every permutation of ``m`` items as two halves: ``m!`` = C(m, h) h! (m - h)! codes.
-
-    A permutation is the set ``S`` of the ``h = m // 2`` positions the first
-    ``h`` items go to, an order of those items within ``S`` and an order of
-    the other items within the complement. ``first[s * h! + a]`` holds the
-    positions of items ``0 .. h-1`` for subset ``s`` and order ``a``;
-    ``second[s * (m-h)! + b]`` those of items ``h .. m-1``. Drawing ``s``,
-    ``a`` and ``b`` uniformly draws a uniform permutation.
-    """
-    h = m // 2
-    orders1 = np.array(list(itertools.permutations(range(h))), dtype=np.intp).reshape(-1, h)
-    orders2 = np.array(list(itertools.permutations(range(m - h))), dtype=np.intp)
-    subsets = list(itertools.combinations(range(m), h))
-    first = np.empty((len(subsets), len(orders1), h), dtype=np.intp)
-    second = np.empty((len(subsets), len(orders2), m - h), dtype=np.intp)
-    for k, subset in enumerate(subsets):
-        inside = np.array(subset, dtype=np.intp)
-        outside = np.array([i for i in range(m) if i not in subset], dtype=np.intp)
-        first[k] = inside[orders1]
-        second[k] = outside[orders2]
-    return first.reshape(-1, h), second.reshape(-1, m - h), len(orders1), len(orders2)
-
-
-def randomised_ranges(x: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """Range (max - min) of the system means after permuting every topic's scores.
-
-    ``x`` is ``(n_topics, n_systems)``; the rounds are drawn a chunk at a
-    time (about 130,000 scores per chunk, so that a chunk stays in cache).
-
-    Up to 10 systems, each topic's permutation in each round is one random
-    integer below ``m!``, decoded through :func:`_permutation_tables` (two
-    small tables of half-permutations); gathering the permuted scores and
-    summing them over the topics is then one ``take`` and one reduction per
-    half for the whole chunk. Above 10 systems (the tables would outgrow the
-    cache) one :meth:`numpy.random.Generator.permuted` call permutes every
-    row of a ``(chunk, n_topics, n_systems)`` stack; its random stream is then
-    the one of a loop calling ``rng.permuted(x, axis=1)`` once per round.
-    """
-    n, m = x.shape
-    chunk = max(1, min(n_resamples, _CHUNK_VALUES // (n * m)))
-    out = np.empty(n_resamples)
-    if m > _TABLE_MAX_SYSTEMS:
-        for start in range(0, n_resamples, chunk):
-            c = min(chunk, n_resamples - start)
-            sums = rng.permuted(np.broadcast_to(x, (c, n, m)), axis=2).sum(axis=1)
-            out[start:start + c] = (sums.max(axis=1) - sums.min(axis=1)) / n
-        return out
-    first, second, n1, n2 = _permutation_tables(m)
-    flat = np.ascontiguousarray(x).ravel()
-    offsets = (np.arange(n, dtype=np.intp) * m)[:, None]
-
-    def half_sums(table: np.ndarray, codes: np.ndarray) -> np.ndarray:
-        positions = table.take(codes, axis=0)  # (c, n, h): which system's score goes where
-        np.add(positions, offsets, out=positions)
-        return np.einsum("cnh->ch", flat.take(positions))
-
-    for start in range(0, n_resamples, chunk):
-        c = min(chunk, n_resamples - start)
-        code = rng.integers(0, math.factorial(m), size=(c, n))
-        subset, rest = np.divmod(code, n1 * n2)
-        order1, order2 = np.divmod(rest, n2)
-        sums = np.concatenate([half_sums(first, subset * n1 + order1),
-                               half_sums(second, subset * n2 + order2)], axis=1)
-        out[start:start + c] = (sums.max(axis=1) - sums.min(axis=1)) / n
-    return out
 
 
 def tukey_hsd(scores, *, method: str = "randomised", n_resamples: int = 10_000,
@@ -558,13 +457,80 @@ def tukey_hsd(scores, *, method: str = "randomised", n_resamples: int = 10_000,
     """
     name = _method(method)
     frame = score_frame(scores)
-    x = frame.to_numpy()
-    n, m = x.shape
+    ranges = None
     if name == "randomised":
         n_resamples = check_n_resamples(n_resamples)
-        gen = check_rng(rng)
+        ranges = randomised_ranges(frame.to_numpy(), n_resamples, check_rng(rng))
+    return _tukey_result(frame, name, ranges)
+
+
+def tukey_hsd_measures(scores: Mapping, *, method: str = "randomised",
+                       n_resamples: int = 10_000, rng=None) -> dict[str, TukeyHSDResult]:
+    """:func:`tukey_hsd` of several measures of the same systems on the same topics.
+
+    The randomised method draws its rounds once for all the measures: in each
+    round every topic's systems are permuted once, and each measure's scores
+    follow that permutation (the systems' rankings change places as a whole,
+    every measure with them). Each measure's result is then the one
+    :func:`tukey_hsd` gives it alone with a generator in the same state; the
+    rounds cost little more than those of one measure. (Measures tested on the
+    same rounds are not independent of each other, as measures of the same
+    rankings never are.)
+
+    Parameters
+    ----------
+    scores : mapping of str to DataFrame, mapping or array_like
+        Measure -> its per-topic scores, topics x systems (see :func:`score_frame`);
+        every measure with the same topics and systems, in the same order.
+    method, n_resamples, rng : keyword-only
+        As for :func:`tukey_hsd`.
+
+    Returns
+    -------
+    dict of str to TukeyHSDResult
+        One result per measure, in the order given.
+
+    Raises
+    ------
+    InputError
+        No measure, bad scores (see :func:`score_frame`), measures with different
+        topics or systems, an unknown method, ``n_resamples`` < 1.
+
+    Examples
+    --------
+    >>> ap = pd.DataFrame({"a": [0.4, 0.6, 0.8, 0.7], "b": [0.3, 0.4, 0.8, 0.5],
+    ...                    "c": [0.1, 0.3, 0.5, 0.4]})
+    >>> both = tukey_hsd_measures({"AP": ap, "AP x 2": 2 * ap}, n_resamples=999, rng=0)
+    >>> both["AP"].pvalue.equals(tukey_hsd(ap, n_resamples=999, rng=0).pvalue)
+    True
+    >>> both["AP x 2"].pvalue.equals(both["AP"].pvalue)  # the same rounds, scaled
+    True
+    """
+    name = _method(method)
+    if not isinstance(scores, Mapping) or not scores:
+        raise InputError("scores must be a non-empty mapping measure -> per-topic scores "
+                         "(topics x systems)")
+    frames = {label: score_frame(values) for label, values in scores.items()}
+    first_label, first = next(iter(frames.items()))
+    for label, frame in frames.items():
+        if not (frame.index.equals(first.index) and frame.columns.equals(first.columns)):
+            raise InputError(f"every measure must have the same topics and systems, in the same "
+                             f"order; {label!r} differs from {first_label!r}")
+    ranges = None
+    if name == "randomised":
+        n_resamples = check_n_resamples(n_resamples)
+        stack = np.stack([frame.to_numpy() for frame in frames.values()], axis=2)
+        ranges = randomised_ranges(stack, n_resamples, check_rng(rng))
+    return {label: _tukey_result(frame, name, None if ranges is None else ranges[:, k])
+            for k, (label, frame) in enumerate(frames.items())}
+
+
+def _tukey_result(frame: pd.DataFrame, name: str, ranges) -> TukeyHSDResult:
+    """Tukey's HSD of one checked score frame; ``ranges`` are the randomised method's rounds."""
+    x = frame.to_numpy()
+    n, m = x.shape
     aov = anova(frame)
-    means = x.mean(axis=0)
+    means = system_means(x)
     diff = means[:, None] - means[None, :]
     v_e = aov.residual_variance
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -572,18 +538,12 @@ def tukey_hsd(scores, *, method: str = "randomised", n_resamples: int = 10_000,
         es = diff / np.sqrt(v_e)
     if name == "studentized":
         p = _st.studentized_range.sf(q, m, aov.df_residual)
-        p = np.where(np.isnan(q), 1.0, p)
+        p = np.minimum(np.where(np.isnan(q), 1.0, p), 1.0)
+        np.fill_diagonal(p, 1.0)
         ranges = np.empty(0)
-        rounds = 0
     else:
-        ranges = randomised_ranges(x, n_resamples, gen)
-        observed = np.abs(diff) * (1 - EXTREME_RTOL)
-        sorted_ranges = np.sort(ranges)
-        count = n_resamples - np.searchsorted(sorted_ranges, observed, side="left")
-        p = (count + 1) / (n_resamples + 1)
-        rounds = n_resamples
-    p = np.minimum(np.asarray(p, dtype=float), 1.0)
-    np.fill_diagonal(p, 1.0)
+        p = randomised_pvalues(diff, ranges)
+    rounds = len(ranges)
     names = frame.columns
 
     def square(values):

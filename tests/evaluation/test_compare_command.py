@@ -116,6 +116,50 @@ def test_names_by_tag(runs, capsys):
                                                               "tag_hybrid"]
 
 
+def test_errors_and_warnings_come_in_the_runs_order(runs, tmp_path, capsys):
+    # Runs are read one ahead of the one being scored: the first bad run is still the one
+    # reported, and the warnings come in the runs' order.
+    qrels, paths = runs
+    bad = []
+    for k in (1, 2):
+        path = tmp_path / f"bad{k}.run"
+        path.write_text(f"q0 Q0 d1 1 not-a-number-{k} x\n")
+        bad.append(path)
+    assert main(["-q", "compare", str(qrels), str(paths[0]), *map(str, bad)]) == 2
+    err = capsys.readouterr().err
+    assert "bad1.run:1" in err and "bad2" not in err
+    for path, lost in zip(paths[1:], (("q1 ",), ("q2 ", "q3 ")), strict=True):
+        lines = path.read_text().splitlines(keepends=True)
+        path.write_text("".join(x for x in lines if not x.startswith(lost)))
+    assert main(["-q", "compare", str(qrels), *map(str, paths), "-m", "RR",
+                 "--n-resamples", "50"]) == 0
+    warnings = [x for x in capsys.readouterr().err.splitlines() if "warning" in x]
+    assert warnings == [
+        "reteval: warning: 1 judged queries have no results in the run and score 0: 'q1'",
+        "reteval: warning: 2 judged queries have no results in the run and score 0: 'q2', 'q3'"]
+
+
+def test_runs_on_different_queries_are_compared_on_the_common_ones(runs, tmp_path, capsys):
+    # bm25 lost q3, dense lost q5 and q6: with --missing skip the comparison keeps the queries
+    # every run answered, in order: q0 q1 q2 q4 q7. By hand, RR of bm25 (ranks 1,2,1,2,...)
+    # there is (1 + 1/2 + 1 + 1 + 1/2) / 5 = 0.8, of dense (ranks 1,3,2,1,3,2,1,3)
+    # (1 + 1/3 + 1/2 + 1/3 + 1/3) / 5 = 0.5; hybrid answered all and is compared on the five.
+    qrels, paths = runs
+    dropped = {"bm25": ("q3 ",), "dense": ("q5 ", "q6 ")}
+    for path in paths[:2]:
+        lines = path.read_text().splitlines(keepends=True)
+        path.write_text("".join(x for x in lines if not x.startswith(dropped[path.stem])))
+    assert main(["-q", "compare", str(qrels), *map(str, paths), "-m", "RR", "--missing",
+                 "skip", "--format", "json", "--n-resamples", "200"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["num_queries"] == 5
+    common = ["q0", "q1", "q2", "q4", "q7"]
+    assert doc["means"]["RR"]["bm25"] == pytest.approx(0.8, abs=1e-12)
+    assert doc["means"]["RR"]["dense"] == pytest.approx(0.5, abs=1e-12)
+    hybrid = evaluate(qrels, paths[2], ["RR"])["RR"]
+    assert doc["means"]["RR"]["hybrid"] == pytest.approx(hybrid.loc[common].mean(), abs=1e-12)
+
+
 @pytest.mark.parametrize("extra, message", [
     (["--baseline", "nope"], ("--baseline must name one of the runs ['bm25', 'dense', "
                               "'hybrid']; got 'nope'")),

@@ -1,7 +1,7 @@
 """Stress: large run files read many times, concurrently, in one process and on Dask.
 
-Runs of 1 MiB and more are parsed by Arrow's multi-threaded reader from a
-memory map. Arrow's reader threads may keep their input alive after the call
+Runs of 1 MiB and more are parsed by Arrow's multi-threaded reader, from
+16 MiB on from a memory map. Arrow's reader threads may keep their input alive after the call
 returns, so the map handed to Arrow must outlive them (a Python ``mmap``
 exported to Arrow and closed too early raised ``BufferError`` at random, more
 often under load). These tests read files of 1-30 MB over and over from

@@ -1,7 +1,8 @@
 """The two run readers, fed the same files, give the same answer on every line.
 
-Runs of 1 MiB or more are read by Arrow's CSV reader (:mod:`reteval.io.runfile`),
-smaller ones by the careful line reader (:mod:`reteval.io.lines`). Each generated
+Runs of 1 MiB or more are read by Arrow's CSV reader (:mod:`reteval.io.runfile`; from the
+file's bytes in memory, and from 16 MiB from a memory map of the file), smaller ones by the
+careful line reader (:mod:`reteval.io.lines`). Each generated
 file is read at both sizes (the same lines after 1 MiB of ordinary lines, and
 alone), plain and gzip, with one space or one tab between fields: the rows, or the
 error and the line it names, must be the same.
@@ -15,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reteval import InputError
+from reteval.io import runfile
 from reteval.io.lines import parse_run_lines
 from reteval.io.runfile import _FAST_MIN_BYTES, read_run_columns
 from reteval.io.textfile import decode, read_bytes
@@ -118,10 +120,19 @@ EMPTY_FIELDS = {
 }
 
 
+@pytest.fixture(params=["in memory", "mapped"])
+def arrow_input(request, monkeypatch):
+    """Arrow reads a large run from its bytes in memory, or (from 16 MiB; lowered here to the
+    size of the filler) from a memory map of the file."""
+    if request.param == "mapped":
+        monkeypatch.setattr(runfile, "_MAPPED_MIN_BYTES", _FAST_MIN_BYTES)
+    return request.param
+
+
 @pytest.mark.parametrize("compress", [False, True])
 @pytest.mark.parametrize("sep", [" ", "\t"])
 @pytest.mark.parametrize("case", sorted(EMPTY_FIELDS))
-def test_large_runs_refuse_empty_fields(tmp_path, case, sep, compress):
+def test_large_runs_refuse_empty_fields(tmp_path, arrow_input, case, sep, compress):
     line = EMPTY_FIELDS[case]
     message = "expected 6 whitespace-separated fields 'qid Q0 docno rank score tag', got 5"
     filler, count = _filler(sep, "\n")
@@ -133,7 +144,8 @@ def test_large_runs_refuse_empty_fields(tmp_path, case, sep, compress):
 
 
 @pytest.mark.parametrize("sep", [" ", "\t"])
-def test_leading_and_trailing_separators_around_six_fields_are_read(tmp_path, sep):
+def test_leading_and_trailing_separators_around_six_fields_are_read(tmp_path, arrow_input,
+                                                                   sep):
     # trec_eval skips white space around the fields: so do both readers.
     filler, count = _filler(sep, "\n")
     body = sep.join(["", "q1", "Q0", "d9", "1", "2.5", "run"]) + "\n"

@@ -23,8 +23,9 @@ from reteval.stats import (
     pilot_variance,
     queries_needed_anova,
     tukey_hsd,
+    tukey_hsd_measures,
 )
-from reteval.stats.multiple import _permutation_tables, randomised_ranges
+from reteval.stats.arrays import _permutation_tables, randomised_ranges
 
 # Sakai, "Laboratory Experiments in Information Retrieval" (Springer, 2018), Table 5.1:
 # three systems, twenty topics; the book reports F = 2.475, V_E = 0.0219, MOE = 0.0670 and
@@ -180,6 +181,45 @@ def test_randomised_ranges_of_many_systems_equal_a_loop_of_permuted():
         means = loop_rng.permuted(x, axis=1).mean(axis=0)
         expected.append(means.max() - means.min())
     np.testing.assert_allclose(ranges, expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("m", [3, 6, 12, 20])
+def test_randomised_ranges_of_several_measures_are_each_measures_own(m):
+    # One permutation per topic and round for every measure: each measure's ranges are those
+    # it gets alone from a generator in the same state (tables up to 10 systems, permuted above).
+    x = np.stack([_random_scores(25, m, seed=s).to_numpy() for s in (1, 2, 3)], axis=2)
+    x[:, :, 2] = x[:, :, 0] ** 2  # a measure that is a function of another
+    together = randomised_ranges(x, 700, np.random.default_rng(21))
+    assert together.shape == (700, 3)
+    for k in range(3):
+        alone = randomised_ranges(x[:, :, k], 700, np.random.default_rng(21))
+        np.testing.assert_allclose(together[:, k], alone, rtol=1e-12)
+    one = randomised_ranges(x[:, :, :1], 700, np.random.default_rng(21))
+    np.testing.assert_array_equal(one[:, 0], randomised_ranges(x[:, :, 0], 700,
+                                                               np.random.default_rng(21)))
+
+
+@pytest.mark.parametrize("method", ["randomised", "studentized"])
+def test_tukey_hsd_measures_equal_each_measure_alone(method):
+    measures = {"AP": _random_scores(30, 12, seed=5), "RR": _random_scores(30, 12, seed=6)}
+    both = tukey_hsd_measures(measures, method=method, n_resamples=400, rng=8)
+    assert list(both) == ["AP", "RR"]
+    for label, frame in measures.items():
+        alone = tukey_hsd(frame, method=method, n_resamples=400, rng=8)
+        pd.testing.assert_frame_equal(both[label].pvalue, alone.pvalue)
+        pd.testing.assert_frame_equal(both[label].effect_size, alone.effect_size)
+        assert both[label].n_resamples == alone.n_resamples
+        np.testing.assert_allclose(both[label].null_ranges, alone.null_ranges, rtol=1e-12)
+
+
+def test_tukey_hsd_measures_refuses_measures_on_other_topics_or_systems():
+    frame = _random_scores(10, 3, seed=1)
+    with pytest.raises(InputError, match=r"same topics and systems.*'RR' differs from 'AP'"):
+        tukey_hsd_measures({"AP": frame, "RR": frame.iloc[:9]})
+    with pytest.raises(InputError, match=r"same topics and systems.*'RR' differs from 'AP'"):
+        tukey_hsd_measures({"AP": frame, "RR": frame[["s2", "s1", "s0"]]})
+    with pytest.raises(InputError, match="non-empty mapping measure"):
+        tukey_hsd_measures({})
 
 
 def test_randomised_tukey_against_exact_enumeration():
