@@ -504,6 +504,13 @@ _TEXTS: dict[str, dict[str, object]] = {
         rows=("行（从 0 数起）", "rows"),
         lines=("行", "lines"),
     ),
+    # ------------------------------------------------------------------ a test collection
+    **_section(
+        "dataset",
+        describe=("数据集 {name}：{documents} 个文档，{queries} 条查询，{judgments} 个相关性判断",
+                  ("Dataset(name={name!r}, documents={documents}, queries={queries}, "
+                   "judgments={judgments})")),
+    ),
     # ------------------------------------------------------------------ judges (reteval.judging)
     **_section(
         "judging",
