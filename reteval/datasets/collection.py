@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from reteval._util.catalogue import phrase
+
 __all__ = ["Dataset", "DatasetWarning"]
 
 
@@ -53,8 +55,17 @@ class Dataset:
     queries: dict[str, str]
     qrels: pd.DataFrame
 
+    def describe(self, lang: str = "en") -> str:
+        """Its name and sizes in ``lang`` (in English, its ``repr``).
+
+        Examples
+        --------
+        >>> from reteval.datasets import load
+        >>> print(load("teaching").describe("zh"))
+        数据集 teaching：188 个文档，36 条查询，554 个相关性判断
+        """
+        return phrase("dataset.describe", lang, name=self.name, documents=len(self.corpus),
+                      queries=len(self.queries), judgments=len(self.qrels))
+
     def __repr__(self) -> str:
-        return (
-            f"Dataset(name={self.name!r}, documents={len(self.corpus)}, "
-            f"queries={len(self.queries)}, judgments={len(self.qrels)})"
-        )
+        return self.describe("en")

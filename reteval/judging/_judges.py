@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from reteval._util.catalogue import check_lang, phrase
 from reteval.errors import InputError, RetevalError, outside_stacklevel
 
 __all__ = [
@@ -57,6 +58,8 @@ class Judgments:
     characters : int
         Characters of query and document text sent (or that would be sent).
     dry_run : bool
+    lang : {"en", "zh"}
+        Language of :attr:`summary` (what ``print`` shows); ``repr`` is English.
     """
 
     qrels: pd.DataFrame
@@ -64,18 +67,39 @@ class Judgments:
     calls: int
     characters: int
     dry_run: bool = False
+    lang: str = "en"
 
     @property
     def failed(self) -> int:
         """How many answers failed (raised, or were not a grade)."""
         return len(self.failures)
 
-    def __repr__(self) -> str:
+    @property
+    def summary(self) -> str:
+        """One line: the calls and characters, the items judged, by whom, and the failures.
+
+        Examples
+        --------
+        >>> result = judge({"q1": ["d1"]}, lambda q, d: 1, queries={"q1": "cats"},
+        ...                docs={"d1": "a cat"}, name="one", lang="zh")
+        >>> print(result)
+        相关性判断：判定器 one 判断了 1 个（查询，文档）对；调用 1 次，发送 9 个字符，0 个回答失败
+        """
+        return self._line(self.lang)
+
+    def _line(self, lang: str) -> str:
         if self.dry_run:
-            return f"Judgments(dry run: {self.calls} calls, {self.characters} characters)"
-        judges = ", ".join(sorted(set(self.qrels["judge"]))) or "none"
-        return (f"Judgments({len(self.qrels)} items judged by {judges}; {self.calls} calls, "
-                f"{self.characters} characters, {self.failed} failed answers)")
+            return phrase("judging.dry_run", lang, calls=self.calls, characters=self.characters)
+        judges = phrase("judging.sep", lang).join(sorted(set(self.qrels["judge"])))
+        return phrase("judging.summary", lang, items=len(self.qrels),
+                      judges=judges or phrase("judging.none", lang), calls=self.calls,
+                      characters=self.characters, failed=self.failed)
+
+    def __repr__(self) -> str:
+        return self._line("en")
+
+    def __str__(self) -> str:
+        return self.summary
 
 
 def _text(value, what: str, key) -> str:
@@ -88,20 +112,32 @@ def _text(value, what: str, key) -> str:
                      f"mapping; got {type(value).__name__}")
 
 
+class _NotAGrade(ValueError):
+    """An answer that is not a grade; its message is English, ``key`` and ``fields`` say it in
+    either language (``phrase(key, lang, **fields)``)."""
+
+    def __init__(self, key: str, **fields):
+        self.key, self.fields = key, fields
+        super().__init__(phrase(key, "en", **fields))
+
+
 def _grade(answer, grades: tuple[int, ...]) -> int:
     """The answer as one of ``grades``; ValueError if it is not one."""
     if isinstance(answer, str):
         stripped = answer.strip()
         if not stripped.lstrip("-").isdigit():
-            raise ValueError(f"answer {answer[:40]!r} is not an integer grade")
-        value = int(stripped)
+            raise _NotAGrade("judging.not_integer", answer=answer[:40])
+        try:
+            value = int(stripped)
+        except ValueError:  # "--1", or digits int() does not read ("²")
+            raise _NotAGrade("judging.not_integer", answer=answer[:40]) from None
     elif isinstance(answer, numbers.Real) and not isinstance(answer, bool) \
             and float(answer).is_integer():
         value = int(answer)
     else:
-        raise ValueError(f"answer {answer!r} is not an integer grade")
+        raise _NotAGrade("judging.not_integer", answer=answer)
     if value not in grades:
-        raise ValueError(f"answer {value} is not one of the grades {list(grades)}")
+        raise _NotAGrade("judging.not_a_grade", value=value, grades=list(grades))
     return value
 
 
@@ -141,7 +177,7 @@ def _items(pool) -> pd.DataFrame:
 
 def judge(pool, judge: Callable[[str, str], object], *, queries: Mapping, docs: Mapping,
           samples: int = 1, dry_run: bool = False, grades=(0, 1, 2, 3), name: str | None = None,
-          on_error: str = "raise") -> Judgments:
+          on_error: str = "raise", lang: str = "en") -> Judgments:
     """Ask ``judge`` for a grade of every (query, document) pair of ``pool``.
 
     Parameters
@@ -172,6 +208,10 @@ def judge(pool, judge: Callable[[str, str], object], *, queries: Mapping, docs: 
         :class:`JudgeError` naming the query and the document. "record": failed
         answers are listed in ``failures``, counted, and warned about
         (:class:`JudgeWarning`); an item with no valid answer is left out of the qrels.
+    lang : {"en", "zh"}, default "en"
+        Language of the warning, of the recorded reasons an answer is not a
+        grade (``failures``), and of the result's :attr:`Judgments.summary`.
+        A :class:`JudgeError` is English.
 
     Returns
     -------
@@ -205,6 +245,7 @@ def judge(pool, judge: Callable[[str, str], object], *, queries: Mapping, docs: 
         raise InputError(f"samples must be a positive integer; got {samples!r}")
     if on_error not in ("raise", "record"):
         raise InputError(f"on_error must be 'raise' or 'record'; got {on_error!r}")
+    lang = check_lang(lang)
     grades = tuple(int(g) for g in grades)
     items = _items(pool)
     texts = []
@@ -217,13 +258,14 @@ def judge(pool, judge: Callable[[str, str], object], *, queries: Mapping, docs: 
     per_call = sum(len(qt) + len(dt) for qt, dt in texts)
     if dry_run:
         return Judgments(qrels=_empty_qrels(), failures=_empty_failures(),
-                         calls=len(texts) * samples, characters=per_call * samples, dry_run=True)
+                         calls=len(texts) * samples, characters=per_call * samples, dry_run=True,
+                         lang=lang)
     who = _judge_name(judge, name)
     rows, failures = [], []
     for number, ((q, d), (qt, dt)) in enumerate(zip(items.itertuples(index=False), texts,
                                                     strict=True), start=1):
         where = f"query {q!r}, document {d!r} (item {number} of {len(items)}"
-        votes = _ask(judge, qt, dt, samples, grades, where, on_error, failures, (q, d))
+        votes = _ask(judge, qt, dt, samples, grades, where, on_error, failures, (q, d), lang)
         if votes:
             rows.append((q, d, _majority(votes), who, tuple(votes)))
     calls = len(items) * samples
@@ -232,14 +274,15 @@ def judge(pool, judge: Callable[[str, str], object], *, queries: Mapping, docs: 
     failed = pd.DataFrame(failures, columns=["query_id", "doc_id", "sample", "error"])
     if failures:
         lost = len(items) - len(qrels)
-        warnings.warn(f"{len(failures)} of {calls} answers from judge {who!r} failed; "
-                      f"{lost} item(s) got no grade (see .failures)", JudgeWarning,
-                      stacklevel=outside_stacklevel())
+        warnings.warn(phrase("judging.failed", lang, failed=len(failures), calls=calls,
+                             judge=who, lost=lost, attribute=".failures"),
+                      JudgeWarning, stacklevel=outside_stacklevel())
     return Judgments(qrels=qrels, failures=failed, calls=calls,
-                     characters=per_call * samples, dry_run=False)
+                     characters=per_call * samples, dry_run=False, lang=lang)
 
 
-def _ask(fn, query_text, doc_text, samples, grades, where, on_error, failures, item) -> list:
+def _ask(fn, query_text, doc_text, samples, grades, where, on_error, failures, item,
+         lang="en") -> list:
     """The valid grades of ``samples`` calls; failures appended to ``failures`` or raised."""
     votes = []
     for sample in range(1, samples + 1):
@@ -254,10 +297,10 @@ def _ask(fn, query_text, doc_text, samples, grades, where, on_error, failures, i
             continue
         try:
             votes.append(_grade(answer, grades))
-        except ValueError as exc:
+        except _NotAGrade as exc:
             if on_error == "raise":
                 raise JudgeError(f"the judge's {exc} on {place}") from None
-            failures.append((*item, sample, str(exc)))
+            failures.append((*item, sample, phrase(exc.key, lang, **exc.fields)))
     return votes
 
 

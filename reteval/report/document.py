@@ -25,8 +25,8 @@ from reteval.evaluation.measures import is_count
 from reteval.stats import format_pvalue, minimum_detectable_difference, queries_needed
 
 __all__ = [
-    "CORRECTION_NAMES", "Bullets", "Figure", "Heading", "Paragraph", "Table", "build_document",
-    "check_arguments", "check_history", "fmt", "p_label"
+    "CORRECTION_NAMES", "Bullets", "Figure", "Heading", "Paragraph", "Table", "alert_text",
+    "build_document", "check_arguments", "check_history", "fmt", "p_label"
 ]
 
 #: Names of the multiple-comparison corrections (the same in both languages).
@@ -282,8 +282,16 @@ def _advice(c: Comparison, digits: int, lang: str) -> list[tuple]:
     return out
 
 
-def _alert_text(marks: str, lang: str) -> str:
-    """``"threshold:R@5; regression:AP"`` in words: ``"below threshold: R@5; ..."``."""
+def alert_text(marks: str, lang: str = "en") -> str:
+    """A history entry's alert marks in words of ``lang`` (``""`` for none).
+
+    Examples
+    --------
+    >>> alert_text("threshold:R@5; regression:AP")
+    'below threshold: R@5; significant regression: AP'
+    >>> alert_text("threshold:R@5", "zh")
+    '低于阈值：R@5'
+    """
     out = []
     for mark in filter(None, marks.split("; ")):
         kind, _, measure = mark.partition(":")
@@ -317,7 +325,7 @@ def _history_blocks(history, digits: int, lang: str, last: int = 5) -> list:
         rows.append((_t(r["created_utc"].strftime("%Y-%m-%d %H:%M")), _t(r["retriever"]),
                      _t(str(int(r["num_queries"]))),
                      *[_t(fmt(float(r[m]), digits)) for m in shown],
-                     _t((_alert_text(r["alerts"], lang),)) if r["alert"] else _t("-")))
+                     _t((alert_text(r["alerts"], lang),)) if r["alert"] else _t("-")))
     blocks.append(Table(header=(_t(head[0]), _t(head[1]), _t(head[2]),
                                  *[_t(m) for m in shown], _t(head[3])),
                          rows=tuple(rows),

@@ -139,9 +139,10 @@ class KCurveExplorer(Displayable):
         return self._png[k]
 
     def text(self) -> str:
-        """The values at the slider's K, as a plain-text table."""
+        """The values at the slider's K, as a plain-text table (its index named in ``lang``)."""
         k = int(self.k_slider.value)
-        return f"K = {k}\n" + self.at(k).round(4).to_string()
+        table = self.at(k).round(4).rename_axis(phrase("widget.system", self.lang))
+        return f"K = {k}\n" + table.to_string()
 
     def _fallback_html(self, text: str) -> str:
         import base64

@@ -12,7 +12,8 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 # Names, symbols and formulas a Chinese text keeps as they are (docs/glossary.md writes them so).
 NAMES = {"A/B", "AP", "DCG", "Fisher", "Holm", "Hodges-Lehmann", "Jupyter", "JupyterLab", "MAP",
          "MRR", "R", "VS", "Code", "Wilcoxon", "Cohen", "d_z", "bpref", "mSPRT", "UTC", "log2",
-         "bootstrap", "English", "RAG", "Tukey", "HSD", "V_E", "MOE"}
+         "bootstrap", "English", "RAG", "Tukey", "HSD", "V_E", "MOE", "Krippendorff", "Welch",
+         "delta"}
 # The link to the other edition names its language in that language.
 OTHER_LANGUAGE = {"book.switch"}
 

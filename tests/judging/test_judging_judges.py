@@ -78,6 +78,26 @@ def test_unparsable_answers_are_errors_or_counted_never_nan():
     assert result.failed == 2 and "2 failed answers" in repr(result)
 
 
+def test_the_chinese_edition_reads_the_warning_the_reasons_and_the_summary_in_chinese():
+    answers = {"d1": "relevant", "d3": 1, "d2": 7}
+    with pytest.warns(JudgeWarning) as caught:
+        result = judge(POOL, lambda q, d: answers[_doc(d)], queries=QUERIES, docs=DOCS,
+                       on_error="record", name="f", lang="zh")
+    assert str(caught[0].message) == ("判定器 'f' 的 3 个回答中有 2 个失败；2 个（查询，文档）对"
+                                      "没有得到等级（见 .failures）")
+    assert result.failures["error"].tolist() == ["回答 'relevant' 不是整数等级",
+                                                 "回答 7 不是等级 [0, 1, 2, 3] 之一"]
+    # q1+d3 is 15 + 13 characters, q1+d1 15 + 33, q2+d2 12 + "Pandas\nBamboo." 14
+    assert str(result) == ("相关性判断：判定器 f 判断了 1 个（查询，文档）对；调用 3 次，"
+                           "发送 102 个字符，2 个回答失败")
+    assert repr(result) == ("Judgments(1 items judged by f; 3 calls, 102 characters, "
+                            "2 failed answers)")
+    dry = judge(POOL, lambda q, d: 0, queries=QUERIES, docs=DOCS, dry_run=True, lang="zh")
+    assert str(dry) == "相关性判断（试运行）：将调用 3 次，发送 102 个字符"
+    with pytest.raises(InputError, match="lang must be 'zh' or 'en'; got 'fr'"):
+        judge(POOL, lambda q, d: 0, queries=QUERIES, docs=DOCS, lang="fr")
+
+
 def _doc(text):
     return next(k for k, v in DOCS.items() if (v if isinstance(v, str) else v["title"]) in text)
 

@@ -179,6 +179,8 @@ def test_another_month_records_the_library_values(tmp_path):
     )
     assert results["measures"] == ["R@5", "AP"] and results["days"] == 16
     check_month(output_dir, results)
+    # the Chinese edition's simulated failure speaks Chinese too
+    assert results["exception"] == {"error": "TimeoutError: 检索服务超时", "entries": 2, "day": 3}
 
 
 def test_validation_cell_stops_with_a_clear_message(tmp_path):

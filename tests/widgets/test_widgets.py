@@ -296,6 +296,10 @@ def test_k_curve_explorer_slider_updates_values_and_plot(tiny):
     assert "<td class='l'>b</td><td>0.333</td><td>0.667</td>" in explorer.values_html.value
     assert explorer.image.value[:8] == b"\x89PNG\r\n\x1a\n" and explorer.image.value != first_png
     assert explorer.at(3).loc["a", "R@3"] == pytest.approx(5 / 6)
+    assert explorer.text().splitlines()[1].split() == ["P@3", "R@3"]
+    assert explorer.text().splitlines()[2].split() == ["system"]
+    chinese = KCurveExplorer(dataset.qrels, runs, families=["P"], max_k=3, k=1, lang="zh")
+    assert [line.split() for line in chinese.text().splitlines()[1:3]] == [["P@1"], ["检索器"]]
 
 
 def test_k_curve_explorer_rejects_k_beyond_max_k(tiny):

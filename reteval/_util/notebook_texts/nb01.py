@@ -3,6 +3,7 @@
 TEXTS = {
     # the chapter's example, by hand beside the chapter's code and reteval
     "rank": ("排名", "rank"),
+    "query": ("查询", "query_id"),
     "by_hand": ("手算", "by hand"),
     "chapter": ("本章代码", "chapter"),
     "linear_gain": ("线性增益", "linear gain"),

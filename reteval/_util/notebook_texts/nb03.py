@@ -14,8 +14,10 @@ TEXTS = {
     "language": ("语言", "language"),
     "chinese": ("中文", "Chinese"),
     "english": ("英文", "English"),
+    "statistics": (("查询数", "最小值", "中位数", "最大值"), ("count", "min", "median", "max")),
     "grade": ("等级", "grade"),
     "judgments": ("判断数", "judgments"),
+    "level_column": ("相关性阈值 = {level}", "relevance_level={level}"),
     # pooling
     "pool_rows": (("池中文档数（每条查询平均）", "已知相关文档数", "其中在池中", "池的召回率"),
                   ("documents in the pool (mean per query)", "known relevant documents",
@@ -49,12 +51,21 @@ TEXTS = {
     "power_title": ("配对 t 检验，α = 0.05，统计功效 80%", "paired t test, α = 0.05, power 80%"),
     # the two fields of EvaluationQuery
     "ranked_list": ("检索结果：{ranking}", "ranked list: {ranking}"),
+    "qrels.query_id": ("查询", "query_id"),
+    "qrels.doc_id": ("文档", "doc_id"),
+    "qrels.relevance": ("相关等级", "relevance"),
     # RAG
+    "rag.context_recall": ("上下文召回率", "context_recall"),
+    "rag.context_precision": ("上下文精确率", "context_precision"),
+    "sample": ("样本", "sample"),
+    "cjk": ("中文切分方式", "cjk"),
     "coverage_columns": (("样本", "上下文排名", "上下文", "覆盖率（单字）", "覆盖率（双字）"),
                          ("sample", "context rank", "context", "coverage (characters)",
                           "coverage (bigrams)")),
     "coverage": ("覆盖率", "coverage"),
     "supported_at": ("阈值 {threshold} 时支持？", "supported at threshold {threshold}?"),
+    "yes": ("是", "yes"),
+    "no": ("否", "no"),
     "judge_calls": ("判定器被调用了 {n} 次。第一个提示词：",
                     "The judge was called {n} times. The first prompt:"),
 }

@@ -7,6 +7,8 @@ TEXTS = {
         "{pairs} (query, document) pairs, {disagreements} disagreements:",
     ),
     "title": ("标题", "title"),
+    "query": ("查询", "query_id"),
+    "doc": ("文档", "doc_id"),
     "main": ("主判断", "main"),
     "second": ("第二位", "second"),
     "value": ("值", "value"),
@@ -18,8 +20,10 @@ TEXTS = {
     "kappa_quadratic": ("二次加权 κ", "kappa, quadratic weights"),
     "binary_kappa": ("二元 κ", "binary kappa"),
     "levels": (("名义", "有序", "等距"), ("nominal", "ordinal", "interval")),
+    "alpha": ("Krippendorff α", "Krippendorff's alpha"),
     # section 2: the systems' ranking under each assessor
     "kendall": ("肯德尔 τ", "Kendall tau"),
+    "tau_ap": ("τ_AP", "tau_AP"),
     "best_main": ("主判断的第一名", "best (main)"),
     "best_second": ("第二位的第一名", "best (second)"),
     # section 3: pooling
@@ -42,6 +46,8 @@ TEXTS = {
         ("pairs judged", "per query", "share of the known relevant", "Kendall tau", "tau_AP",
          "every run scores too high"),
     ),
+    "yes": ("是", "yes"),
+    "no": ("否", "no"),
     "fig_share": ("池中已知相关文档的比例", "share of the known relevant in the pool"),
     "fig_tau": ("与完整判断排名的肯德尔 τ", "Kendall tau with the complete ranking"),
     "fig_depth": ("池深 k", "pool depth k"),
@@ -51,9 +57,22 @@ TEXTS = {
         ("Pool depth {depth}: left out of the pool, a run loses at most {drop:.4f} {measure}; "
          "{moved} run(s) change rank."),
     ),
+    "run": ("运行", "run"),
+    "loo.pooled": ("建池时的得分", "pooled"),
+    "loo.left_out": ("留在池外时的得分", "left_out"),
+    "loo.change": ("变化", "change"),
+    "loo.rank_pooled": ("建池时的名次", "rank_pooled"),
+    "loo.rank_left_out": ("留在池外时的名次", "rank_left_out"),
+    "loo.rank_change": ("名次变化", "rank_change"),
+    "loo.judged": ("已判断比例", "judged"),
     # section 4: a machine judge
     "human": ("人工", "human"),
     "judge": ("判定器", "judge"),
+    "qrels.query_id": ("查询", "query_id"),
+    "qrels.doc_id": ("文档", "doc_id"),
+    "qrels.relevance": ("等级", "relevance"),
+    "qrels.judge": ("判定器", "judge"),
+    "qrels.votes": ("各次回答的等级", "votes"),
     "cross": (
         "人工判为相关的跨语言对有 {relevant} 个，判定器给了其中 {missed} 个 0 分。",
         ("Of the {relevant} cross-language pairs the humans judged relevant, the judge gave "
@@ -63,4 +82,9 @@ TEXTS = {
         "与无噪声判定器的 κ：问 1 次 {once:.3f}，问 5 次取多数 {five:.3f}",
         "kappa with the noiseless judge: asked once {once:.3f}, majority of 5 {five:.3f}",
     ),
+    "not_sure": ("不确定", "not sure"),
+    "failures.query_id": ("查询", "query_id"),
+    "failures.doc_id": ("文档", "doc_id"),
+    "failures.sample": ("第几次询问", "sample"),
+    "failures.error": ("失败原因", "error"),
 }

@@ -36,6 +36,8 @@ TEXTS = {
     # printed lines
     "default_ids": ("默认参数 {name} 是同一个列表对象：{same}",
                     "The default {name} is one list object shared by every call: {same}"),
+    "yes": ("是", "True"),
+    "no": ("否", "False"),
     "none_ids": ("文档没有编号时，章节的评估器不报错，所有指标都是 0：{values}",
                  ("Documents without an id: the chapter's evaluator raises nothing and scores 0: "
                  "{values}")),

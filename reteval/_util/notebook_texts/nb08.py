@@ -2,6 +2,7 @@
 
 TEXTS = {
     # section 1: one interleaved list and the credit of one impression
+    "doc": ("文档", "doc_id"),
     "team": ("队伍", "team"),
     "relevance": ("相关性", "relevance"),
     "rank": ("排名", "rank"),

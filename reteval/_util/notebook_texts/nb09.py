@@ -14,6 +14,7 @@ TEXTS = {
          "the fake clock raised an exception at the end of day {days}. Its history holds {n} "
          "entries, the first {first} hours after the start."),
     ),
+    "timeout": ("检索服务超时", "the search service timed out"),
     "loop_failed": (
         ("循环在第 {day} 天因 {error} 结束；它的历史列表中只有 {entries} 条记录。"
          "之后的 {rest} 天没有任何评估，也没有告警：没有东西会重启这个循环。"),

@@ -60,6 +60,7 @@ TEXTS = {
     "history": ("持续评估的历史：{n} 次评估，其中 {alerts} 次触发了告警。",
                 ("Continuous-evaluation history: {n} evaluations, {alerts} of which raised an "
                  "alert.")),
+    "history.entry_id": ("记录编号", "entry_id"),
     "history.created_utc": ("时间（UTC）", "time (UTC)"),
     "history.retriever": ("检索器", "retriever"),
     "history.dataset": ("数据集", "dataset"),
@@ -67,6 +68,8 @@ TEXTS = {
     "history.alert": ("告警", "alert"),
     "history.alerts": ("告警内容", "alerts"),
     "history.alert_measures": ("告警指标", "alert measures"),
+    "yes": ("是", "yes"),
+    "no": ("否", "no"),
     # the files written
     "links": ("报告文件与图（相对于本笔记本所在的文件夹）：",
               "Report files and figures (relative to this notebook's folder):"),
