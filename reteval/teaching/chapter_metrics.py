@@ -25,7 +25,26 @@ they agree and where they differ:
   reteval (as trec_eval) orders by score, then doc id descending.
 
 The chapter's dataset record, :class:`EvaluationQuery`, is here too;
-:func:`reteval.evaluate` accepts a list of them as qrels.
+:func:`reteval.evaluate` accepts a list of them as qrels. The functions keep the
+chapter's own docstrings (``计算 Recall@K``), so that a notebook shows
+them as the chapter wrote them; their examples are here.
+
+Examples
+--------
+>>> recall_at_k(["d1", "d9", "d2"], ["d1", "d2", "d3"], 2)
+0.3333333333333333
+>>> precision_at_k(["d1", "d9", "d2"], ["d1", "d2", "d3"], 2)
+0.5
+>>> mrr(["d9", "d1"], ["d1"])
+0.5
+>>> float(dcg_at_k([3, 2], 2))  # 7 / log2(2) + 3 / log2(3)
+8.892789260714373
+>>> round(float(ndcg_at_k(["doc2", "doc1"], {"doc1": 3, "doc2": 2}, 2)), 3)
+0.834
+>>> float(average_precision(["d1", "d9"], ["d1", "d2", "d3"]))  # trec_eval's AP: 1/3
+1.0
+>>> float(mean_average_precision([["d1", "d9"], ["d9", "d2"]], [["d1"], ["d2"]]))
+0.75
 """
 
 from __future__ import annotations
@@ -65,13 +84,7 @@ class EvaluationQuery:
 
 
 def recall_at_k(retrieved_docs, relevant_docs, k):
-    """The chapter's Recall@K: relevant documents in the top k / all relevant.
-
-    Examples
-    --------
-    >>> recall_at_k(["d1", "d9", "d2"], ["d1", "d2", "d3"], 2)
-    0.3333333333333333
-    """
+    """计算 Recall@K"""
     retrieved_set = set(retrieved_docs[:k])
     relevant_set = set(relevant_docs)
     if len(relevant_set) == 0:
@@ -80,26 +93,14 @@ def recall_at_k(retrieved_docs, relevant_docs, k):
 
 
 def precision_at_k(retrieved_docs, relevant_docs, k):
-    """The chapter's Precision@K: relevant documents in the top k / k.
-
-    Examples
-    --------
-    >>> precision_at_k(["d1", "d9", "d2"], ["d1", "d2", "d3"], 2)
-    0.5
-    """
+    """计算 Precision@K"""
     retrieved_set = set(retrieved_docs[:k])
     relevant_set = set(relevant_docs)
     return len(retrieved_set & relevant_set) / k
 
 
 def mrr(retrieved_docs, relevant_docs):
-    """The chapter's MRR for one query: 1 / rank of the first relevant document.
-
-    Examples
-    --------
-    >>> mrr(["d9", "d1"], ["d1"])
-    0.5
-    """
+    """计算 MRR"""
     relevant_set = set(relevant_docs)
     for rank, doc in enumerate(retrieved_docs, 1):
         if doc in relevant_set:
@@ -108,26 +109,14 @@ def mrr(retrieved_docs, relevant_docs):
 
 
 def dcg_at_k(relevances, k):
-    """The chapter's DCG@K with exponential gain ``2**rel - 1``.
-
-    Examples
-    --------
-    >>> float(dcg_at_k([3, 2], 2))  # 7 / log2(2) + 3 / log2(3)
-    8.892789260714373
-    """
+    """计算 DCG@K"""
     relevances = relevances[:k]
     gains = (2 ** np.array(relevances) - 1) / np.log2(np.arange(2, len(relevances) + 2))
     return np.sum(gains)
 
 
 def ndcg_at_k(retrieved_docs, relevance_scores, k):
-    """The chapter's nDCG@K: exponential gain, ideal from all graded documents.
-
-    Examples
-    --------
-    >>> round(float(ndcg_at_k(["doc2", "doc1"], {"doc1": 3, "doc2": 2}, 2)), 3)  # (3 + 7/log2 3) / (7 + 3/log2 3)
-    0.834
-    """
+    """计算 NDCG@K"""
     relevances = [relevance_scores.get(doc, 0) for doc in retrieved_docs[:k]]
     dcg = dcg_at_k(relevances, k)
     ideal_relevances = sorted(relevance_scores.values(), reverse=True)[:k]
@@ -138,16 +127,7 @@ def ndcg_at_k(retrieved_docs, relevance_scores, k):
 
 
 def average_precision(retrieved_docs, relevant_docs):
-    """The chapter's AP: mean precision at the relevant documents *retrieved*.
-
-    Its denominator is the number of relevant documents retrieved, not the
-    number of relevant documents: see the module notes.
-
-    Examples
-    --------
-    >>> float(average_precision(["d1", "d9"], ["d1", "d2", "d3"]))  # trec_eval AP: 1/3
-    1.0
-    """
+    """计算 Average Precision"""
     relevant_set = set(relevant_docs)
     precisions = []
     for i, doc in enumerate(retrieved_docs, 1):
@@ -159,7 +139,7 @@ def average_precision(retrieved_docs, relevant_docs):
 
 
 def mean_average_precision(all_retrieved, all_relevant):
-    """The chapter's MAP: the mean of :func:`average_precision` over queries."""
+    """计算 MAP"""
     aps = [
         average_precision(retrieved, relevant)
         for retrieved, relevant in zip(all_retrieved, all_relevant)

@@ -44,7 +44,7 @@ EVAL_DATA = {
 
 
 def chapter_ragas_example():
-    """Run the chapter's RAGAS code as written (needs ``ragas``, ``datasets`` and an LLM)."""
+    """按原样运行本章的 RAGAS 代码（需要 ragas、datasets 和一个大语言模型）。"""
     from ragas import evaluate
     from ragas.metrics import context_recall, context_precision
     from datasets import Dataset
