@@ -35,3 +35,29 @@ def execute_solutions(number, tmp_path, lang):
         str(ROOT / "notebooks" / "solutions" / f"{number}_solutions.ipynb"),
         str(tmp_path / "solutions.ipynb"), parameters={"lang": lang}, progress_bar=False,
         kernel_name="python3", cwd=str(ROOT))
+
+
+def check_exercises_asked_and_solved(number, exercises, tmp_path):
+    """Notebook ``number`` asks each of ``exercises`` and its solutions notebook, run in
+    English, answers each one so that check() says so."""
+    notebook = next((ROOT / "notebooks").glob(f"{number}_*.ipynb"))
+    solutions = ROOT / "notebooks" / "solutions" / f"{number}_solutions.ipynb"
+
+    def source(path):
+        return "".join("".join(c["source"])
+                       for c in json.loads(path.read_text(encoding="utf-8"))["cells"])
+
+    asked, solved = source(notebook), source(solutions)
+    for exercise in exercises:
+        assert f'check("{exercise}", answer, lang=lang)' in asked
+        assert f'check("{exercise}", answer, lang=lang)' in solved
+    executed = tmp_path / "solutions.ipynb"
+    papermill.execute_notebook(str(solutions), str(executed), parameters={"lang": "en"},
+                               progress_bar=False, kernel_name="python3", cwd=str(ROOT))
+    texts = "".join(
+        o.get("data", {}).get("text/plain", [""])[0]
+        for c in json.loads(executed.read_text(encoding="utf-8"))["cells"]
+        if c["cell_type"] == "code"
+        for o in c.get("outputs", [])
+    )
+    assert texts.count("Correct!") == len(exercises)

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import papermill
 import pytest
+from notebook_run import check_exercises_asked_and_solved
 from paths import ROOT, SHARED
 
 import reteval
@@ -234,31 +235,5 @@ def test_every_exercise_is_asked_and_solved(tmp_path):
     """The notebook asks every exercise of nb03; the solutions (run in English) pass every check."""
     from reteval.teaching.exercises.nb03 import EXERCISES
 
-    asked = "".join(
-        "".join(c["source"]) for c in json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
-    )
-    solutions = ROOT / "notebooks" / "solutions" / "03_solutions.ipynb"
-    solved = "".join(
-        "".join(c["source"]) for c in json.loads(solutions.read_text(encoding="utf-8"))["cells"]
-    )
     assert sorted(EXERCISES) == ["03.1", "03.2", "03.3"]
-    for exercise in EXERCISES:
-        assert f'check("{exercise}", answer, lang=lang)' in asked
-        assert f'check("{exercise}", answer, lang=lang)' in solved
-    executed = tmp_path / "solutions.ipynb"
-    papermill.execute_notebook(
-        str(solutions),
-        str(executed),
-        parameters={"lang": "en"},
-        progress_bar=False,
-        kernel_name="python3",
-        cwd=str(ROOT),
-    )
-    outputs = json.loads(executed.read_text(encoding="utf-8"))["cells"]
-    texts = "".join(
-        o.get("data", {}).get("text/plain", [""])[0]
-        for c in outputs
-        if c["cell_type"] == "code"
-        for o in c.get("outputs", [])
-    )
-    assert texts.count("Correct!") == len(EXERCISES)
+    check_exercises_asked_and_solved("03", EXERCISES, tmp_path)
