@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import textwrap
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -185,7 +186,12 @@ def report(qrels, *, original: Mapping[str, object], reproduced: Mapping[str, ob
     for side, runs, judgments in (("original", original, qrels),
                                   ("reproduced", reproduced, qrels if same else reproduced_qrels)):
         for role, run in runs.items():
-            scores[f"{side} {role}"] = reteval.evaluate(judgments, run, measures)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                scores[f"{side} {role}"] = reteval.evaluate(judgments, run, measures)
+            for warning in caught:  # say which run it is about
+                warnings.warn(f"{side} {role} run: {warning.message}", warning.category,
+                              stacklevel=2)
     columns = list(scores["original baseline"].columns)
     rows = {}
     for role in original:

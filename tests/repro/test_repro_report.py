@@ -161,3 +161,13 @@ def test_cli_errors_exit_2(files, capsys, extra, message):
     status = main(["repro", qrels, "--original", runs["o_baseline"], *extra])
     err = capsys.readouterr().err
     assert status == 2 and re.search(message, err) and "Traceback" not in err
+
+
+def test_a_missing_topic_scores_0_and_the_warning_names_the_run():
+    reproduced = {"baseline": {"q1": ORIGINAL["baseline"]["q1"]}}
+    with pytest.warns(UserWarning, match="reproduced baseline run: 1 judged queries have no "
+                      "results in the run and score 0: 'q2'"):
+        result = report(QRELS, original={"baseline": ORIGINAL["baseline"]},
+                        reproduced=reproduced, measures=["AP"], reproduced_qrels=QRELS)
+    # AP: original 5/6 and 1/2, reproduced 5/6 and 0 (q2 scores 0, as trec_eval -c)
+    assert result.table["AP"][("baseline", "ARP reproduced")] == pytest.approx(5 / 12)
