@@ -246,8 +246,9 @@ class LeaveOneOut:
         grouped = (self.table["group"] != self.table.index).any()
         title = (f"Leave one {'group' if grouped else 'run'} out: {self.measure}, pool depth "
                  f"{self.depth}, {len(self.table)} runs")
-        legend = (f"judged: share of each run's top {k} with a judgment in the other groups' "
-                  f"pool; in_pool: share of its top {k} in that pool.")
+        others = "the other groups'" if grouped else "the other runs'"
+        legend = (f"judged: share of each run's top {k} with a judgment in {others} pool; "
+                  f"in_pool: share of its top {k} in that pool.")
         lines = [title, self.table.to_string(float_format=lambda v: f"{v:.4f}"), legend]
         if self.relevant_only:
             lines.append(
