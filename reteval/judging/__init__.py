@@ -13,7 +13,7 @@ questions to ask of them:
   :func:`rbo` (rank-biased overlap) on ranked lists of documents.
 * **What to judge, and can it be reused?** :func:`pool` (TREC's depth pool),
   :func:`pool_take_n` and :func:`pool_rrf` (fixed budgets), and
-  :func:`leave_one_out` (Zobel's reusability test).
+  :func:`leave_one_out` (Zobel's reusability test, one run or one team's runs left out).
 * **Machine judges.** :func:`judge` asks any callable for grades, with a dry run
   that counts the cost, repeated samples and a majority vote, and failures
   reported; :class:`TermOverlapJudge` is a deterministic offline judge for

@@ -1,15 +1,18 @@
 """Agreement between assessors: Cohen's and Fleiss' kappa, Krippendorff's alpha.
 
 Labels are categories (relevance grades). Two assessors' labels come as two
-sequences of the same length, or as two qrels (aligned on the (query, document)
-pairs both judged). Several assessors' labels come as a *ratings* table: one
-row per (query, document) item, one column per assessor, NaN where an assessor
-gave no label (:func:`ratings_table` builds it from qrels).
+sequences of the same length, or as two qrels (qrels files, tables or dicts,
+aligned on the (query, document) pairs both judged). Several assessors' labels
+come as a *ratings* table: one row per (query, document) item, one column per
+assessor, NaN where an assessor gave no label (:func:`ratings_table` builds it
+from qrels, given as a mapping name -> qrels or a list of qrels files).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -29,7 +32,7 @@ _LEVELS = ("nominal", "ordinal", "interval")
 
 
 def _is_qrels(obj) -> bool:
-    if isinstance(obj, pd.DataFrame):
+    if isinstance(obj, (pd.DataFrame, str, os.PathLike)):
         return True
     return isinstance(obj, Mapping) and all(isinstance(v, Mapping) for v in obj.values())
 
@@ -44,14 +47,36 @@ def _qrels_series(qrels, name: str) -> pd.Series:
     return pd.Series(frame["relevance"].to_numpy(dtype=float), index=index, name=name)
 
 
-def ratings_table(assessors: Mapping[str, object]) -> pd.DataFrame:
+def _named(assessors) -> dict:
+    """A list of qrels as a mapping: named by file name (stem) when every one is a file."""
+    if isinstance(assessors, Mapping):
+        return dict(assessors)
+    if isinstance(assessors, (str, bytes, os.PathLike)) or not isinstance(assessors,
+                                                                          (list, tuple)):
+        raise InputError("agreement needs the labels of at least two assessors: a mapping of "
+                         "assessor name to qrels, or a list of qrels files; got "
+                         f"{type(assessors).__name__}")
+    files = all(isinstance(a, (str, os.PathLike)) for a in assessors)
+    names = [f"assessor {i}" for i in range(1, len(assessors) + 1)]
+    if files:
+        for candidate in ([Path(a).stem for a in assessors], [str(a) for a in assessors]):
+            if len(set(candidate)) == len(candidate):
+                names = candidate
+                break
+    return dict(zip(names, assessors, strict=True))
+
+
+def ratings_table(assessors) -> pd.DataFrame:
     """One row per judged (query, document), one column per assessor, NaN where missing.
 
     Parameters
     ----------
-    assessors : mapping of str to qrels
+    assessors : mapping of str to qrels, or list of qrels
         Assessor name -> that assessor's judgments, in any form
-        :func:`reteval.io.as_qrels` takes.
+        :func:`reteval.io.as_qrels` takes (a qrels file's path, a table, a
+        dict). A list of qrels files names each column by its file name without
+        the extension (the whole path if two share one; ``assessor 1``, ... for
+        qrels that are not files).
 
     Returns
     -------
@@ -71,20 +96,22 @@ def ratings_table(assessors: Mapping[str, object]) -> pd.DataFrame:
     q1       d1      2.0  1.0
              d2      0.0  NaN
     """
-    if not isinstance(assessors, Mapping) or len(assessors) < 2:
-        got = len(assessors) if isinstance(assessors, Mapping) else type(assessors).__name__
-        raise InputError(f"agreement needs the labels of at least two assessors; got {got}")
+    assessors = _named(assessors)
+    if len(assessors) < 2:
+        raise InputError(
+            f"agreement needs the labels of at least two assessors; got {len(assessors)}")
     columns = [_qrels_series(q, str(name)) for name, q in assessors.items()]
     return pd.concat(columns, axis=1).sort_index()
 
 
 def _as_ratings(ratings) -> pd.DataFrame:
-    if isinstance(ratings, Mapping):
+    if isinstance(ratings, (Mapping, list, tuple)):
         return ratings_table(ratings)
     if not isinstance(ratings, pd.DataFrame):
         raise InputError(
-            "ratings must be a DataFrame (one row per item, one column per assessor) or a "
-            f"mapping of assessor name to qrels; got {type(ratings).__name__}"
+            "ratings must be a DataFrame (one row per item, one column per assessor), a "
+            f"mapping of assessor name to qrels or a list of qrels files; got "
+            f"{type(ratings).__name__}"
         )
     if ratings.shape[1] < 2:
         raise InputError(
@@ -166,7 +193,8 @@ def confusion_matrix(a, b, *, labels=None) -> pd.DataFrame:
     ----------
     a, b : sequence of int, or qrels
         Two assessors' labels of the same items (NaN: no label; such items are
-        left out), or two qrels (compared on the pairs both judged).
+        left out), or two qrels (a qrels file's path, a table or a dict),
+        compared on the pairs both judged.
     labels : sequence of int, optional
         The categories, in order (default: every label either assessor gave, sorted).
 
@@ -205,7 +233,8 @@ def cohen_kappa(a, b, *, weights: str | None = None, labels=None) -> float:
     ----------
     a, b : sequence of int, or qrels
         Two assessors' labels of the same items (NaN: no label; items without
-        both labels are left out), or two qrels, compared on the pairs both judged.
+        both labels are left out), or two qrels (a qrels file's path, a table or
+        a dict), compared on the pairs both judged.
     weights : {None, "linear", "quadratic"}, default None
         None: every disagreement counts 1. "linear": by how many grades apart;
         "quadratic": by the square of it (for ordered grades).
@@ -269,9 +298,9 @@ def fleiss_kappa(ratings) -> float:
 
     Parameters
     ----------
-    ratings : DataFrame or mapping of str to qrels
+    ratings : DataFrame, mapping of str to qrels, or list of qrels
         One row per item, one column per assessor, NaN where missing; or
-        assessor name -> qrels (see :func:`ratings_table`).
+        assessor name -> qrels, or a list of qrels files (see :func:`ratings_table`).
 
     Returns
     -------
@@ -322,9 +351,9 @@ def krippendorff_alpha(ratings, *, level: str = "nominal") -> float:
 
     Parameters
     ----------
-    ratings : DataFrame or mapping of str to qrels
+    ratings : DataFrame, mapping of str to qrels, or list of qrels
         One row per item, one column per assessor, NaN where missing; or
-        assessor name -> qrels (see :func:`ratings_table`).
+        assessor name -> qrels, or a list of qrels files (see :func:`ratings_table`).
     level : {"nominal", "ordinal", "interval"}, default "nominal"
         The level of measurement: which differences count as how large.
         "nominal": any two labels differ by 1; "ordinal": by the number of

@@ -198,27 +198,38 @@ def _restrict(qrels: pd.DataFrame, pooled: pd.DataFrame) -> pd.DataFrame:
 
 @dataclass(frozen=True)
 class LeaveOneOut:
-    """The result of :func:`leave_one_out`.
+    """The result of :func:`leave_one_out`; ``print`` shows the whole table and what it means.
 
     Attributes
     ----------
     table : pandas.DataFrame
-        One row per run (index ``run``): ``pooled`` (the measure with the qrels
-        restricted to the pool of all runs), ``left_out`` (restricted to the pool
-        of the other runs), ``change`` (left_out - pooled), ``rank_pooled`` and
-        ``rank_left_out`` (its rank among the runs, 1 = best; the other runs keep
-        their pooled scores), ``rank_change`` (rank_left_out - rank_pooled:
-        positive means it fell) and ``judged`` (its Judged@k in the left-out
-        pool: the share of its top ``k`` that the others' pool judged).
+        One row per run (index ``run``): ``group`` (the group left out with it;
+        the run's own name when it is in no group), ``pooled`` (the measure with
+        the qrels restricted to the pool of all runs), ``left_out`` (restricted
+        to the pool of the runs outside its group), ``change`` (left_out -
+        pooled), ``rank_pooled`` and ``rank_left_out`` (its rank among the runs,
+        1 = best; the other runs keep their pooled scores), ``rank_change``
+        (rank_left_out - rank_pooled: positive means it fell), ``judged`` (its
+        Judged@k in the left-out pool: the share of its top ``k`` with a
+        judgment in the qrels kept) and ``in_pool`` (the share of its top ``k``
+        that the other groups' pool holds, judged or not; both count the top
+        ``min(k, retrieved)``).
     measure : str
     depth : int
     judged_at : int
+    relevant_only : bool
+        True when the qrels hold no judgment below 1, i.e. they list only the
+        relevant documents (as Cranfield's do, the rest being not relevant):
+        ``judged`` then counts the relevant documents of the top ``k`` that
+        the others' pool holds, a precision rather than a coverage, and
+        ``in_pool`` is the coverage.
     """
 
     table: pd.DataFrame
     measure: str
     depth: int
     judged_at: int
+    relevant_only: bool = False
 
     @property
     def max_drop(self) -> float:
@@ -230,6 +241,22 @@ class LeaveOneOut:
         """How many runs changed rank when left out."""
         return int((self.table["rank_change"] != 0).sum())
 
+    def __str__(self) -> str:
+        k = self.judged_at
+        grouped = (self.table["group"] != self.table.index).any()
+        title = (f"Leave one {'group' if grouped else 'run'} out: {self.measure}, pool depth "
+                 f"{self.depth}, {len(self.table)} runs")
+        others = "the other groups'" if grouped else "the other runs'"
+        legend = (f"judged: share of each run's top {k} with a judgment in {others} pool; "
+                  f"in_pool: share of its top {k} in that pool.")
+        lines = [title, self.table.to_string(float_format=lambda v: f"{v:.4f}"), legend]
+        if self.relevant_only:
+            lines.append(
+                "The qrels list only relevant documents: judged is the share of the top "
+                f"{k} that is relevant and in the others' pool (a precision, not a coverage); "
+                "in_pool is the coverage.")
+        return "\n".join(lines)
+
 
 def _mean_scores(qrels, run, measure, queries) -> float:
     import reteval
@@ -240,8 +267,42 @@ def _mean_scores(qrels, run, measure, queries) -> float:
     return float(scores.reindex(queries, fill_value=0.0).mean())
 
 
+def _in_pool(run: pd.DataFrame, pooled: pd.DataFrame, k: int, queries) -> float:
+    """Mean over ``queries`` of the share of the run's top ``k`` that ``pooled`` holds.
+
+    The share is of the top ``min(k, retrieved)``, as Judged@k counts it.
+    """
+    top = run[run["rank"] <= k][["query_id", "doc_id"]].astype(str)
+    keys = pooled[["query_id", "doc_id"]].astype(str).assign(hit=1.0)
+    hits = top.merge(keys, on=["query_id", "doc_id"], how="left")["hit"].fillna(0.0)
+    share = hits.groupby(top["query_id"].to_numpy()).mean()
+    return float(share.reindex(queries, fill_value=0.0).mean())
+
+
+def _groups_of(groups, names: list[str]) -> dict[str, str]:
+    """Run name -> the name of its group (its own name when no group lists it)."""
+    if groups is None:
+        return {name: name for name in names}
+    if not isinstance(groups, Mapping):
+        raise InputError("groups must be a mapping of group name to a list of run names; got "
+                         f"{type(groups).__name__}")
+    member: dict[str, str] = {}
+    for group, listed in groups.items():
+        if isinstance(listed, (str, bytes)) or not hasattr(listed, "__iter__"):
+            raise InputError(f"group {group!r} must list run names; got {listed!r}")
+        for run in map(str, listed):
+            if run not in names:
+                raise InputError(f"group {group!r} lists run {run!r}, which is not among the "
+                                 f"runs ({', '.join(names)})")
+            if run in member:
+                raise InputError(f"run {run!r} is in two groups: {member[run]!r} and {group!r}")
+            member[run] = str(group)
+    return {name: member.get(name, name) for name in names}
+
+
 def leave_one_out(qrels, runs: Mapping[str, object], *, measure: str = "AP", depth: int = 10,
-                  judged_at: int = 10) -> LeaveOneOut:
+                  judged_at: int = 10, groups: Mapping[str, object] | None = None
+                  ) -> LeaveOneOut:
     """Zobel's reusability test: score each run as if it had not contributed to the pool.
 
     For each run, the qrels are restricted twice: to the depth-``depth`` pool of
@@ -251,6 +312,10 @@ def leave_one_out(qrels, runs: Mapping[str, object], *, measure: str = "AP", dep
     left-out scores (and ranks) barely move, new systems can be evaluated
     fairly with these judgments. Complete judgments (Cranfield) make the test
     exact: every pool's judgments are known.
+
+    A team's runs share their documents, so TREC practice leaves the whole
+    team out: with ``groups``, each run is scored with the pool of the runs
+    outside its group.
 
     Parameters
     ----------
@@ -264,17 +329,30 @@ def leave_one_out(qrels, runs: Mapping[str, object], *, measure: str = "AP", dep
     depth : int, default 10
         Pool depth.
     judged_at : int, default 10
-        The ``k`` of the reported Judged@k.
+        The ``k`` of the reported Judged@k and in-pool share.
+    groups : mapping of str to list of str, optional
+        Group name -> the names of its runs (``{"teamA": ["run1", "run2"]}``).
+        A run no group lists is a group of its own; a run may be in one group only.
 
     Returns
     -------
     LeaveOneOut
 
+    Raises
+    ------
+    InputError
+        Fewer than two runs (or groups), a group naming an unknown run or a run
+        twice, no query in common, or ``depth``/``judged_at`` not a positive integer.
+
     Notes
     -----
     Scores are averaged over every query of ``qrels`` that some run retrieved;
     a query left without judgments in a restricted pool scores 0 (it has no
-    relevant document).
+    relevant document). A left-out score can *rise*: measures divided by the
+    number of relevant documents (AP, R-precision, nDCG's ideal) lose from
+    their denominator the relevant documents only the left-out group found, so
+    a run that ranked those low gains more from the smaller denominator than it
+    loses from the numerator. Precision at a cutoff never rises.
 
     References
     ----------
@@ -299,6 +377,10 @@ def leave_one_out(qrels, runs: Mapping[str, object], *, measure: str = "AP", dep
     ranked = _ranked_runs(runs)
     if len(ranked) < 2:
         raise InputError(f"leave_one_out needs at least two runs; got {len(ranked)}")
+    group_of = _groups_of(groups, list(ranked))
+    if len(set(group_of.values())) < 2:
+        raise InputError("leave_one_out needs at least two groups: the one group left out "
+                         f"({next(iter(group_of.values()))!r}) holds every run")
     judgments = as_qrels(qrels)
     retrieved = set().union(*(set(f["query_id"]) for f in ranked.values()))
     queries = sorted(set(judgments["query_id"].astype(str)) & retrieved)
@@ -306,19 +388,26 @@ def leave_one_out(qrels, runs: Mapping[str, object], *, measure: str = "AP", dep
         raise InputError("no query of the qrels is in any run")
     full = _restrict(judgments, pool(ranked, depth=depth))
     pooled = {name: _mean_scores(full, run, measure, queries) for name, run in ranked.items()}
+    outside = {}
+    for group in dict.fromkeys(group_of.values()):
+        others = {other: r for other, r in ranked.items() if group_of[other] != group}
+        outside[group] = pool(others, depth=depth)
     rows = []
     for name, run in ranked.items():
-        others = {other: r for other, r in ranked.items() if other != name}
-        partial = _restrict(judgments, pool(others, depth=depth))
+        others_pool = outside[group_of[name]]
+        partial = _restrict(judgments, others_pool)
         left_out = _mean_scores(partial, run, measure, queries)
         judged = _mean_scores(partial, run, f"Judged@{judged_at}", queries)
         scores = pd.Series(pooled)
         rank_pooled = int((scores > pooled[name]).sum()) + 1
         scores[name] = left_out
         rank_left = int((scores > left_out).sum()) + 1
-        rows.append({"run": name, "pooled": pooled[name], "left_out": left_out,
-                     "change": left_out - pooled[name], "rank_pooled": rank_pooled,
-                     "rank_left_out": rank_left, "rank_change": rank_left - rank_pooled,
-                     "judged": judged})
+        rows.append({"run": name, "group": group_of[name], "pooled": pooled[name],
+                     "left_out": left_out, "change": left_out - pooled[name],
+                     "rank_pooled": rank_pooled, "rank_left_out": rank_left,
+                     "rank_change": rank_left - rank_pooled, "judged": judged,
+                     "in_pool": _in_pool(run, others_pool, judged_at, queries)})
     table = pd.DataFrame(rows).set_index("run")
-    return LeaveOneOut(table=table, measure=measure, depth=depth, judged_at=judged_at)
+    relevant_only = bool((judgments["relevance"] >= 1).all())
+    return LeaveOneOut(table=table, measure=measure, depth=depth, judged_at=judged_at,
+                       relevant_only=relevant_only)

@@ -183,3 +183,54 @@ def test_other_bad_input_is_named():
         krippendorff_alpha(example_ratings(), level="ratio")
     with pytest.raises(InputError, match="label 3 is not among labels"):
         cohen_kappa([0, 3], [0, 1], labels=[0, 1])
+
+
+def _write_qrels(path, judgments):
+    path.write_text("".join(f"{q} 0 {d} {r}\n" for q, docs in judgments.items()
+                            for d, r in docs.items()), encoding="utf-8")
+    return path
+
+
+def test_every_agreement_function_takes_qrels_files(tmp_path):
+    ann = _write_qrels(tmp_path / "ann.qrels", {"q1": {"d1": 2, "d2": 0, "d3": 1, "d4": 1}})
+    bob = _write_qrels(tmp_path / "bob.qrels", {"q1": {"d1": 2, "d2": 1, "d3": 1, "d5": 0}})
+    cat = _write_qrels(tmp_path / "cat.qrels", {"q1": {"d1": 2, "d2": 0, "d3": 1}})
+    # common pairs of ann and bob: d1 (2, 2), d2 (0, 1), d3 (1, 1). By hand: observed
+    # agreement 2/3; ann's labels 0,1,2 once each, bob's 1 twice and 2 once: chance
+    # agreement (1*0 + 1*2 + 1*1) / 9 = 1/3; kappa = (2/3 - 1/3) / (1 - 1/3) = 0.5
+    assert cohen_kappa(ann, bob) == pytest.approx(0.5)
+    assert cohen_kappa(str(ann), bob) == pytest.approx(0.5)
+    table = confusion_matrix(ann, bob)
+    assert table.to_numpy().tolist() == [[0, 1, 0], [0, 1, 0], [0, 0, 1]]
+    # a list of files: columns named by file name, as the mapping of the same files
+    ratings = ratings_table([ann, bob, cat])
+    assert ratings.columns.tolist() == ["ann", "bob", "cat"]
+    assert ratings.loc[("q1", "d2")].tolist() == [0.0, 1.0, 0.0]
+    # items d1, d2, d3 labelled by all three; Fleiss by hand: per item agreement
+    # P_i = (sum n_ij^2 - 3) / 6: d1 1, d2 (4 + 1 - 3) / 6 = 1/3, d3 1 -> mean 7/9;
+    # category shares: 0: 2/9, 1: 4/9, 2: 3/9 -> chance (4 + 16 + 9) / 81 = 29/81
+    expected = (7 / 9 - 29 / 81) / (1 - 29 / 81)
+    assert fleiss_kappa([ann, bob, cat]) == pytest.approx(expected)
+    assert fleiss_kappa({"a": ann, "b": bob, "c": cat}) == pytest.approx(expected)
+    assert krippendorff_alpha([ann, bob, cat]) == pytest.approx(
+        krippendorff_alpha(ratings_table({"x": ann, "y": bob, "z": cat})))
+
+
+def test_files_with_one_name_are_told_apart_by_path(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    one = _write_qrels(tmp_path / "a" / "qrels.txt", {"q1": {"d1": 1, "d2": 0}})
+    two = _write_qrels(tmp_path / "b" / "qrels.txt", {"q1": {"d1": 1, "d2": 1}})
+    assert ratings_table([one, two]).columns.tolist() == [str(one), str(two)]
+    mixed = ratings_table([{"q1": {"d1": 1}}, {"q1": {"d1": 0}}])
+    assert mixed.columns.tolist() == ["assessor 1", "assessor 2"]
+
+
+def test_a_file_and_a_list_of_labels_are_an_error(tmp_path):
+    ann = _write_qrels(tmp_path / "ann.qrels", {"q1": {"d1": 2}})
+    with pytest.raises(InputError, match="give both assessors as qrels"):
+        cohen_kappa(ann, [2])
+    with pytest.raises(InputError, match="at least two assessors; got 1"):
+        fleiss_kappa([ann])
+    with pytest.raises(InputError, match="a list of qrels files; got str"):
+        ratings_table(str(ann))

@@ -108,3 +108,69 @@ def test_leave_one_out_on_cranfield(shared_data):
         # denominator, the relevant documents judged, shrinks too)
         assert result.table.loc[name, "left_out"] <= result.table.loc[name, "pooled"] + 1e-12
         assert 0 <= result.table.loc[name, "judged"] <= 1
+
+
+def test_leave_one_group_out_by_hand():
+    qrels = {"q1": {"d1": 1, "d2": 0, "d3": 1, "d4": 1}}
+    runs = {"a": {"q1": ["d1", "d4", "d2"]}, "b": {"q1": ["d3", "d2", "d1"]},
+            "c": {"q1": ["d2", "d3", "d5"]}}
+    result = leave_one_out(qrels, runs, measure="P@2", depth=2, judged_at=2,
+                           groups={"team": ["a", "b"]})
+    table = result.table
+    assert table["group"].to_dict() == {"a": "team", "b": "team", "c": "c"}
+    # team left out: the pool is c's top 2 = d2 d3. a's top 2 (d1 d4) is outside it:
+    # P@2 0, judged 0, in_pool 0; b's top 2 (d3 d2) inside: P@2 1/2, judged 1
+    assert table.loc["a", ["left_out", "judged", "in_pool"]].tolist() == [0.0, 0.0, 0.0]
+    assert table.loc["b", ["left_out", "judged", "in_pool"]].tolist() == [0.5, 1.0, 1.0]
+    # leaving one run out, b keeps its pool through a: as with the group, here; c alone
+    # left out: pool of a, b = d1 d4 d3 d2 -> c's d2 d3 judged, P@2 1/2
+    assert table.loc["c", ["pooled", "left_out", "rank_pooled", "rank_left_out"]].tolist() \
+        == [0.5, 0.5, 2, 2]
+    assert table.loc["a", "rank_left_out"] == 3 and result.runs_that_moved == 1
+    text = str(result)
+    assert text.startswith("Leave one group out: P@2, pool depth 2, 3 runs")
+    for column in table.columns:  # every column printed, none elided
+        assert column in text
+    assert "..." not in text
+
+
+def test_a_run_found_alone_low_raises_its_left_out_ap():
+    # d9 is relevant and only run a retrieves it, at rank 10. Pooled (depth 10) both
+    # relevant documents are known: AP(a) = (1/1 + 2/10) / 2 = 0.6. Left out, d9 is not
+    # in b's pool: one relevant document, at rank 1: AP(a) = 1.
+    filler = [f"n{i}" for i in range(2, 10)]
+    runs = {"a": {"q1": ["d1", *filler, "d9"]}, "b": {"q1": ["d1", "m2"]}}
+    qrels = {"q1": {"d1": 1, "d9": 1}}
+    table = leave_one_out(qrels, runs, measure="AP", depth=10).table
+    assert table.loc["a", "pooled"] == pytest.approx(0.6)
+    assert table.loc["a", "left_out"] == pytest.approx(1.0)
+    assert table.loc["a", "change"] == pytest.approx(0.4)
+    # b: AP 1/2 either way (d9 stays in a's pool)
+    assert table.loc["b", ["pooled", "left_out"]].tolist() == pytest.approx([0.5, 0.5])
+
+
+def test_judged_and_in_pool_with_qrels_of_relevant_documents_only():
+    qrels = {"q1": {"d1": 1}}  # Cranfield style: the unlisted are not relevant
+    runs = {"a": {"q1": ["d1", "d2"]}, "b": {"q1": ["d2", "d1"]}}
+    result = leave_one_out(qrels, runs, measure="P@2", depth=1, judged_at=2)
+    assert result.relevant_only
+    # a left out: b's depth-1 pool is {d2}; a's top 2 = d1 d2: half of it in the pool, and
+    # none of it judged (d2 has no line in the qrels)
+    assert result.table.loc["a", ["judged", "in_pool"]].tolist() == [0.0, 0.5]
+    assert "a precision, not a coverage" in str(result)
+    graded = leave_one_out({"q1": {"d1": 1, "d2": 0}}, runs, measure="P@2", depth=1)
+    assert not graded.relevant_only and "precision" not in str(graded)
+
+
+def test_bad_groups_are_named():
+    runs = {"a": {"q1": ["d1"]}, "b": {"q1": ["d2"]}}
+    qrels = {"q1": {"d1": 1}}
+    with pytest.raises(InputError, match="group 'g' lists run 'z', which is not among the runs"):
+        leave_one_out(qrels, runs, groups={"g": ["z"]})
+    with pytest.raises(InputError, match="run 'a' is in two groups: 'g' and 'h'"):
+        leave_one_out(qrels, runs, groups={"g": ["a"], "h": ["a"]})
+    with pytest.raises(InputError, match="group 'g' must list run names; got 'a'"):
+        leave_one_out(qrels, runs, groups={"g": "a"})
+    with pytest.raises(InputError,
+                       match=r"at least two groups: the one group left out \('g'\) holds every"):
+        leave_one_out(qrels, runs, groups={"g": ["a", "b"]})

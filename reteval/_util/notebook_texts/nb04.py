@@ -58,6 +58,7 @@ TEXTS = {
          "{moved} run(s) change rank."),
     ),
     "run": ("运行", "run"),
+    "loo.group": ("同组", "group"),
     "loo.pooled": ("建池时的得分", "pooled"),
     "loo.left_out": ("留在池外时的得分", "left_out"),
     "loo.change": ("变化", "change"),
@@ -65,6 +66,7 @@ TEXTS = {
     "loo.rank_left_out": ("留在池外时的名次", "rank_left_out"),
     "loo.rank_change": ("名次变化", "rank_change"),
     "loo.judged": ("已判断比例", "judged"),
+    "loo.in_pool": ("在池中比例", "in_pool"),
     # section 4: a machine judge
     "human": ("人工", "human"),
     "judge": ("判定器", "judge"),
