@@ -226,7 +226,9 @@ def judge(pool, judge: Callable[[str, str], object], *, queries: Mapping, docs: 
         run counts only those. Every valid grade is written as soon as its
         pair is judged (one transaction per pair); failed answers are not
         kept. Another judge name, another prompt or changed texts are new
-        questions. ``calls`` and ``characters`` count only what was sent;
+        questions; a judge's other settings are not in the key (give a judge
+        whose settings change, e.g. ``TermOverlapJudge`` thresholds, another
+        ``name``). ``calls`` and ``characters`` count only what was sent;
         ``cached`` counts the answers taken from the file.
 
     Returns
