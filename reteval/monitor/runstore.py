@@ -136,7 +136,8 @@ def keep_run(run: pd.DataFrame, *, judged_queries, measures, max_bytes: int,
     measures : sequence of str
         The measures it was scored with.
     max_bytes : int
-        The largest compressed size stored in the history (0: never store the rows).
+        The largest compressed size stored in the history (0: never store the rows). A
+        table of more rows than `max_bytes` is taken as too large without compressing it.
     path : str, optional
         The run file it came from, if any.
 
@@ -158,13 +159,16 @@ def keep_run(run: pd.DataFrame, *, judged_queries, measures, max_bytes: int,
     True
     """
     if max_bytes > 0:
-        data, sha = _pack(run)
-        if len(data) <= max_bytes:
-            return KeptRun("full", data, path, sha, len(run))
+        # a table of more rows than max_bytes is taken as too large without packing it
+        if len(run) <= max_bytes:
+            data, sha = _pack(run)
+            if len(data) <= max_bytes:
+                return KeptRun("full", data, path, sha, len(run))
         part = _judged_part(run, judged_queries, measures)
-        data, sha = _pack(part)
-        if len(data) <= max_bytes:
-            return KeptRun("judged", data, path, sha, len(part))
+        if len(part) <= max_bytes:
+            data, sha = _pack(part)
+            if len(data) <= max_bytes:
+                return KeptRun("judged", data, path, sha, len(part))
     if path is not None and os.path.isfile(path):
         return KeptRun("file", None, path, _file_sha256(path), len(run))
     return None
