@@ -286,7 +286,8 @@ def judge(pool, judge: Callable[[str, str], object], *, queries: Mapping, docs: 
             raise InputError(f"document {d!r} of the pool (query {q!r}) has no text in docs")
         texts.append((_text(queries[q], "query", q), _text(docs[d], "document", d)))
     who = _judge_name(judge, name)
-    store = None if cache is None else _open_cache(cache)
+    # a dry run reads a cache that exists and never creates one
+    store = None if cache is None or (dry_run and not _exists(cache)) else _open_cache(cache)
     try:
         known, keys = _cached_grades(store, judge, who, texts, samples, grades)
         asked = [[s for s in range(1, samples + 1) if s not in got] for got in known]
@@ -322,6 +323,12 @@ def judge(pool, judge: Callable[[str, str], object], *, queries: Mapping, docs: 
                       JudgeWarning, stacklevel=outside_stacklevel())
     return Judgments(qrels=qrels, failures=failed, calls=calls, characters=characters,
                      dry_run=False, lang=lang, cached=cached)
+
+
+def _exists(path) -> bool:
+    from reteval.io.textfile import as_path
+
+    return as_path(path, "judgment cache path").exists()
 
 
 def _open_cache(path):

@@ -139,6 +139,11 @@ def test_cache_sends_only_the_new_pairs(tmp_path):
     cache = tmp_path / "judgments.sqlite"
     model = FakeModel(GRADES)
     umbrela = llm_judge(model)
+    # a dry run before any judging: everything to send, and no file created
+    # (characters: q1+d1 = 12 + 22 = 34, q1+d3 = 12 + 9 = 21 -> 55)
+    dry = judge({"q1": ["d1", "d3"]}, umbrela, queries=QUERIES, docs=DOCS, cache=cache,
+                dry_run=True)
+    assert (dry.calls, dry.characters, dry.cached, cache.exists()) == (2, 55, 0, False)
     first = judge({"q1": ["d1", "d3"]}, umbrela, queries=QUERIES, docs=DOCS, cache=cache)
     assert (first.calls, first.cached, len(model.prompts)) == (2, 0, 2)
 
