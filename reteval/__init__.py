@@ -37,6 +37,7 @@ __all__ = [
     "aggregate",
     "compare",
     "evaluate",
+    "failures",
     "parse_measure",
     "read_qrels",
     "read_run",
@@ -48,6 +49,7 @@ __all__ = [
 __getattr__, __dir__ = lazy_names(__name__, {
     "Comparison": "reteval.evaluation.comparison",
     "compare": "reteval.evaluation.comparison",
+    "failures": "reteval.evaluation.failures",
     "Measure": "reteval.evaluation.measures",
     "parse_measure": "reteval.evaluation.measures",
     "read_qrels": "reteval.io",

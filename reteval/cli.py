@@ -269,7 +269,8 @@ _SUBCOMMAND_MODULES = {"run": "reteval.book.pipeline", "book": "reteval.book.htm
                        "monitor": "reteval.monitor.commands",
                        "history": "reteval.monitor.commands",
                        "compare": "reteval.evaluation.commands",
-                       "repro": "reteval.repro.commands"}
+                       "repro": "reteval.repro.commands",
+                       "failures": "reteval.evaluation.failures_command"}
 
 
 class _VersionAction(argparse.Action):

@@ -520,6 +520,15 @@ _TEXTS: dict[str, dict[str, object]] = {
                   "characters, {failed} failed answers)")),
         dry_run=("相关性判断（试运行）：将调用 {calls} 次，发送 {characters} 个字符",
                  "Judgments(dry run: {calls} calls, {characters} characters)"),
+        summary_cached=(("相关性判断：判定器 {judges} 判断了 {items} 个（查询，文档）对；"
+                         "调用 {calls} 次，发送 {characters} 个字符，{failed} 个回答失败，"
+                         "{cached} 个回答取自缓存"),
+                        ("Judgments({items} items judged by {judges}; {calls} calls, {characters} "
+                         "characters, {failed} failed answers, {cached} answers from the cache)")),
+        dry_run_cached=(("相关性判断（试运行）：将调用 {calls} 次，发送 {characters} 个字符，"
+                         "{cached} 个回答取自缓存"),
+                        ("Judgments(dry run: {calls} calls, {characters} characters, {cached} "
+                         "answers from the cache)")),
         sep=("、", ", "),
         none=("无", "none"),
         failed=(("判定器 {judge!r} 的 {calls} 个回答中有 {failed} 个失败；{lost} 个（查询，文档）对"

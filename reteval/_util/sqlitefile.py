@@ -50,6 +50,7 @@ __all__ = [
 #: What each reteval ``PRAGMA application_id`` marks, to say what a wrong file is.
 KNOWN_FILES = {
     0x52455441: "a reteval interaction log",  # ASCII "RETA"
+    0x5245544A: "a reteval judgment cache",  # ASCII "RETJ"
     0x52455456: "a reteval monitoring history",  # ASCII "RETV"
 }
 

@@ -27,7 +27,9 @@ in trec_eval.
 Modules
 -------
 :mod:`reteval.io.tables` (columns, ids, trec_eval's order), :mod:`reteval.io.read`,
-:mod:`reteval.io.write`, :mod:`reteval.io.frames` (any input as a table) and
+:mod:`reteval.io.write`, :mod:`reteval.io.frames` (any input as a table),
+:mod:`reteval.io.named` (a frame with its own column names, for ``read_run(frame, ...)``
+and ``read_qrels(frame, ...)``) and
 :mod:`reteval.io.duplicates`, and :mod:`reteval.io.lines` (the careful line readers,
 which need neither pandas nor Arrow); every public name is importable from ``reteval.io``,
 loaded on first use (PEP 562), so that reading a small file does not load pandas.

@@ -44,29 +44,53 @@ def _run_table(query_ids, doc_ids, scores, lines) -> pd.DataFrame:
     return frame
 
 
-def read_run(path: str | os.PathLike, *, check_duplicates: bool = True) -> pd.DataFrame:
-    """Read a TREC run file (``qid Q0 docno rank score tag``).
+def _frame_only(path, what: str, **options) -> None:
+    given = [f"{name}={value!r}" for name, value in options.items() if value is not None]
+    if given:
+        raise InputError(f"{', '.join(given)}: column names apply to a DataFrame, not to a "
+                         f"{what} file (its fields are fixed); got {path!r:.80}")
+
+
+def read_run(path: str | os.PathLike | pd.DataFrame, *, check_duplicates: bool = True,
+             query_id: str | None = None, doc_id: str | None = None,
+             score: str | None = None, rank: str | None = None) -> pd.DataFrame:
+    """Read a TREC run file (``qid Q0 docno rank score tag``), or a frame with its own columns.
 
     Parameters
     ----------
-    path : str or path-like
-        The file; ``.gz`` compressed files are read too.
+    path : str, path-like or pandas.DataFrame
+        The file; ``.gz`` compressed files are read too. Or a DataFrame, one row per
+        retrieved document, whose columns are named by the four options below
+        (:func:`reteval.io.named.run_from_frame`).
     check_duplicates : bool, default True
         Check that no document is listed twice for a query. :func:`reteval.evaluate`
         turns this off and makes the same check on integer keys while ranking.
+    query_id, doc_id : str, optional
+        A frame's columns of query and document ids (default ``query_id``,
+        ``doc_id``). Ids are kept as given.
+    score : str, optional
+        A frame's column of scores (default ``score``), higher is better.
+    rank : str, optional
+        Instead of `score`, a frame's column of ranks (1 or 0 = top; integers, each
+        once per query): the run is read in rank order, its scores set to
+        ``largest rank + 1 - rank`` so that trec_eval's order (score descending)
+        reproduces the ranks.
 
     Returns
     -------
     pandas.DataFrame
         Columns ``query_id``, ``doc_id``, ``score`` (float64), indexed by the
-        line number each row came from (index name ``line``).
+        line number each row came from (index name ``line``); from a frame,
+        indexed 0..n-1.
 
     Raises
     ------
     InputError
         Missing or empty file, a line with fewer than six fields, a score that
         is not a finite number, or a document listed twice for one query; the
-        message gives the path and line number.
+        message gives the path and line number. For a frame: a missing column,
+        a bad id, score or rank, both `score` and `rank`; the message names the
+        column and the row. Column options given with a file.
 
     Examples
     --------
@@ -78,7 +102,22 @@ def read_run(path: str | os.PathLike, *, check_duplicates: bool = True) -> pd.Da
     line
     1          q1     d1    2.5
     2          q1     d2    1.0
+
+    A retriever's frame, given by positions only:
+
+    >>> chunks = pd.DataFrame({"question_id": ["q1", "q1"], "chunk_id": ["c4", "c1"],
+    ...                        "position": [2, 1]})
+    >>> read_run(chunks, query_id="question_id", doc_id="chunk_id", rank="position")
+      query_id doc_id  score
+    0       q1     c4    1.0
+    1       q1     c1    2.0
     """
+    if isinstance(path, pd.DataFrame):
+        from reteval.io.named import run_from_frame
+
+        return run_from_frame(path, query_id=query_id, doc_id=doc_id, score=score, rank=rank,
+                              check_duplicates=check_duplicates)
+    _frame_only(path, "run", query_id=query_id, doc_id=doc_id, score=score, rank=rank)
     run = read_run_columns(path)
     query_ids = run.query_ids.dictionary.take(run.query_ids.indices)
     frame = _run_table(query_ids, run.doc_ids, run.scores, run.lines)
@@ -92,9 +131,10 @@ def read_run(path: str | os.PathLike, *, check_duplicates: bool = True) -> pd.Da
 DUPLICATE_POLICIES = ("error", "last", "max")
 
 
-def read_qrels(path: str | os.PathLike, *, layout: str = "auto",
-               duplicates: str = "error") -> pd.DataFrame:
-    """Read relevance judgments: TREC qrels (``qid iter docno rel``) or BEIR ``.tsv``.
+def read_qrels(path: str | os.PathLike | pd.DataFrame, *, layout: str = "auto",
+               duplicates: str = "error", query_id: str | None = None,
+               doc_id: str | None = None, relevance: str | None = None) -> pd.DataFrame:
+    """Read relevance judgments: TREC qrels (``qid iter docno rel``), BEIR ``.tsv``, or a frame.
 
     Fields are separated by ASCII white space (tabs or spaces), as trec_eval
     reads them. Negative relevance values are kept: reteval treats them as
@@ -103,7 +143,11 @@ def read_qrels(path: str | os.PathLike, *, layout: str = "auto",
 
     Parameters
     ----------
-    path : str or path-like
+    path : str, path-like or pandas.DataFrame
+        The file, or a DataFrame with one row per judgment whose columns are
+        named by the three options below
+        (:func:`reteval.io.named.qrels_from_frame`); a frame's grades are
+        checked as :func:`reteval.io.as_qrels` checks them.
     layout : {"auto", "trec", "beir"}, default "auto"
         ``"trec"``: four fields per line. ``"beir"``: three fields
         (``query-id corpus-id score``); the first line is a header when its
@@ -114,20 +158,24 @@ def read_qrels(path: str | os.PathLike, *, layout: str = "auto",
         :class:`InputError` naming both lines; ``"last"`` keeps the grade of
         the last line, ``"max"`` the highest grade, each at the place (and
         line number) of the first judgment. The number of pairs merged is in
-        ``frame.attrs["duplicates"]``.
+        ``frame.attrs["duplicates"]``. A frame allows only ``"error"``.
+    query_id, doc_id, relevance : str, optional
+        A frame's columns (default ``query_id``, ``doc_id``, ``relevance``).
+        Ids are kept as given.
 
     Returns
     -------
     pandas.DataFrame
         Columns ``query_id``, ``doc_id``, ``relevance`` (int64), indexed by
-        line number.
+        line number; from a frame, indexed 0..n-1.
 
     Raises
     ------
     InputError
         Missing or empty file, wrong number of fields, a relevance that is not
         an integer, or (with ``duplicates="error"``) a document judged twice
-        for one query.
+        for one query. For a frame: a missing column, a bad id or grade (the
+        message names the column and the row), or file options.
 
     Examples
     --------
@@ -144,6 +192,14 @@ def read_qrels(path: str | os.PathLike, *, layout: str = "auto",
     reteval.errors.InputError: ...: document 'd1' appears twice for query 'q1' in the qrels, \
 on lines 2 and 3
     """
+    if isinstance(path, pd.DataFrame):
+        if layout != "auto" or duplicates != "error":
+            raise InputError(f"layout and duplicates apply to a qrels file, not to a DataFrame; "
+                             f"got layout={layout!r}, duplicates={duplicates!r}")
+        from reteval.io.named import qrels_from_frame
+
+        return qrels_from_frame(path, query_id=query_id, doc_id=doc_id, relevance=relevance)
+    _frame_only(path, "qrels", query_id=query_id, doc_id=doc_id, relevance=relevance)
     if layout not in ("auto", "trec", "beir"):
         raise InputError(f"layout must be 'auto', 'trec' or 'beir'; got {layout!r}")
     if duplicates not in DUPLICATE_POLICIES:

@@ -15,10 +15,13 @@ questions to ask of them:
   :func:`pool_take_n` and :func:`pool_rrf` (fixed budgets), and
   :func:`leave_one_out` (Zobel's reusability test, one run or one team's runs left out).
 * **Machine judges.** :func:`judge` asks any callable for grades, with a dry run
-  that counts the cost, repeated samples and a majority vote, and failures
-  reported; :class:`TermOverlapJudge` is a deterministic offline judge for
-  teaching; :func:`compare_judgments` says whether its judgments would pick the
-  same system as the human ones.
+  that counts the cost, repeated samples and a majority vote, failures
+  reported, and a cache file so that nothing is asked twice;
+  :func:`holes` lists what a run ranks high and nobody judged;
+  :func:`llm_judge` wraps any ``complete(prompt) -> answer`` (a language model)
+  with UMBRELA's prompt; :class:`TermOverlapJudge` is a deterministic offline
+  judge for teaching; :func:`compare_judgments` says whether a judge's
+  judgments would pick the same system as the human ones.
 
 Examples
 --------
@@ -34,6 +37,8 @@ from reteval.judging._agreement import (
     krippendorff_alpha,
     ratings_table,
 )
+from reteval.judging._cache import JudgmentCache
+from reteval.judging._holes import holes
 from reteval.judging._judges import (
     JudgeError,
     JudgeWarning,
@@ -43,24 +48,38 @@ from reteval.judging._judges import (
     compare_judgments,
     judge,
 )
+from reteval.judging._llm import (
+    UMBRELA_PROMPT,
+    UMBRELA_PROMPT_ZH,
+    PromptJudge,
+    llm_judge,
+    parse_final_score,
+)
 from reteval.judging._pools import LeaveOneOut, leave_one_out, pool, pool_rrf, pool_take_n
 from reteval.judging._rankings import kendall_tau, rbo, tau_ap
 
 __all__ = [
+    "UMBRELA_PROMPT",
+    "UMBRELA_PROMPT_ZH",
     "JudgeError",
     "JudgeWarning",
+    "JudgmentCache",
     "JudgmentComparison",
     "Judgments",
     "LeaveOneOut",
+    "PromptJudge",
     "TermOverlapJudge",
     "cohen_kappa",
     "compare_judgments",
     "confusion_matrix",
     "fleiss_kappa",
+    "holes",
     "judge",
     "kendall_tau",
     "krippendorff_alpha",
     "leave_one_out",
+    "llm_judge",
+    "parse_final_score",
     "pool",
     "pool_rrf",
     "pool_take_n",

@@ -60,6 +60,8 @@ class Judgments:
     dry_run : bool
     lang : {"en", "zh"}
         Language of :attr:`summary` (what ``print`` shows); ``repr`` is English.
+    cached : int
+        Answers taken from the cache instead of asked (0 without a cache).
     """
 
     qrels: pd.DataFrame
@@ -68,6 +70,7 @@ class Judgments:
     characters: int
     dry_run: bool = False
     lang: str = "en"
+    cached: int = 0
 
     @property
     def failed(self) -> int:
@@ -88,12 +91,14 @@ class Judgments:
         return self._line(self.lang)
 
     def _line(self, lang: str) -> str:
+        cached = "_cached" if self.cached else ""
         if self.dry_run:
-            return phrase("judging.dry_run", lang, calls=self.calls, characters=self.characters)
+            return phrase(f"judging.dry_run{cached}", lang, calls=self.calls,
+                          characters=self.characters, cached=self.cached)
         judges = phrase("judging.sep", lang).join(sorted(set(self.qrels["judge"])))
-        return phrase("judging.summary", lang, items=len(self.qrels),
+        return phrase(f"judging.summary{cached}", lang, items=len(self.qrels),
                       judges=judges or phrase("judging.none", lang), calls=self.calls,
-                      characters=self.characters, failed=self.failed)
+                      characters=self.characters, failed=self.failed, cached=self.cached)
 
     def __repr__(self) -> str:
         return self._line("en")
@@ -177,7 +182,7 @@ def _items(pool) -> pd.DataFrame:
 
 def judge(pool, judge: Callable[[str, str], object], *, queries: Mapping, docs: Mapping,
           samples: int = 1, dry_run: bool = False, grades=(0, 1, 2, 3), name: str | None = None,
-          on_error: str = "raise", lang: str = "en") -> Judgments:
+          on_error: str = "raise", lang: str = "en", cache=None) -> Judgments:
     """Ask ``judge`` for a grade of every (query, document) pair of ``pool``.
 
     Parameters
@@ -212,6 +217,19 @@ def judge(pool, judge: Callable[[str, str], object], *, queries: Mapping, docs: 
         Language of the warning, of the recorded reasons an answer is not a
         grade (``failures``), and of the result's :attr:`Judgments.summary`.
         A :class:`JudgeError` is English.
+    cache : str or path-like, optional
+        A judgment cache file (SQLite; created when absent, its folder must
+        exist). A grade is kept under the judge's name, its ``prompt``
+        attribute (see :func:`llm_judge`) and the query and document texts,
+        with the sample's number: a question asked before is answered from
+        the file, so judging a grown pool sends only the new pairs, and a dry
+        run counts only those. Every valid grade is written as soon as its
+        pair is judged (one transaction per pair); failed answers are not
+        kept. Another judge name, another prompt or changed texts are new
+        questions; a judge's other settings are not in the key (give a judge
+        whose settings change, e.g. ``TermOverlapJudge`` thresholds, another
+        ``name``). ``calls`` and ``characters`` count only what was sent;
+        ``cached`` counts the answers taken from the file.
 
     Returns
     -------
@@ -237,6 +255,18 @@ def judge(pool, judge: Callable[[str, str], object], *, queries: Mapping, docs: 
     >>> judge({"q1": ["d1", "d2"]}, by_length, queries={"q1": "cats"},
     ...       docs={"d1": "short", "d2": "a longer text"}, samples=3, dry_run=True)
     Judgments(dry run: 6 calls, 78 characters)
+
+    With a cache, the second time asks only the pair not judged before:
+
+    >>> import pathlib, tempfile
+    >>> cache = pathlib.Path(tempfile.mkdtemp()) / "judgments.sqlite"
+    >>> docs = {"d1": "short", "d2": "a longer text", "d3": "another long text"}
+    >>> judge({"q1": ["d1", "d2"]}, by_length, queries={"q1": "cats"}, docs=docs, cache=cache)
+    Judgments(2 items judged by by_length; 2 calls, 26 characters, 0 failed answers)
+    >>> judge({"q1": ["d1", "d2", "d3"]}, by_length, queries={"q1": "cats"}, docs=docs,
+    ...       cache=cache)
+    Judgments(3 items judged by by_length; 1 calls, 21 characters, 0 failed answers, \
+2 answers from the cache)
     """
     if not callable(judge):
         raise InputError(f"judge must be a callable (query_text, doc_text) -> grade; "
@@ -255,20 +285,34 @@ def judge(pool, judge: Callable[[str, str], object], *, queries: Mapping, docs: 
         if d not in docs:
             raise InputError(f"document {d!r} of the pool (query {q!r}) has no text in docs")
         texts.append((_text(queries[q], "query", q), _text(docs[d], "document", d)))
-    per_call = sum(len(qt) + len(dt) for qt, dt in texts)
-    if dry_run:
-        return Judgments(qrels=_empty_qrels(), failures=_empty_failures(),
-                         calls=len(texts) * samples, characters=per_call * samples, dry_run=True,
-                         lang=lang)
     who = _judge_name(judge, name)
-    rows, failures = [], []
-    for number, ((q, d), (qt, dt)) in enumerate(zip(items.itertuples(index=False), texts,
-                                                    strict=True), start=1):
-        where = f"query {q!r}, document {d!r} (item {number} of {len(items)}"
-        votes = _ask(judge, qt, dt, samples, grades, where, on_error, failures, (q, d), lang)
-        if votes:
-            rows.append((q, d, _majority(votes), who, tuple(votes)))
-    calls = len(items) * samples
+    # a dry run reads a cache that exists and never creates one
+    store = None if cache is None or (dry_run and not _exists(cache)) else _open_cache(cache)
+    try:
+        known, keys = _cached_grades(store, judge, who, texts, samples, grades)
+        asked = [[s for s in range(1, samples + 1) if s not in got] for got in known]
+        calls = sum(len(a) for a in asked)
+        characters = sum(len(a) * (len(qt) + len(dt)) for a, (qt, dt) in zip(asked, texts,
+                                                                              strict=True))
+        cached = len(items) * samples - calls
+        if dry_run:
+            return Judgments(qrels=_empty_qrels(), failures=_empty_failures(), calls=calls,
+                             characters=characters, dry_run=True, lang=lang, cached=cached)
+        rows, failures = [], []
+        for number, ((q, d), (qt, dt)) in enumerate(zip(items.itertuples(index=False), texts,
+                                                        strict=True), start=1):
+            where = f"query {q!r}, document {d!r} (item {number} of {len(items)}"
+            new = _ask(judge, qt, dt, asked[number - 1], grades, where, on_error, failures,
+                       (q, d), lang, samples)
+            if store is not None:
+                store.store(keys[number - 1], new, judge=who)
+            by_sample = {**known[number - 1], **new}
+            votes = [by_sample[s] for s in sorted(by_sample)]
+            if votes:
+                rows.append((q, d, _majority(votes), who, tuple(votes)))
+    finally:
+        if store is not None:
+            store.close()
     qrels = pd.DataFrame(rows, columns=["query_id", "doc_id", "relevance", "judge", "votes"])
     qrels = qrels.astype({"relevance": "int64"})
     failed = pd.DataFrame(failures, columns=["query_id", "doc_id", "sample", "error"])
@@ -277,15 +321,43 @@ def judge(pool, judge: Callable[[str, str], object], *, queries: Mapping, docs: 
         warnings.warn(phrase("judging.failed", lang, failed=len(failures), calls=calls,
                              judge=who, lost=lost, attribute=".failures"),
                       JudgeWarning, stacklevel=outside_stacklevel())
-    return Judgments(qrels=qrels, failures=failed, calls=calls,
-                     characters=per_call * samples, dry_run=False, lang=lang)
+    return Judgments(qrels=qrels, failures=failed, calls=calls, characters=characters,
+                     dry_run=False, lang=lang, cached=cached)
 
 
-def _ask(fn, query_text, doc_text, samples, grades, where, on_error, failures, item,
-         lang="en") -> list:
-    """The valid grades of ``samples`` calls; failures appended to ``failures`` or raised."""
-    votes = []
-    for sample in range(1, samples + 1):
+def _exists(path) -> bool:
+    from reteval.io.textfile import as_path
+
+    return as_path(path, "judgment cache path").exists()
+
+
+def _open_cache(path):
+    from reteval.judging._cache import JudgmentCache
+
+    return JudgmentCache(path)
+
+
+def _cached_grades(store, fn, who: str, texts, samples: int, grades) -> tuple[list, list]:
+    """Per item, ``{sample: grade}`` of the valid grades in the cache, and the items' keys."""
+    if store is None:
+        return [{} for _ in texts], [None] * len(texts)
+    from reteval.judging._cache import cache_key
+
+    prompt = getattr(fn, "prompt", "")
+    prompt = prompt if isinstance(prompt, str) else repr(prompt)
+    keys = [cache_key(who, prompt, qt, dt) for qt, dt in texts]
+    found = store.lookup(keys)
+    known = [{s: found[(key, s)] for s in range(1, samples + 1)
+              if found.get((key, s)) in grades} for key in keys]
+    return known, keys
+
+
+def _ask(fn, query_text, doc_text, numbers, grades, where, on_error, failures, item,
+         lang="en", samples=1) -> dict:
+    """``{sample: grade}`` of the valid answers to the samples ``numbers``; failures appended
+    to ``failures`` or raised."""
+    votes = {}
+    for sample in numbers:
         place = where + (f", sample {sample})" if samples > 1 else ")")
         try:
             answer = fn(query_text, doc_text)
@@ -296,7 +368,7 @@ def _ask(fn, query_text, doc_text, samples, grades, where, on_error, failures, i
             failures.append((*item, sample, f"{type(exc).__name__}: {exc}"))
             continue
         try:
-            votes.append(_grade(answer, grades))
+            votes[sample] = _grade(answer, grades)
         except _NotAGrade as exc:
             if on_error == "raise":
                 raise JudgeError(f"the judge's {exc} on {place}") from None

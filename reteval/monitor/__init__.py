@@ -11,6 +11,8 @@ module                 idea
 ``history``            the SQLite history file: one transaction per entry
 ``alerts``             threshold and regression rules (a paired test, not a mean)
 ``channels``           delivering an alert: a shell command, an HTTP POST
+``runstore``           the run behind each entry, kept to be scored again
+``loading``            the retriever to evaluate: ``module:callable`` or a name
 ``runner``             one evaluation: evaluate, check, record
 ``schedule``           repeating in the foreground, stopping cleanly on signals
 ``trend``              the history as a DataFrame and a plot

@@ -144,6 +144,10 @@ def add_subcommands(subparsers) -> None:
                    "SIGINT/SIGTERM")
     p.add_argument("--lock-timeout", type=_number, default=10.0, metavar="SECONDS",
                    help="wait this long for another writer of the history (default: 10)")
+    p.add_argument("--keep-run-bytes", type=_integer, default=16 * 2**20, metavar="N",
+                   help="keep the run in the history (to score it again under new judgments) "
+                   "when compressed it takes at most N bytes; above, only the judged part, or "
+                   "the run file's path and hash (default: 16 MiB)")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="stdout: a summary line, or the JSON payload")
     p.set_defaults(handler=_cmd_monitor)
@@ -152,7 +156,8 @@ def add_subcommands(subparsers) -> None:
         "history",
         help="show a monitoring history: measures over time with alert marks",
         description="Print the entries of a history file, oldest first; values that raised "
-        "an alert are marked with '!'.",
+        "an alert are marked with '!', and an entry whose regression check scored its "
+        "baseline's run again under new judgments says '[baseline re-scored]'.",
     )
     h.add_argument("history", metavar="HISTORY", help="history file (SQLite)")
     h.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
@@ -220,6 +225,7 @@ def _monitor_once(args) -> int:
         on_dataset_change=args.on_dataset_change,
         rng=args.seed,
         lock_timeout=args.lock_timeout,
+        keep_run_bytes=args.keep_run_bytes,
     )
     result = monitor_once(args.history, run=args.run, retriever=args.retriever, qrels=args.qrels,
                           queries=args.queries, dataset=args.dataset, options=options)
@@ -297,6 +303,9 @@ def _cmd_history(args) -> int:
             print(f"{store.path}: ok, {len(store)} entries")
             return 0
         frame = history_frame(store, measures=args.measures, retriever=args.retriever)
+        rescored = {e.id: e.parameters.get("baseline_rescored") is not None
+                    for e in store.entries(retriever=args.retriever)}
+        frame["rescored"] = [rescored.get(i, False) for i in frame.index]
         if args.last is not None:
             if args.last < 1:
                 raise InputError(f"--last must be a positive integer; got {args.last}")
@@ -348,7 +357,7 @@ def _table(frame) -> str:
     from reteval.monitor.trend import display_name
 
     fixed = {"created_utc", "retriever", "dataset", "fingerprint", "num_queries",
-             "alert", "alerts", "alert_measures"}
+             "alert", "alerts", "alert_measures", "rescored"}
     measures = [c for c in frame.columns if c not in fixed]
     header = ["id", "created_utc", "retriever", "dataset", "queries", *measures, "alerts"]
     rows = [header]
@@ -366,7 +375,8 @@ def _table(frame) -> str:
             text = "-" if math.isnan(value) else (
                 f"{value:.0f}" if is_count(m) else f"{value:.4f}")
             cells.append(text + ("!" if m in marked else " "))
-        cells.append(display_name(row["alerts"]))
+        note = "[baseline re-scored]" if row.get("rescored", False) else ""
+        cells.append(" ".join(t for t in (display_name(row["alerts"]), note) if t))
         rows.append(cells)
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     lines = []

@@ -33,6 +33,8 @@ Tables (schema version 1)::
     aggregates(entry_id, measure, value)
     alerts(entry_id, position, kind, measure, message, value, reference,
            pvalue, baseline_id)
+    runs(entry_id, kind, data, path, sha256, rows)    the run behind an entry,
+        created by the first entry that keeps one (see reteval.monitor.runstore)
 
 Opening, locking and the schema checks are :mod:`reteval._util.sqlitefile`'s, shared
 with the A/B interaction log. Errors name the file: :class:`HistoryError`, an
@@ -60,6 +62,7 @@ from reteval.errors import InputError
 from reteval.io.textfile import INT64_MAX, as_path
 from reteval.monitor.alerts import Alert
 from reteval.monitor.fingerprint import DatasetFingerprint
+from reteval.monitor.runstore import KeptRun, kept_run, store_kept
 
 __all__ = [
     "APPLICATION_ID",
@@ -327,6 +330,7 @@ class HistoryStore:
         aggregates: Mapping[str, float] | None = None,
         created_utc: datetime | None = None,
         reteval_version: str | None = None,
+        run: KeptRun | None = None,
     ) -> Entry:
         """Record one evaluation, atomically.
 
@@ -349,6 +353,9 @@ class HistoryStore:
             Timezone-aware; default: now.
         reteval_version : str, optional
             Default: the running reteval's version.
+        run : KeptRun, optional
+            The evaluated run as kept (:func:`reteval.monitor.runstore.keep_run`),
+            written in the same transaction.
 
         Returns
         -------
@@ -418,6 +425,8 @@ class HistoryStore:
                 "INSERT INTO aggregates (entry_id, measure, value) VALUES (?, ?, ?)",
                 ((entry_id, m, _real(aggregates[m])) for m in measures),
             )
+            if run is not None:
+                store_kept(con, entry_id, run)
             con.executemany(
                 "INSERT INTO alerts (entry_id, position, kind, measure, message, value, "
                 "reference, pvalue, baseline_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -564,6 +573,11 @@ class HistoryStore:
         table.index = pd.Index([str(q) for q in table.index], name="query_id")
         table.columns.name = None
         return table.astype(np.float64)
+
+    def kept_run(self, entry_id: int) -> KeptRun | None:
+        """The run kept with an entry, or None (an entry written before runs were kept)."""
+        with self._errors("read"):
+            return kept_run(self._con, int(entry_id))
 
     def __len__(self) -> int:
         with self._errors("read"):

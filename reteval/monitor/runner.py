@@ -24,15 +24,18 @@ With ``on_dataset_change="alert"`` it is raised as an alert of kind
 ``"dataset"`` instead. The same applies to a baseline evaluated with another
 ``relevance_level``. Choosing ``--baseline`` explicitly does not bypass the
 check. The next evaluation then has a baseline on the new dataset.
+
+Each entry keeps its run; when only the judgments differ, the baseline's run is
+scored again under the current ones and the regression test runs on equal terms
+(:mod:`reteval.monitor.runstore` says what is kept and when). A baseline without a
+kept run (written before runs were kept) keeps the skip above.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 import os
-import sys
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
@@ -51,7 +54,9 @@ from reteval.monitor.alerts import (
 )
 from reteval.monitor.fingerprint import fingerprint
 from reteval.monitor.history import Entry, HistoryStore, open_history
-from reteval.retrievers.contract import RetrieverError, as_retriever, one_line
+from reteval.monitor.loading import load_retriever
+from reteval.monitor.runstore import keep_run, rescore
+from reteval.retrievers.contract import RetrieverError, as_retriever
 
 __all__ = [
     "BASELINE_CHOICES",
@@ -82,12 +87,16 @@ class MonitorResult:
         The entry compared with, if any.
     regression : RegressionReport or None
         Details of the regression check, when it ran.
+    rescored : bool
+        Whether the regression check compared with the baseline's run scored again
+        under the current judgments.
     """
 
     entry: Entry
     history: str
     baseline: Entry | None = None
     regression: RegressionReport | None = None
+    rescored: bool = False
 
     @property
     def alerts(self) -> tuple[Alert, ...]:
@@ -110,9 +119,10 @@ class MonitorResult:
         Keys: ``reteval_version``, ``history``, ``entry_id``, ``created_utc``,
         ``retriever``, ``dataset`` (``name``, ``fingerprint``), ``num_queries``,
         ``measures`` (aggregate values), ``alert`` (bool), ``alerts`` (list of
-        :meth:`Alert.to_dict`), ``notices``, ``baseline_id`` and
-        ``comparisons`` (per measure: baseline and current means, difference,
-        p-values; empty without a regression check).
+        :meth:`Alert.to_dict`), ``notices``, ``baseline_id``,
+        ``baseline_rescored`` (bool) and ``comparisons`` (per measure: baseline
+        and current means, difference, p-values; empty without a regression
+        check).
         """
         e = self.entry
         return {
@@ -128,6 +138,7 @@ class MonitorResult:
             "alerts": [a.to_dict() for a in e.alerts],
             "notices": list(e.notices),
             "baseline_id": None if self.baseline is None else self.baseline.id,
+            "baseline_rescored": self.rescored,
             "comparisons": [
                 {k: _json_float(v) for k, v in vars(c).items()}
                 for c in (self.regression.comparisons if self.regression else ())
@@ -142,94 +153,6 @@ def _json_float(value):
 
 
 # --------------------------------------------------------------------------- inputs
-
-
-def load_retriever(spec: str, *, corpus=None):
-    """Resolve a retriever specification to an object.
-
-    Parameters
-    ----------
-    spec : str
-        ``"module:attribute"`` (``"package.module:obj.attr"`` works too): the
-        object is imported, with the current directory added to ``sys.path``
-        for the import, so that a module in the job's working directory is
-        found. Otherwise
-        the name of a reference retriever (:func:`reteval.retrievers.make_retriever`,
-        e.g. ``"bm25"``), built over ``corpus``.
-    corpus : mapping, optional
-        Documents for a reference retriever (a dataset's corpus).
-
-    Returns
-    -------
-    object
-        Something with a ``.run(queries)`` method, or a callable
-        ``f(queries) -> run``.
-
-    Raises
-    ------
-    InputError
-        A module that cannot be imported, a missing attribute, an object that
-        is neither callable nor has ``.run``, or a reference retriever without
-        a corpus.
-
-    Examples
-    --------
-    >>> load_retriever("json:dumps")({"q1": "text"})
-    '{"q1": "text"}'
-    >>> load_retriever("bm25")
-    Traceback (most recent call last):
-    ...
-    reteval.errors.InputError: retriever 'bm25' is a reference retriever: it needs a corpus \
-(give a dataset with --dataset); or give an importable 'module:callable'
-    """
-    if not isinstance(spec, str) or not spec.strip():
-        raise InputError(f"retriever must be 'module:callable' or a retriever name; got {spec!r}")
-    if ":" not in spec:
-        if corpus is None:
-            raise InputError(
-                f"retriever {spec!r} is a reference retriever: it needs a corpus (give a "
-                "dataset with --dataset); or give an importable 'module:callable'"
-            )
-        from reteval.retrievers import make_retriever
-
-        return make_retriever(spec, corpus)
-    module_name, _, attribute = spec.partition(":")
-    if not module_name or not attribute:
-        raise InputError(f"retriever spec must look like 'module:callable'; got {spec!r}")
-    cwd = os.getcwd()
-    added = cwd not in sys.path and "" not in sys.path
-    if added:  # for the import only: sys.path is left as it was
-        sys.path.insert(0, cwd)
-    try:
-        obj = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise InputError(
-            f"retriever {spec!r}: cannot import module {module_name!r}: {one_line(exc)}"
-        ) from None
-    except (Exception, SystemExit) as exc:  # noqa: BLE001 - its own code failed, or exited
-        raise RetrieverError(
-            f"retriever {spec!r}: importing module {module_name!r} raised "
-            f"{type(exc).__name__}: {one_line(exc)}"
-        ) from None
-    finally:
-        if added and cwd in sys.path:
-            sys.path.remove(cwd)
-    for part in attribute.split("."):
-        try:
-            obj = getattr(obj, part)
-        except AttributeError:
-            raise InputError(
-                f"retriever {spec!r}: module {module_name!r} has no attribute {attribute!r}"
-            ) from None
-        except (Exception, SystemExit) as exc:  # noqa: BLE001 - a module __getattr__
-            raise RetrieverError(f"retriever {spec!r}: looking up {attribute!r} raised "
-                                 f"{type(exc).__name__}: {one_line(exc)}") from None
-    if not (callable(getattr(obj, "run", None)) or callable(obj)):
-        raise InputError(
-            f"retriever {spec!r} must name an object with a .run(queries) method or a callable "
-            f"f(queries) -> run; got {type(obj).__name__}"
-        )
-    return obj
 
 
 def _retriever_label(retriever, spec) -> str:
@@ -309,6 +232,10 @@ class MonitorOptions:
         ``"dataset"`` alert.
     lock_timeout : float, default 5
         Seconds to wait for another writer (see :func:`open_history`).
+    keep_run_bytes : int, default 16 MiB
+        The largest compressed run kept whole in the history; above it, only the
+        part a re-scoring needs, and above that the run file's path and hash
+        (:mod:`reteval.monitor.runstore`). 0 keeps only the path and hash.
 
     Examples
     --------
@@ -336,6 +263,7 @@ class MonitorOptions:
     n_resamples: int = 10_000
     rng: object = 0
     lock_timeout: float = 5.0
+    keep_run_bytes: int = 16 * 2**20
 
     def __post_init__(self):
         for key in ("measures", "thresholds"):
@@ -343,6 +271,9 @@ class MonitorOptions:
             if value is not None and not isinstance(value, tuple):
                 object.__setattr__(self, key, (value,) if isinstance(value, str) else tuple(value))
         self.measure_names  # noqa: B018 - parses every measure and threshold now
+        size = self.keep_run_bytes
+        if isinstance(size, bool) or not isinstance(size, int) or size < 0:
+            raise InputError(f"keep_run_bytes must be an integer >= 0; got {size!r}")
         if self.on_dataset_change not in _DATASET_CHANGE:
             raise InputError(f"on_dataset_change must be one of {_DATASET_CHANGE}; "
                              f"got {self.on_dataset_change!r}")
@@ -542,6 +473,7 @@ def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset,
         label = name or _retriever_label(obj, retriever)
         run_table = as_retriever(obj, name=label)(query_texts)
         source = {"retriever": retriever if isinstance(retriever, str) else label}
+        run_path = None
     else:
         from reteval.io import as_run
 
@@ -580,9 +512,16 @@ def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset,
         "user": dict(parameters or {}),
     }
 
+    kept = keep_run(run_table, judged_queries=judged, measures=names,
+                    max_bytes=opt.keep_run_bytes, path=run_path)
+    if kept is None:
+        notices.append(f"the run is not kept in the history (larger than keep_run_bytes="
+                       f"{opt.keep_run_bytes} compressed, and not a file): a later entry "
+                       "cannot score it again under new judgments")
+
     # ---- alerts and record
     alerts = check_thresholds(aggregates, rules)
-    base, report = None, None
+    base, report, rescored = None, None, False
     if baseline_spec is not None:
         base = store.find(baseline_spec, retriever=label)
         if base is None:
@@ -590,17 +529,21 @@ def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset,
                 f"no baseline yet for {label!r} in the history: regression check skipped"
             )
         else:
-            reason = _incomparable(base, fp, int(relevance_level))
-            if reason:
-                text = (f"baseline entry {base.id} was evaluated on {reason}; "
-                        "regression check skipped")
+            base_values, rescored, skipped = _baseline_values(
+                store, base, fp, qrels_table, names, int(relevance_level))
+            if rescored:
+                notices.append(f"baseline entry {base.id} was evaluated on other judgments "
+                               "(qrels differ); its run was scored again under the current "
+                               "judgments for the regression check")
+                recorded["baseline_rescored"] = base.id
+            if skipped:
                 if opt.on_dataset_change == "alert":
-                    alerts.append(Alert("dataset", text, baseline_id=base.id))
+                    alerts.append(Alert("dataset", skipped, baseline_id=base.id))
                 else:
-                    notices.append(text)
+                    notices.append(skipped)
             else:
                 report = check_regression(
-                    per_query, store.per_query(base.id), alpha=opt.alpha, test=opt.test,
+                    per_query, base_values, alpha=opt.alpha, test=opt.test,
                     correction=opt.correction, min_drop=opt.min_drop, baseline_id=base.id,
                     n_resamples=opt.n_resamples, rng=opt.rng,
                 )
@@ -616,8 +559,22 @@ def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset,
         notices=notices,
         aggregates=aggregates,
         created_utc=created_utc,
+        run=kept,
     )
-    return MonitorResult(entry, os.path.abspath(store.path), base, report)
+    return MonitorResult(entry, os.path.abspath(store.path), base, report, rescored)
+
+
+def _baseline_values(store, base: Entry, fp, qrels_table, names, relevance_level: int):
+    """The baseline's per-query values to test against, whether they were scored again
+    under the current judgments, and the notice when the check is skipped instead."""
+    reason = _incomparable(base, fp, relevance_level)
+    if not reason:
+        return store.per_query(base.id), False, None
+    values, why = rescore(store, base, fp, qrels_table, names, relevance_level=relevance_level)
+    if values is not None:
+        return values, True, None
+    return None, False, (f"baseline entry {base.id} was evaluated on {reason}; regression "
+                         "check skipped" + (f" ({why})" if why else ""))
 
 
 def _incomparable(base: Entry, fp, relevance_level: int) -> str | None:

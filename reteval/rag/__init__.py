@@ -47,7 +47,9 @@ The package, one module per idea: :mod:`~reteval.rag.inputs` (the accepted
 containers and columns), :mod:`~reteval.rag.statements` (splitting a
 reference), :mod:`~reteval.rag.scores` (the two formulas),
 :mod:`~reteval.rag.judges` (overlap and LLM judges),
-:mod:`~reteval.rag.evaluation` (judging every sample) and
+:mod:`~reteval.rag.evaluation` (judging every sample),
+:mod:`~reteval.rag.verdicts` (the two measures per question from verdicts
+already made, one row per verdict) and
 :mod:`~reteval.rag.ragas_adapter` (the ragas package). Tokens come from
 :mod:`reteval._util.text`.
 """
@@ -67,6 +69,7 @@ from reteval.rag.judges import (
 from reteval.rag.ragas_adapter import evaluate_with_ragas
 from reteval.rag.scores import context_precision_score, context_recall_score
 from reteval.rag.statements import split_statements
+from reteval.rag.verdicts import context_precision, context_recall
 
 __all__ = [
     "METRICS",
@@ -77,7 +80,9 @@ __all__ = [
     "JudgeError",
     "LLMJudge",
     "OverlapJudge",
+    "context_precision",
     "context_precision_score",
+    "context_recall",
     "context_recall_score",
     "evaluate_contexts",
     "evaluate_with_ragas",

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from reteval.rag.inputs import METRICS, check_metrics, read_samples, show
+from reteval.errors import InputError
+from reteval.rag.inputs import METRICS, check_metrics, read_question_ids, read_samples, show
 from reteval.rag.judges import ContextJudge, JudgeError, check_judge
 from reteval.rag.scores import context_precision_score, context_recall_score
 from reteval.rag.statements import split_statements
@@ -134,6 +135,7 @@ def evaluate_contexts(
     *,
     metrics: Sequence[str] = METRICS,
     judge: ContextJudge | None = None,
+    question_id: str = "question_id",
 ) -> pd.DataFrame:
     """Context recall and context precision of every sample.
 
@@ -158,13 +160,19 @@ def evaluate_contexts(
         accepted.
     judge : ContextJudge, optional
         Decides "supports" and "relevant"; default ``OverlapJudge()``.
+    question_id : str, default "question_id"
+        The column of question ids, if `data` has one: the rows are indexed
+        by these ids, kept as given (they must be distinct). Without that
+        column (allowed only under the default name) the rows are numbered.
 
     Returns
     -------
     pandas.DataFrame
-        One row per sample (index ``sample``, 0-based, the input order), one
-        float column per metric. ``.mean()`` averages over the samples and
-        skips NaN (samples whose reference has no statements).
+        One row per sample, in input order, indexed by the question ids
+        (index named after the `question_id` column), or without ids by
+        ``sample`` (0-based); one float column per metric. ``.mean()``
+        averages over the samples and skips NaN (samples whose reference
+        has no statements).
 
     Raises
     ------
@@ -202,10 +210,25 @@ def evaluate_contexts(
     1                  1.0                1.0
     >>> scores.mean().to_dict()
     {'context_recall': 1.0, 'context_precision': 1.0}
+
+    With a ``question_id`` column, the scores keep its ids:
+
+    >>> evaluate_contexts({**eval_data, "question_id": ["py-1", "ml-7"]},
+    ...                   metrics="context_recall")
+                 context_recall
+    question_id
+    py-1                    1.0
+    ml-7                    1.0
     """
     names = check_metrics(metrics)
+    ids = read_question_ids(data, question_id, required=question_id != "question_id")
+    if ids is not None and len(ids) != len(read_samples(data)):  # before asking the judge
+        raise InputError(f"column {question_id!r} has {len(ids)} ids for "
+                         f"{len(read_samples(data))} samples; give one id per sample")
     judgements = judge_contexts(data, metrics=names, judge=judge)
     columns = {
         name: np.array([getattr(j, name) for j in judgements], dtype=float) for name in names
     }
-    return pd.DataFrame(columns, index=pd.RangeIndex(len(judgements), name="sample"))
+    if ids is None:
+        return pd.DataFrame(columns, index=pd.RangeIndex(len(judgements), name="sample"))
+    return pd.DataFrame(columns, index=pd.Index(ids, name=question_id))

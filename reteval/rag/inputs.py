@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import reprlib
 from collections.abc import Callable, Mapping, Sequence
 
@@ -10,7 +11,8 @@ import pandas as pd
 
 from reteval.errors import InputError, UnknownMeasureError
 
-__all__ = ["METRICS", "check_metrics", "is_sequence", "read_samples", "show"]
+__all__ = ["METRICS", "check_metrics", "is_sequence", "read_question_ids", "read_samples",
+           "show"]
 
 #: The measure names reteval.rag computes, in their default order.
 METRICS: tuple[str, ...] = ("context_recall", "context_precision")
@@ -146,6 +148,44 @@ def read_samples(data: object) -> list[tuple[str, tuple[str, ...], str]]:
             raise InputError(f"{r_name}[{i}] must be a string; got {show(ref)}")
         samples.append((str(q), tuple(str(c) for c in ctx), str(ref)))
     return samples
+
+
+def read_question_ids(data: object, column: str, *, required: bool) -> list | None:
+    """The question ids of `data`'s column `column`, as given; None when it has none.
+
+    Only a missing column that is not `required` gives None. The ids must be present,
+    hashable and distinct (they index the scores).
+
+    Examples
+    --------
+    >>> read_question_ids({"question_id": [7, 3]}, "question_id", required=False)
+    [7, 3]
+    >>> read_question_ids({"question": ["q"]}, "question_id", required=False) is None
+    True
+    """
+    get = _columns_getter(data)
+    try:
+        values = get(column)
+    except KeyError:
+        if required:
+            raise InputError(f"data has no column {column!r} (the question_id column)") from None
+        return None
+    if not is_sequence(values):
+        raise InputError(f"column {column!r} must be a list with one id per sample; "
+                         f"got {show(values)}")
+    ids = list(values)
+    seen: dict = {}
+    for i, qid in enumerate(ids):
+        if qid is None or (isinstance(qid, float) and math.isnan(qid)) or isinstance(
+            qid, (list, dict, set, tuple)
+        ):
+            raise InputError(f"{column}[{i}] must be a question id (a string or a number); "
+                             f"got {show(qid)}")
+        if qid in seen:
+            raise InputError(f"{column}[{i}] repeats the id of sample {seen[qid]}: {qid!r}; "
+                             "question ids must be distinct")
+        seen[qid] = i
+    return ids
 
 
 def check_metrics(metrics: object) -> tuple[str, ...]:
