@@ -59,7 +59,9 @@ __all__ = [
     "adjust",
     "cuped_test",
     "effect",
+    "estimate_adjustment",
     "ratio_adjustment",
+    "table_adjustment",
     "test_adjustment",
     "welch_df",
 ]
@@ -400,3 +402,65 @@ def test_adjustment(adj: Adjustment, *, relative: bool, alpha: float,
 
 
 test_adjustment.__test__ = False  # not a pytest test
+
+
+def _cell(stats, variant: str, column: str) -> float:
+    if column not in stats.columns:
+        raise InputError(f"reduced table is missing column {column!r}; reduce a log with a "
+                         f"pre-period column (see reteval.ab.sufficient)")
+    return float(stats.loc[variant, column])
+
+
+def table_adjustment(stats, metric, control: str, treatment: str, covariate: str, *,
+                     quantities: tuple[str, ...]) -> Adjustment:
+    """The CUPED :class:`Adjustment` of one metric of a reduced table.
+
+    ``metric`` is a :class:`reteval.ab.metrics.Metric`; ``covariate`` a
+    ``pre_<name>`` column of ``stats``; ``quantities`` the order of the
+    per-user quantities in the product columns' names. A ratio metric goes
+    through :func:`ratio_adjustment`, a per-user mean or proportion through
+    :func:`adjust`. The relative lift's check (a control of 0) is left to the
+    caller.
+    """
+    def product(q, r):
+        if r == covariate:
+            return f"{q}*{r}" if q != covariate else f"{r}*{r}"
+        a, b = sorted((q, r), key=quantities.index)
+        return f"{a}*{b}"
+
+    arms = []
+    for v in (control, treatment):
+        def cell(column, v=v):
+            return _cell(stats, v, column)
+        if metric.kind == "ratio":
+            x, y, z = metric.numerator, metric.denominator, covariate
+            arms.append({"n": cell("users"), "x": cell(x), "y": cell(y), "z": cell(z),
+                         **{a + b: cell(product(p, q)) for a, p in (("x", x), ("y", y))
+                            for b, q in (("x", x), ("y", y), ("z", z)) if a <= b},
+                         "zz": cell(product(z, z))})
+        else:
+            x = metric.numerator
+            arms.append({"n": cell("users"), "sum": cell(x), "sum_squares": cell(product(x, x)),
+                         "pre_sum": cell(covariate),
+                         "pre_sum_squares": cell(product(covariate, covariate)),
+                         "sum_products": cell(product(x, covariate))})
+    if metric.kind == "ratio":
+        return ratio_adjustment(*arms, relative=False)
+    return adjust(*arms, proportion=metric.kind == "proportion", relative=False, covariate=True)
+
+
+def estimate_adjustment(n_control: int, value_control: float, var_control: float,
+                        n_treatment: int, value_treatment: float,
+                        var_treatment: float) -> Adjustment:
+    """Arms without a covariate, from estimates and the variances of the estimates.
+
+    Examples
+    --------
+    >>> a = estimate_adjustment(100, 0.5, 0.0025, 100, 0.6, 0.0024)
+    >>> a.theta, a.control.variance
+    (0.0, 0.25)
+    """
+    return Adjustment(Arm(int(n_control), value_control, var_control * n_control,
+                          value_control, var_control * n_control),
+                      Arm(int(n_treatment), value_treatment, var_treatment * n_treatment,
+                          value_treatment, var_treatment * n_treatment), 0.0)
