@@ -60,7 +60,7 @@ def test_mean_metric_is_welch_on_adjusted_values():
 
 
 def test_ratio_metric_is_the_linearised_cuped():
-    log, variant, _, _ = _log(seed=1)
+    log, *_ = _log(seed=1)
     stats = reduce_log(log)
     c = analyze(stats, metrics=["satisfaction"],
                 covariates={"satisfaction": "pre_satisfaction"}).comparison("satisfaction")
