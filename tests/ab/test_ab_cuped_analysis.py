@@ -13,6 +13,7 @@ import pytest
 from scipy import stats as st
 
 from reteval.ab import analyze, reduce_log
+from reteval.ab.dask import reduce_log_dask
 from reteval.errors import InputError
 
 
@@ -162,3 +163,60 @@ def test_pre_period_values_must_agree_per_user():
                         "pre_queries": [2.0, 3.0, 1.0]})
     with pytest.raises(InputError, match="one pre-period value per user; user 'u1'"):
         reduce_log(log)
+
+
+def test_dask_reduction_adds_the_covariate_sums():
+    dd = pytest.importorskip("dask.dataframe")
+    pytest.importorskip("distributed")
+    log, variant, q, pre = _log(seed=6, n_users=300)
+    reduced = reduce_log_dask(dd.from_pandas(log, npartitions=3))  # partitions cut users
+    # by hand from the per-user arrays
+    for v in ("A", "B"):
+        m = variant == v
+        assert reduced.loc[v, "pre_queries"] == pytest.approx(pre[m].sum(), rel=1e-12)
+        assert reduced.loc[v, "pre_queries*pre_queries"] == pytest.approx(
+            (pre[m] ** 2).sum(), rel=1e-12)
+        assert reduced.loc[v, "queries*pre_queries"] == pytest.approx(
+            (q[m] * pre[m]).sum(), rel=1e-12)
+    memory = reduce_log(log)
+    pd.testing.assert_frame_equal(reduced, memory, check_exact=False, rtol=1e-12)
+    assert reduced["queries"].dtype == "int64" and reduced["pre_queries"].dtype == "float64"
+
+
+def test_interaction_log_records_pre_period_values(tmp_path):
+    import sqlite3
+
+    from reteval.ab import Experiment, InteractionLog
+
+    exp = Experiment("ranker-v2")
+    path = tmp_path / "log.sqlite"
+    with InteractionLog(path) as lg:
+        lg.register(exp)
+        for i, user in enumerate(["u1", "u1", "u2", "u3"]):
+            lg.append({"experiment": exp.name, "variant": exp.assign(user), "user_id": user,
+                       "query": f"q{i}", "timestamp": "2024-05-01T12:00:00Z",
+                       "retrieved": ["d1", "d2"], "clicks": ["d1"], "feedback": 1})
+        lg.record_pre_period(exp.name, {"u1": 0.5, "u2": 1}, name="satisfaction")
+        lg.record_pre_period(exp.name, {"u1": 0.5}, name="satisfaction")  # same: no-op
+        with pytest.raises(InputError, match="already has pre-period 'satisfaction' = 0.5"):
+            lg.record_pre_period(exp.name, {"u2": 1.0, "u1": 0.75}, name="satisfaction")
+        with pytest.raises(InputError, match="must be a finite number"):
+            lg.record_pre_period(exp.name, {"u3": "x"}, name="satisfaction")
+        with pytest.raises(InputError, match="lower-case letters"):
+            lg.record_pre_period(exp.name, {"u3": 1}, name="Sat isfaction")
+        df = lg.to_pandas()
+    assert df["pre_satisfaction"].tolist()[:3] == [0.5, 0.5, 1.0]
+    assert math.isnan(df["pre_satisfaction"].iloc[3])
+    users = reduce_log(df)
+    assert users["pre_satisfaction"].sum() == 1.5  # u3 has none: counts as 0
+    # a log written by schema version 1 (no pre-period table) is upgraded when opened
+    con = sqlite3.connect(path)
+    con.execute("DROP TABLE pre_period")
+    con.execute("PRAGMA user_version = 1")
+    con.commit()
+    con.close()
+    with InteractionLog(path) as lg:
+        assert lg.schema_version == 2
+        assert "pre_satisfaction" not in lg.to_pandas().columns
+        lg.record_pre_period(exp.name, {"u3": 2.0}, name="satisfaction")
+        assert lg.to_pandas()["pre_satisfaction"].iloc[3] == 2.0
