@@ -143,14 +143,14 @@ def _number(stats: Mapping, key: str, arm: str) -> float:
     return x
 
 
-def _sums(stats, arm: str, *, proportion: bool, pre: bool) -> dict:
+def _sums(stats, arm: str, *, proportion: bool, pre: bool, pre_binary: bool) -> dict:
     """Read and check one arm's sufficient statistics."""
     if not isinstance(stats, Mapping):
         raise InputError(f"{arm} must be a mapping of sufficient statistics (n, sum, "
                          f"sum_squares, ...); got {type(stats).__name__}")
     needed = ["n", "sum"] + ([] if proportion else ["sum_squares"])
     if pre:
-        needed += ["pre_sum", "sum_products"] + ([] if proportion else ["pre_sum_squares"])
+        needed += ["pre_sum", "sum_products"] + ([] if pre_binary else ["pre_sum_squares"])
     missing = [k for k in needed if k not in stats]
     if missing:
         if pre and "pre_sum" in stats:
@@ -164,13 +164,14 @@ def _sums(stats, arm: str, *, proportion: bool, pre: bool) -> dict:
     out = {k: _number(stats, k, arm) for k in needed}
     out["n"] = int(n)
     if proportion:
-        for key in ("sum", "pre_sum") if pre else ("sum",):
+        for key in ("sum", "pre_sum") if pre_binary else ("sum",):
             if not 0 <= out[key] <= n:
                 raise InputError(f"{arm} {key} must lie in [0, n] = [0, {int(n)}] for a 0/1 "
                                  f"metric (proportion=True); got {stats[key]!r}")
         out["sum_squares"] = out["sum"]
-        if pre:
-            out["pre_sum_squares"] = out["pre_sum"]
+    if pre_binary:
+        out["pre_sum_squares"] = out["pre_sum"]
+    out["pre_binary"] = pre_binary
     return out
 
 
@@ -187,7 +188,7 @@ def _arm(s: dict, theta: float, proportion: bool, pre: bool) -> Arm:
     var = _variance(n, s["sum"], s["sum_squares"], proportion)
     if not pre or theta == 0:
         return Arm(n, mean, var, mean, var)
-    pre_var = _variance(n, s["pre_sum"], s["pre_sum_squares"], proportion)
+    pre_var = _variance(n, s["pre_sum"], s["pre_sum_squares"], s["pre_binary"])
     cov = (s["sum_products"] - s["sum"] * s["pre_sum"] / n) / (n - 1)
     adjusted = var + theta**2 * pre_var - 2 * theta * cov
     return Arm(n, mean - theta * s["pre_sum"] / n, adjusted, mean, var)
@@ -216,7 +217,8 @@ def adjust(control, treatment, *, proportion: bool = False, relative: bool = Tru
     control, treatment : mapping
         Sufficient statistics (see the module docstring).
     proportion : bool, default False
-        A 0/1 metric (and covariate): variance ``p (1 - p)``.
+        A 0/1 metric: variance ``p (1 - p)``; so is the covariate's unless
+        both arms give ``pre_sum_squares`` (then its sample variance).
     relative : bool, default True
         Check that the control mean is not 0.
     covariate : bool, optional
@@ -232,7 +234,9 @@ def adjust(control, treatment, *, proportion: bool = False, relative: bool = Tru
     (1.235294, 0.764706)
     """
     pre = ("pre_sum" in control or "pre_sum" in treatment) if covariate is None else covariate
-    sums = {name: _sums(arm, name, proportion=proportion, pre=pre)
+    pre_binary = bool(proportion) and not all(
+        isinstance(a, Mapping) and "pre_sum_squares" in a for a in (control, treatment))
+    sums = {name: _sums(arm, name, proportion=proportion, pre=pre, pre_binary=pre_binary)
             for name, arm in (("control", control), ("treatment", treatment))}
     theta = 0.0
     if pre:
@@ -241,7 +245,7 @@ def adjust(control, treatment, *, proportion: bool = False, relative: bool = Tru
         joint = {k: c[k] + t[k] for k in ("sum", "sum_squares", "pre_sum", "pre_sum_squares",
                                           "sum_products")}
         post_var = _variance(n, joint["sum"], joint["sum_squares"], proportion)
-        pre_var = _variance(n, joint["pre_sum"], joint["pre_sum_squares"], proportion)
+        pre_var = _variance(n, joint["pre_sum"], joint["pre_sum_squares"], pre_binary)
         if pre_var != 0 and post_var != 0:
             cov = (joint["sum_products"] - joint["sum"] * joint["pre_sum"] / n) / (n - 1)
             theta = cov / pre_var
@@ -354,8 +358,9 @@ def cuped_test(control, treatment, *, relative: bool = True, alpha: float = 0.05
     alpha : float, default 0.05
         The interval has confidence ``1 - alpha``.
     proportion : bool, default False
-        A 0/1 metric: variance ``p (1 - p)``; ``sum_squares`` and
-        ``pre_sum_squares`` are then not needed.
+        A 0/1 metric: variance ``p (1 - p)``; ``sum_squares`` is then not
+        needed, and without ``pre_sum_squares`` the covariate is 0/1 too
+        (GrowthBook's binomial covariate), with it a number per user.
 
     Returns
     -------

@@ -282,3 +282,44 @@ def test_against_gbstats(seed, proportion):
             assert b.ci == pytest.approx(ref.ci, abs=1e-9)
             assert b.chance_to_win == pytest.approx(ref.chance_to_win, abs=1e-9)
             assert b.risk == pytest.approx(ref.risk, abs=1e-9)
+
+
+# a 0/1 metric with a numeric covariate (pre_sum_squares given): gbstats 0.8.0 with
+# post_statistic=ProportionStatistic and pre_statistic=SampleMeanStatistic
+MC = {"n": 4000, "sum": 1210, "pre_sum": 9100.0, "pre_sum_squares": 31000.0,
+      "sum_products": 3400.0}
+MT = {"n": 3900, "sum": 1290, "pre_sum": 8800.0, "pre_sum_squares": 29900.0,
+      "sum_products": 3500.0}
+
+
+def _mixed(d):
+    from gbstats.models.statistics import (
+        ProportionStatistic,
+        RegressionAdjustedStatistic,
+        SampleMeanStatistic,
+    )
+    return RegressionAdjustedStatistic(
+        n=d["n"], post_statistic=ProportionStatistic(n=d["n"], sum=d["sum"]),
+        pre_statistic=SampleMeanStatistic(n=d["n"], sum=d["pre_sum"],
+                                          sum_squares=d["pre_sum_squares"]),
+        post_pre_sum_of_products=d["sum_products"], theta=0)
+
+
+def test_proportion_with_a_numeric_covariate_equals_recorded_gbstats():
+    # TwoSidedTTest(_mixed(MC), _mixed(MT)).compute_result(), gbstats 0.8.0
+    r = cuped_test(MC, MT, proportion=True)
+    assert r.estimate == pytest.approx(0.09718434909360969, abs=1e-9)
+    assert r.ci == pytest.approx((0.02783717704667503, 0.16653152114054437), abs=1e-9)
+    assert r.pvalue == pytest.approx(0.006025227661943022, abs=1e-9)
+    assert r.theta == pytest.approx(0.060734287492221546, abs=1e-9)
+
+
+def test_proportion_with_a_numeric_covariate_against_gbstats():
+    _gbstats()
+    from gbstats.frequentist.tests import TwoSidedTTest
+
+    ref = TwoSidedTTest(_mixed(MC), _mixed(MT)).compute_result()
+    r = cuped_test(MC, MT, proportion=True)
+    assert r.estimate == pytest.approx(ref.expected, abs=1e-9)
+    assert r.ci == pytest.approx(ref.ci, abs=1e-9)
+    assert r.pvalue == pytest.approx(ref.p_value, abs=1e-9)

@@ -220,3 +220,33 @@ def test_interaction_log_records_pre_period_values(tmp_path):
         assert "pre_satisfaction" not in lg.to_pandas().columns
         lg.record_pre_period(exp.name, {"u3": 2.0}, name="satisfaction")
         assert lg.to_pandas()["pre_satisfaction"].iloc[3] == 2.0
+
+
+def test_simulated_pre_period_shares_the_users_habits():
+    from reteval.ab import Experiment
+    from reteval.ab.pre_period import simulate_with_pre_period
+    from reteval.ab.simulation import simulate_log, synthetic_collection
+
+    qrels, run_a, run_b = synthetic_collection(n_queries=20, rng=0)
+    exp = Experiment("cuped")
+    log = simulate_with_pre_period(exp, qrels, run_a, run_b, n_users=1500, user_sd=2.0, rng=3)
+    assert log["timestamp"].min() >= pd.Timestamp("2024-05-01", tz="UTC")
+    clicked = log["clicks"].map(len) > 0
+    users = log.assign(clicked=clicked).groupby("user_id").agg(ctr=("clicked", "mean"),
+                                       pre=("pre_clicked_queries", "first"),
+                                       pre_q=("pre_queries", "first"))
+    # habits persist: the pre-period click rate predicts the experiment's
+    rho = np.corrcoef(users["ctr"], users["pre"] / users["pre_q"])[0, 1]
+    assert rho > 0.3
+    c = analyze(reduce_log(log), metrics=["ctr"],
+                covariates={"ctr": "pre_clicked_queries"}).comparison("ctr")
+    assert c.variance_reduction > 0.1
+    alike = simulate_with_pre_period(exp, qrels, run_a, run_b, n_users=1500, user_sd=0.0,
+                                     rng=3)
+    c0 = analyze(reduce_log(alike), metrics=["ctr"],
+                 covariates={"ctr": "pre_clicked_queries"}).comparison("ctr")
+    assert abs(c0.variance_reduction) < 0.02  # users alike: nothing to predict
+    with pytest.raises(InputError, match="one positive number per user"):
+        simulate_log(exp, qrels, run_a, run_b, n_users=3, user_factors=[1.0, 2.0])
+    with pytest.raises(InputError, match="pre_days must be positive"):
+        simulate_with_pre_period(exp, qrels, run_a, run_b, n_users=3, pre_days=0)
