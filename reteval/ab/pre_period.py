@@ -32,7 +32,8 @@ def simulate_with_pre_period(experiment: Experiment, qrels, run_a, run_b, *,
                              n_users: int = 2000, queries_per_user: float = 3.0,
                              user_sd: float = 1.0, pre_days: float = 14.0,
                              days: float = 14.0, feedback_rate: float = 0.5,
-                             click_model="cascade", start="2024-05-01T00:00:00Z",
+                             click_model="cascade", depth: int = 10,
+                             start="2024-05-01T00:00:00Z",
                              rng=None) -> pd.DataFrame:
     """The log of an experiment whose users were also seen before it.
 
@@ -40,7 +41,7 @@ def simulate_with_pre_period(experiment: Experiment, qrels, run_a, run_b, *,
     ----------
     experiment, qrels, run_a, run_b
         As for :func:`reteval.ab.simulation.simulate_log`.
-    n_users, queries_per_user, feedback_rate, click_model, days
+    n_users, queries_per_user, feedback_rate, click_model, depth, days
         As for :func:`~reteval.ab.simulation.simulate_log`, for both periods.
     user_sd : float, default 1.0
         How much users differ (0: all alike, and the pre-period predicts
@@ -82,7 +83,7 @@ def simulate_with_pre_period(experiment: Experiment, qrels, run_a, run_b, *,
     if t0.tzinfo is None:
         raise InputError(f"start must carry a UTC offset; got {start!r}")
     common = {"n_users": n_users, "queries_per_user": queries_per_user,
-              "click_model": click_model, "feedback_rate": feedback_rate,
+              "click_model": click_model, "depth": depth, "feedback_rate": feedback_rate,
               "user_factors": factors, "rng": gen}
     before = simulate_log(experiment, qrels, run_a, run_a, days=pre_days,
                           start=(t0 - pd.Timedelta(days=pre_days)).isoformat(), **common)
