@@ -234,7 +234,7 @@ def adjust(control, treatment, *, proportion: bool = False, relative: bool = Tru
     (1.235294, 0.764706)
     """
     pre = ("pre_sum" in control or "pre_sum" in treatment) if covariate is None else covariate
-    pre_binary = bool(proportion) and not all(
+    pre_binary = bool(proportion) and pre and not all(
         isinstance(a, Mapping) and "pre_sum_squares" in a for a in (control, treatment))
     sums = {name: _sums(arm, name, proportion=proportion, pre=pre, pre_binary=pre_binary)
             for name, arm in (("control", control), ("treatment", treatment))}

@@ -195,6 +195,22 @@ def test_zero_mean_control_is_fine_for_the_difference():
     assert cuped_test(c, t, relative=False).estimate == pytest.approx(0.5)
 
 
+def test_proportion_without_a_covariate_equals_recorded_gbstats():
+    # EffectBayesianABTest(ProportionStatistic(n=1000, sum=300),
+    #                      ProportionStatistic(n=1000, sum=330)).compute_result(), gbstats 0.8.0
+    c, t = {"n": 1000, "sum": 300}, {"n": 1000, "sum": 330}
+    r = bayesian_test(c, t, proportion=True)
+    assert r.estimate == pytest.approx(0.10000000000000009, abs=1e-9)
+    assert r.ci == pytest.approx((-0.04241805564346457, 0.2424180556434647), abs=1e-9)
+    assert r.chance_to_win == pytest.approx(0.9156208672901616, abs=1e-9)
+    assert r.risk == pytest.approx((0.1028071865036957, 0.002807186503695632), abs=1e-9)
+    # by hand: Welch on p (1 - p) per user, no adjustment
+    f = cuped_test(c, t, proportion=True, relative=False)
+    se = math.sqrt(0.3 * 0.7 / 1000 + 0.33 * 0.67 / 1000)
+    assert (f.estimate, f.theta) == (pytest.approx(0.03), 0.0)
+    assert f.standard_error == pytest.approx(se, rel=1e-12)
+
+
 def test_bad_prior():
     with pytest.raises(InputError, match="positive standard deviation"):
         bayesian_test(C, T, prior=(0.0, 0.0))
