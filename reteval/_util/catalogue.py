@@ -399,6 +399,20 @@ _TEXTS: dict[str, dict[str, object]] = {
                  "{outcome}{blocks}。"),
                  ("{head}: {diff} ({level} CI {low} to {high}{lift}; {p}), so {treatment} is "
                  "{outcome}{blocks}.")),
+        cuped=("用实验前的 {covariate} 做 CUPED 调整，{label}的方差减少了 {reduction:.0%}。",
+               ("CUPED with the pre-period {covariate} removed {reduction:.0%} of the "
+                "{label}'s variance.")),
+        bayes=(("{head}：相对变化 {lift:+.1%}（{level} 可信区间 {low:+.1%} 至 {high:+.1%}）；"
+                "{treatment} 更好的概率为 {ctw:.1%}，上线它的预期损失为 {risk_t:.2%}，"
+                "保留对照组的预期损失为 {risk_c:.2%}{so}。"),
+               ("{head}: {lift:+.1%} relative ({level} credible interval {low:+.1%} to "
+                "{high:+.1%}); the chance that {treatment} is better is {ctw:.1%}, the expected "
+                "loss {risk_t:.2%} if it ships and {risk_c:.2%} if the control stays{so}.")),
+        bayes_decided=("，因此 {treatment} {outcome}{blocks}",
+                       ", so {treatment} is {outcome}{blocks}"),
+        bayes_open=("，尚无定论", ", not decisive yet"),
+        bayes_na=("{head}：对照组为 0，无法给出贝叶斯解读。",
+                  "{head}: no Bayesian reading (the control is 0)."),
         better=("更好", "better"),
         worse=("更差", "worse"),
         blocks=("，这会阻止上线", " and this blocks shipping"),

@@ -35,6 +35,8 @@ True
 
 from reteval.ab.analysis import ABResult, MetricResult, analyze, summarize_variants
 from reteval.ab.assignment import Experiment, assign, bucket
+from reteval.ab.bayesian import BayesianResult, bayesian_test
+from reteval.ab.cuped import CupedResult, cuped_test
 from reteval.ab.interleaving import (
     Interleaving,
     InterleavingResult,
@@ -70,7 +72,9 @@ from reteval.stats.planning import two_sample_size as sample_size
 __all__ = [
     "METRICS",
     "ABResult",
+    "BayesianResult",
     "CascadeModel",
+    "CupedResult",
     "Experiment",
     "ImportReport",
     "Interaction",
@@ -87,10 +91,12 @@ __all__ = [
     "analyze",
     "assign",
     "balanced",
+    "bayesian_test",
     "bucket",
     "compare_methods",
     "credit",
     "cumulative_statistics",
+    "cuped_test",
     "estimate",
     "expected_outcomes",
     "interleaving_test",

@@ -31,6 +31,21 @@ whose change is significant at ``alpha`` in its bad direction blocks a
 "ship" decision. A sample ratio mismatch (p below ``srm_threshold``) makes
 the whole experiment "invalid".
 
+A metric with a pre-period covariate (``covariates={"satisfaction":
+"pre_satisfaction"}``, a ``pre_`` column of the reduced table) is CUPED-adjusted
+(:mod:`reteval.ab.cuped`): its difference, interval, test and detectable
+change are those of the adjusted means (Welch's t for per-user metrics, as
+GrowthBook computes them; the delta-method z for ratios), while
+``control_value`` and ``treatment_value`` stay the observed values;
+``theta`` and ``variance_reduction`` say how much the covariate helped.
+
+``engine="bayesian"`` adds GrowthBook's Bayesian readout of the relative
+lift (:mod:`reteval.ab.bayesian`, flat prior): the posterior's chance that
+the treatment is better, the expected loss (risk) of choosing either arm, and
+a credible interval. A metric then counts as better (worse) when its chance
+to win is at least ``1 - alpha`` (at most ``alpha``), without a correction
+for multiplicity; the frequentist numbers stay in the table beside it.
+
 Decision rule, per treatment: *ship* when at least one primary metric
 improved significantly, none got significantly worse and no guardrail
 degraded; *do not ship* when a primary metric got worse or a guardrail
@@ -50,6 +65,8 @@ from scipy.stats import norm
 from reteval._util.catalogue import TEXTS, check_lang, join_names, phrase
 from reteval._util.validation import check_probability
 from reteval.ab.assignment import Experiment
+from reteval.ab.bayesian import posterior
+from reteval.ab.cuped import estimate_adjustment, table_adjustment, test_adjustment
 from reteval.ab.metrics import Metric, estimate, get_metric
 from reteval.ab.stats import (
     SRMResult,
@@ -59,6 +76,7 @@ from reteval.ab.stats import (
     welch_test,
     z_test,
 )
+from reteval.ab.sufficient import USER_QUANTITIES
 from reteval.errors import InputError
 from reteval.stats import adjust_pvalues, format_pvalue
 
@@ -94,6 +112,19 @@ class MetricResult:
     outcome : str
         ``"better"``, ``"worse"`` (significant, in the metric's good or bad
         direction) or ``"no detectable change"``.
+    covariate : str or None
+        The pre-period covariate of a CUPED-adjusted comparison.
+    theta, variance_reduction : float
+        CUPED's coefficient and the share of the difference's variance it
+        removed (0 without a covariate).
+    engine : str
+        ``"frequentist"`` or ``"bayesian"``.
+    chance_to_win, risk_control, risk_treatment : float
+        The Bayesian readout of the relative lift (NaN with the frequentist
+        engine): the probability that the treatment is better and the
+        expected relative loss of choosing the control, the treatment.
+    credible_low, credible_high : float
+        The ``1 - alpha`` credible interval of the relative lift.
     """
 
     metric: str
@@ -116,6 +147,15 @@ class MetricResult:
     mde: float
     significant: bool
     outcome: str
+    covariate: str | None = None
+    theta: float = 0.0
+    variance_reduction: float = 0.0
+    engine: str = "frequentist"
+    chance_to_win: float = math.nan
+    risk_control: float = math.nan
+    risk_treatment: float = math.nan
+    credible_low: float = math.nan
+    credible_high: float = math.nan
 
 
 @dataclass(frozen=True, eq=False)
@@ -248,7 +288,8 @@ def _fmt_p(p: float) -> str:
 
 
 def _compare(m: Metric, role: str, est: pd.DataFrame, stats: pd.DataFrame, control: str,
-             treatment: str, alpha: float, power: float) -> dict:
+             treatment: str, alpha: float, power: float, covariate: str | None = None,
+             engine: str = "frequentist") -> dict:
     c, t = est.loc[control], est.loc[treatment]
     vc, vt = float(c["value"]), float(t["value"])
     varc, vart = float(c["variance"]), float(t["variance"])
@@ -256,34 +297,58 @@ def _compare(m: Metric, role: str, est: pd.DataFrame, stats: pd.DataFrame, contr
     diff = vt - vc
     se = math.sqrt(vart + varc) if math.isfinite(vart + varc) else math.nan
     zcrit = norm.ppf(1 - alpha / 2)
-    if m.kind == "mean" and nc >= 2 and nt >= 2:
-        res = welch_test(vt, vart * nt, nt, vc, varc * nc, nc)
-        test = "Welch t"
-    elif m.kind == "proportion" and nc > 0 and nt > 0:
-        res = two_proportion_ztest(int(stats.loc[treatment, m.numerator]), nt,
-                                   int(stats.loc[control, m.numerator]), nc)
-        test = "two-proportion z"
+    extra = {"engine": engine}
+    if covariate is not None:
+        adj = table_adjustment(stats, m, control, treatment, covariate,
+                               quantities=USER_QUANTITIES)
+        df = math.inf if m.kind == "ratio" else None
+        res = test_adjustment(adj, relative=False, alpha=alpha, df=df)
+        df, diff, se = res.df, res.estimate, res.standard_error
+        ci, test = res.ci, "CUPED " + ("delta-method z" if m.kind == "ratio" else "Welch t")
+        stat_p = (res.statistic, res.pvalue)
+        lift, llo, lhi = math.nan, math.nan, math.nan
+        if vc != 0 and math.isfinite(vc):
+            rel = test_adjustment(adj, relative=True, alpha=alpha, df=res.df)
+            lift, (llo, lhi) = rel.estimate, rel.ci
+        extra |= {"covariate": covariate, "theta": adj.theta,
+                  "variance_reduction": res.variance_reduction}
     else:
-        res = z_test(diff, se) if math.isfinite(se) else None
-        test = "delta-method z" if m.kind == "ratio" else "z"
-    df = math.inf if res is None else res.df
-    ci = (math.nan, math.nan) if res is None else res.confidence_interval(1 - alpha)
-    lift_result = relative_lift(vt, vart, vc, varc, df=df if math.isfinite(df) else math.inf)
-    llo, lhi = lift_result.confidence_interval(1 - alpha)
-    lift = lift_result.lift
+        if m.kind == "mean" and nc >= 2 and nt >= 2:
+            res = welch_test(vt, vart * nt, nt, vc, varc * nc, nc)
+            test = "Welch t"
+        elif m.kind == "proportion" and nc > 0 and nt > 0:
+            res = two_proportion_ztest(int(stats.loc[treatment, m.numerator]), nt,
+                                       int(stats.loc[control, m.numerator]), nc)
+            test = "two-proportion z"
+        else:
+            res = z_test(diff, se) if math.isfinite(se) else None
+            test = "delta-method z" if m.kind == "ratio" else "z"
+        df = math.inf if res is None else res.df
+        ci = (math.nan, math.nan) if res is None else res.confidence_interval(1 - alpha)
+        stat_p = (math.nan, math.nan) if res is None else (res.statistic, res.pvalue)
+        lift_result = relative_lift(vt, vart, vc, varc, df=df if math.isfinite(df) else math.inf)
+        llo, lhi = lift_result.confidence_interval(1 - alpha)
+        lift = lift_result.lift
+        adj = None
+        if min(varc, vart) > 0 and vc != 0:
+            adj = estimate_adjustment(nc, vc, varc, nt, vt, vart)
+    if engine == "bayesian" and adj is not None and vc != 0 and math.isfinite(vc):
+        post = posterior(adj, relative=True, alpha=alpha, higher_is_better=m.higher_is_better)
+        extra |= {"chance_to_win": post.chance_to_win, "risk_control": post.risk[0],
+                  "risk_treatment": post.risk[1], "credible_low": post.ci.low,
+                  "credible_high": post.ci.high}
     return {"metric": m.name, "role": role, "control": control, "treatment": treatment,
             "control_value": vc, "treatment_value": vt, "difference": diff,
             "ci_low": ci[0], "ci_high": ci[1], "relative_lift": lift,
             "lift_ci_low": llo, "lift_ci_high": lhi, "test": test,
-            "statistic": math.nan if res is None else res.statistic,
-            "df": df,
-            "pvalue": math.nan if res is None else res.pvalue,
-            "mde": (zcrit + norm.ppf(power)) * se}
+            "statistic": stat_p[0], "df": df, "pvalue": stat_p[1],
+            "mde": (zcrit + norm.ppf(power)) * se, **extra}
 
 
 def analyze(stats: pd.DataFrame, *, experiment: Experiment | None = None,
             metrics=("satisfaction", "ctr"), guardrails=(), alpha: float = 0.05,
-            srm_threshold: float = 0.001, power: float = 0.8, lang: str = "en") -> ABResult:
+            srm_threshold: float = 0.001, power: float = 0.8, lang: str = "en",
+            covariates=None, engine: str = "frequentist") -> ABResult:
     """Analyse an experiment from its reduced table.
 
     Parameters
@@ -309,6 +374,13 @@ def analyze(stats: pd.DataFrame, *, experiment: Experiment | None = None,
         Language of the verdict; both carry the same numbers (differences,
         intervals, relative lifts, p-values, the detectable change of every
         metric without one).
+    covariates : mapping of str to str, optional
+        A pre-period covariate per metric, e.g. ``{"satisfaction":
+        "pre_satisfaction"}``: a ``pre_`` column of ``stats`` (reduce a log
+        that has one); the metric is CUPED-adjusted (see the module docstring).
+    engine : {"frequentist", "bayesian"}, default "frequentist"
+        Which readout decides: the tests (Holm-corrected) or the Bayesian
+        chance to win (see the module docstring).
 
     Returns
     -------
@@ -329,6 +401,13 @@ def analyze(stats: pd.DataFrame, *, experiment: Experiment | None = None,
     >>> c = result.comparison("satisfaction")
     >>> round(c.difference, 4), c.test, c.pvalue < 0.01
     (0.0485, 'delta-method z', True)
+
+    The same experiment read the Bayesian way:
+
+    >>> b = analyze(reduce_log(log), metrics=["satisfaction"], engine="bayesian")
+    >>> c = b.comparison("satisfaction")
+    >>> b.decision, round(c.chance_to_win, 4), c.risk_treatment < 0.001
+    ('ship', 0.9989, True)
     """
     alpha = check_probability(alpha, "alpha")
     check_lang(lang)
@@ -345,6 +424,9 @@ def analyze(stats: pd.DataFrame, *, experiment: Experiment | None = None,
     names = [m.name for m in primary + guards]
     if len(set(names)) != len(names):
         raise InputError(f"a metric is listed twice among metrics and guardrails: {names!r}")
+    if engine not in ("frequentist", "bayesian"):
+        raise InputError(f"engine must be 'frequentist' or 'bayesian'; got {engine!r}")
+    covariates = _check_covariates(covariates, names, stats)
 
     present = [str(v) for v in stats.index]
     if experiment is not None:
@@ -368,7 +450,8 @@ def analyze(stats: pd.DataFrame, *, experiment: Experiment | None = None,
         est = estimate(stats, m)
         role = "primary" if m in primary else "guardrail"
         for t in treatments:
-            rows.append((m, _compare(m, role, est, stats, control, t, alpha, power)))
+            rows.append((m, _compare(m, role, est, stats, control, t, alpha, power,
+                                     covariates.get(m.name), engine)))
     prim_idx = [i for i, (m, r) in enumerate(rows) if r["role"] == "primary"]
     adjusted = adjust_pvalues([rows[i][1]["pvalue"] for i in prim_idx], method="holm")
     for i, p in zip(prim_idx, adjusted, strict=True):
@@ -378,6 +461,10 @@ def analyze(stats: pd.DataFrame, *, experiment: Experiment | None = None,
         r.setdefault("pvalue_adjusted", r["pvalue"])
         sig = bool(r["pvalue_adjusted"] < alpha)
         good = (r["difference"] > 0) == m.higher_is_better
+        if engine == "bayesian":
+            win = r.get("chance_to_win", math.nan)
+            sig = bool(win >= 1 - alpha or win <= alpha)
+            good = bool(win >= 1 - alpha)
         r["significant"] = sig
         r["outcome"] = ("better" if good else "worse") if sig else "no detectable change"
         comparisons.append(MetricResult(**r))
@@ -388,6 +475,35 @@ def analyze(stats: pd.DataFrame, *, experiment: Experiment | None = None,
                        decision, recommended, per_t, alpha, experiment, lang)
     return ABResult(control, float(alpha), table, srm, tuple(comparisons), decision,
                     recommended, verdict, None if experiment is None else experiment.name)
+
+
+def _check_covariates(covariates, names, stats) -> dict:
+    if covariates is None:
+        return {}
+    if not isinstance(covariates, dict):
+        raise InputError(f"covariates must map metric names to pre-period columns, e.g. "
+                         f"{{'satisfaction': 'pre_satisfaction'}}; got {covariates!r}")
+    available = [c for c in stats.columns if str(c).startswith("pre_") and "*" not in str(c)]
+    for metric, column in covariates.items():
+        if metric not in names:
+            raise InputError(f"covariates name metric {metric!r}, which is not analysed "
+                             f"(metrics and guardrails: {names!r})")
+        if column not in available:
+            raise InputError(f"covariate {column!r} of metric {metric!r} is not in the reduced "
+                             f"table; its pre-period columns: {available!r} (a log column "
+                             "pre_<name>, one value per user, adds one)")
+    return dict(covariates)
+
+
+def _bayes_sentence(c: MetricResult, head: str, level: str, say) -> str:
+    if not math.isfinite(c.chance_to_win):
+        return say("bayes_na", head=head)
+    blocks = say("blocks") if c.role == "guardrail" and c.outcome == "worse" else ""
+    so = (say("bayes_open") if c.outcome == "no detectable change" else
+          say("bayes_decided", treatment=c.treatment, outcome=say(c.outcome), blocks=blocks))
+    return say("bayes", head=head, lift=c.relative_lift, level=level, low=c.credible_low,
+               high=c.credible_high, treatment=c.treatment, ctw=c.chance_to_win,
+               risk_t=c.risk_treatment, risk_c=c.risk_control, so=so)
 
 
 def _decide(comparisons, treatments, primary, srm):
@@ -436,11 +552,18 @@ def _verdict(table, comparisons, metrics, control, treatments, srm, decision, re
         head = say("head", label=label[0].upper() + label[1:], control=c.control,
                    cv=m.format(c.control_value), treatment=c.treatment,
                    tv=m.format(c.treatment_value))
+        cuped = [say("cuped", covariate=c.covariate, label=metric_label(m, lang),
+                     reduction=c.variance_reduction)] if c.covariate is not None else []
+        if c.engine == "bayesian":
+            parts.append(_bayes_sentence(c, head, level, say))
+            parts.extend(cuped)
+            continue
         p_text = say("p_holm" if c.role == "primary" else "p_plain",
                      p=_fmt_p(c.pvalue_adjusted))
         if c.outcome == "no detectable change":
             parts.append(say("no_change", head=head, p=p_text,
                              mde=_fmt_diff(m, c.mde, lang).lstrip("+")))
+            parts.extend(cuped)
             continue
         lift = say("relative", lift=c.relative_lift) if math.isfinite(c.relative_lift) else ""
         low = _number(m, c.ci_low) if math.isfinite(c.ci_low) else say("na")
@@ -449,6 +572,7 @@ def _verdict(table, comparisons, metrics, control, treatments, srm, decision, re
                          p=p_text, treatment=c.treatment, outcome=say(c.outcome),
                          blocks=say("blocks") if c.role == "guardrail" and c.outcome == "worse"
                          else ""))
+        parts.extend(cuped)
     parts.append(say(decision.replace(" ", "_"), recommended=recommended))
     if len(treatments) > 1 and decision != "invalid":
         items = say("sep").join(say("item", name=t, value=say("decision_" + d.replace(" ", "_")))

@@ -4,7 +4,10 @@ Each partition of the log is added up per user (:func:`reteval.ab.sufficient.per
 the partial per-user rows are shuffled on ``user_id`` and summed, and each partition's users
 are turned into per-variant sums (:func:`reteval.ab.sufficient.sufficient_statistics`) which
 are summed on the client. All sums are of integers, hence exact:
-:func:`reteval.ab.analysis.analyze` on the result equals the in-memory analysis.
+:func:`reteval.ab.analysis.analyze` on the result equals the in-memory analysis. A pre-period
+covariate (a ``pre_<name>`` column, one value per user) travels with the user's partial rows and
+adds its float sums, equal to the in-memory ones up to the order of the additions (1e-12
+relative).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from reteval._util.dask import compute, import_dask, is_dask_collection
+from reteval.ab.sufficient import covariate_columns
 from reteval.errors import InputError
 
 __all__ = ["reduce_log_dask"]
@@ -25,7 +29,7 @@ __all__ = ["reduce_log_dask"]
 def _partial_users(part: pd.DataFrame) -> pd.DataFrame:
     from reteval.ab.sufficient import per_user
 
-    return per_user(part).drop(columns="any_click").reset_index()
+    return per_user(part, fill_pre=None).drop(columns="any_click").reset_index()
 
 
 def _partition_statistics(part: pd.DataFrame) -> pd.DataFrame | None:
@@ -33,7 +37,17 @@ def _partition_statistics(part: pd.DataFrame) -> pd.DataFrame | None:
 
     if part.empty:
         return None
-    users = part.groupby(["variant", "user_id"], sort=True).sum()
+    pre = covariate_columns(part.columns)
+    counts = [c for c in part.columns if c not in ("variant", "user_id", *pre)]
+    grouped = part.groupby(["variant", "user_id"], sort=True)
+    users = grouped[counts].sum()
+    for c in pre:
+        spread = grouped[c].nunique()
+        if (spread > 1).any():
+            user = spread.index[spread > 1][0]
+            raise InputError(f"log column {c!r} must hold one pre-period value per user; user "
+                             f"{user[-1]!r} has {spread.max()} different values")
+        users[c] = grouped[c].first().fillna(0.0)
     users["any_click"] = (users["clicks"] > 0).astype("int64")
     ids = users.index.get_level_values("user_id")
     dup = ids.duplicated(keep=False)
@@ -42,7 +56,7 @@ def _partition_statistics(part: pd.DataFrame) -> pd.DataFrame | None:
         where = sorted(users.index[ids == first].get_level_values("variant"))
         raise InputError(f"{len(set(ids[dup]))} user(s) appear in more than one variant, e.g. "
                          f"user_id {first!r} in {where!r}; a user must stay in one variant")
-    return sufficient_statistics(users[list(USER_QUANTITIES)])
+    return sufficient_statistics(users[list(USER_QUANTITIES) + pre])
 
 
 def reduce_log_dask(log) -> pd.DataFrame:
@@ -105,6 +119,7 @@ def reduce_log_dask(log) -> pd.DataFrame:
     needed = ["variant", "user_id", "feedback"]
     for count, listed in (("n_clicks", "clicks"), ("n_retrieved", "retrieved")):
         needed.append(count if count in columns else listed)
+    needed += covariate_columns(columns)
     missing = [c for c in needed if c not in columns]
     if missing:
         raise InputError(f"log is missing column(s) {missing!r}; got {columns!r}")
@@ -116,4 +131,7 @@ def reduce_log_dask(log) -> pd.DataFrame:
         raise InputError("the log holds no interactions")
     table = pd.concat(stats).reset_index()
     table["variant"] = table["variant"].astype(str).to_numpy()
-    return table.groupby("variant", sort=True).sum().astype("int64")
+    table = table.groupby("variant", sort=True).sum()
+    pre = covariate_columns(needed)
+    exact = [c for c in table.columns if not any(c == p or c.endswith("*" + p) for p in pre)]
+    return table.astype(dict.fromkeys(exact, "int64"))

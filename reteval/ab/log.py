@@ -17,12 +17,19 @@ shared with the monitoring history (:mod:`reteval._util.sqlitefile`):
   :class:`~reteval.errors.InputError` naming the file, and so is a lock held
   by another writer for longer than ``timeout``;
 * the experiments (variants, weights, allowed feedback) are stored in the
-  file, so every record is checked against the design it belongs to.
+  file, so every record is checked against the design it belongs to;
+* a user's pre-period values (the metric before the experiment, for CUPED:
+  :mod:`reteval.ab.cuped`) are stored per experiment, user and name
+  (:meth:`InteractionLog.record_pre_period`) and read back as ``pre_<name>``
+  columns. Schema version 2 added them; a version 1 log is upgraded when
+  opened.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Iterable, Mapping
 from datetime import timezone
 
@@ -45,11 +52,21 @@ __all__ = [
 ]
 
 #: Version of the SQLite schema written by this module (``PRAGMA user_version``).
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 #: ``PRAGMA application_id`` of a reteval interaction log: the ASCII bytes "RETA".
 #: (A monitoring history has its own, "RETV": neither file is taken for the other.)
 APPLICATION_ID = 0x52455441
+
+_PRE_PERIOD = """CREATE TABLE IF NOT EXISTS pre_period (
+            experiment TEXT NOT NULL REFERENCES experiments(name),
+            user_id TEXT NOT NULL,
+            name TEXT NOT NULL,              -- read back as the column pre_<name>
+            value REAL NOT NULL,
+            PRIMARY KEY (experiment, user_id, name)
+        )"""
+
+_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 
 _KIND = FileKind(
     "interaction log", APPLICATION_ID, SCHEMA_VERSION,
@@ -72,8 +89,9 @@ _KIND = FileKind(
             feedback INTEGER                 -- NULL when the user gave none
         )""",
         "CREATE INDEX interactions_experiment ON interactions(experiment, variant)",
+        _PRE_PERIOD,
     ),
-    frozenset({"experiments", "interactions", "sqlite_sequence"}),
+    frozenset({"experiments", "interactions", "pre_period", "sqlite_sequence"}),
 )
 
 
@@ -124,6 +142,10 @@ class InteractionLog:
             raise InputError("is not a regular file, not an interaction log", path=str(self.path))
         self._con = open_file(_KIND, self.path, timeout=self._timeout, durable=durable)
         try:
+            if self.schema_version < SCHEMA_VERSION:
+                with self._errors("upgrade"), immediate(self._con) as con:
+                    con.execute(_PRE_PERIOD)
+                    con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self._experiments = self._load_experiments()
         except BaseException:
             self._con.close()
@@ -271,6 +293,53 @@ class InteractionLog:
             self._write([self._row(rec) for rec in good])
         return report
 
+    def record_pre_period(self, experiment: str, values, *, name: str) -> None:
+        """Store each user's pre-period value of ``name`` (for CUPED), in one transaction.
+
+        Parameters
+        ----------
+        experiment : str
+            A registered experiment.
+        values : mapping of user_id to number
+            The users that have a pre-period value (others have none).
+        name : str
+            Lower-case letters, digits and ``_``; :meth:`to_pandas` returns the
+            values as the column ``pre_<name>``.
+
+        Raises
+        ------
+        InputError
+            An unknown experiment, a bad name or value, or a user whose stored
+            value differs (nothing is written then; the same value again is a
+            no-op).
+        """
+        self.experiment(experiment)
+        if not isinstance(name, str) or not _NAME.match(name):
+            raise InputError(f"pre-period name must be lower-case letters, digits and _ "
+                             f"(starting with a letter); got {name!r}", path=str(self.path))
+        if not isinstance(values, Mapping):
+            raise InputError(f"values must map user ids to numbers; got "
+                             f"{type(values).__name__}", path=str(self.path))
+        rows = []
+        for user, value in values.items():
+            try:
+                x = float(value)
+            except (TypeError, ValueError):
+                x = math.nan
+            if isinstance(value, bool) or not math.isfinite(x):
+                raise InputError(f"pre-period {name!r} of user {user!r} must be a finite "
+                                 f"number; got {value!r}", path=str(self.path))
+            rows.append((experiment, str(user), name, x))
+        with self._errors("write to"), immediate(self._con) as con:
+            for row in rows:
+                old = con.execute("SELECT value FROM pre_period WHERE experiment = ? AND "
+                                  "user_id = ? AND name = ?", row[:3]).fetchone()
+                if old is not None and old[0] != row[3]:
+                    raise InputError(f"user {row[1]!r} already has pre-period {name!r} = "
+                                     f"{old[0]!r} in experiment {experiment!r}; got {row[3]!r}",
+                                     path=str(self.path))
+            con.executemany("INSERT OR IGNORE INTO pre_period VALUES (?, ?, ?, ?)", rows)
+
     # -- reading ------------------------------------------------------------
     def __len__(self) -> int:
         with self._errors("read"):
@@ -281,8 +350,9 @@ class InteractionLog:
 
         Columns: ``id``, ``experiment``, ``variant``, ``user_id``, ``query``,
         ``timestamp`` (datetime64, UTC), ``retrieved`` and ``clicks`` (lists of
-        doc ids), ``feedback`` (nullable ``Int64``), and the derived counts
-        ``n_retrieved`` and ``n_clicks``.
+        doc ids), ``feedback`` (nullable ``Int64``), the derived counts
+        ``n_retrieved`` and ``n_clicks``, and one float column ``pre_<name>``
+        per pre-period value recorded (NaN for a user without one).
         """
         sql = ("SELECT id, experiment, variant, user_id, query, timestamp, retrieved, clicks, "
                "feedback FROM interactions")
@@ -303,6 +373,16 @@ class InteractionLog:
         df["feedback"] = pd.array(df["feedback"].tolist(), dtype="Int64")
         df["n_retrieved"] = df["retrieved"].map(len).astype("int64")
         df["n_clicks"] = df["clicks"].map(len).astype("int64")
+        with self._errors("read"):
+            pre = self._con.execute("SELECT experiment, user_id, name, value FROM pre_period"
+                                    + (" WHERE experiment = ?" if params else ""),
+                                    params).fetchall()
+        if pre:
+            wide = pd.DataFrame.from_records(pre, columns=["experiment", "user_id", "name",
+                                                           "value"])
+            wide = wide.pivot(index=["experiment", "user_id"], columns="name", values="value")
+            wide.columns = [f"pre_{c}" for c in wide.columns]
+            df = df.join(wide.astype("float64"), on=["experiment", "user_id"])
         return df
 
     # -- lifetime -----------------------------------------------------------

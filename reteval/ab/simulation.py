@@ -423,7 +423,8 @@ def expected_outcomes(qrels, run_a, run_b, *, click_model="cascade", depth: int 
 def simulate_log(experiment: Experiment, qrels, run_a, run_b, *, n_users: int = 2000,
                  queries_per_user: float = 3.0, click_model="cascade", depth: int = 10,
                  start="2024-05-01T00:00:00Z", days: float = 14.0,
-                 feedback_rate: float = 0.5, user_sd: float = 0.0, rng=None) -> pd.DataFrame:
+                 feedback_rate: float = 0.5, user_sd: float = 0.0, rng=None,
+                 user_factors=None) -> pd.DataFrame:
     """Simulate the interaction log of an A/B experiment between two rankers.
 
     Users ``u000000``, ``u000001``, ... are assigned by ``experiment`` (the
@@ -439,7 +440,10 @@ def simulate_log(experiment: Experiment, qrels, run_a, run_b, *, n_users: int = 
     (``z`` standard normal; mean 1), clipped to 1, so some users click much
     more than others, as real users do. A user's queries are then correlated,
     and an analysis that treats them as independent understates the variance;
-    with ``user_sd = 0`` (the default) every user is the same.
+    with ``user_sd = 0`` (the default) every user is the same. ``user_factors``
+    gives the factors instead (one positive number per user), so that two
+    simulated periods share their users' habits
+    (:func:`reteval.ab.pre_period.simulate_with_pre_period`).
 
     Returns
     -------
@@ -480,7 +484,10 @@ def simulate_log(experiment: Experiment, qrels, run_a, run_b, *, n_users: int = 
     qidx = gen.integers(len(pair.query_ids), size=len(user_idx))
     side = np.where(variants[user_idx] == experiment.control, "A", "B")
     attract = np.where((side == "A")[:, None], pair.attract["A"][qidx], pair.attract["B"][qidx])
-    factors = _user_factors(gen, n_users, user_sd)
+    factors = _user_factors(gen, n_users, user_sd) if user_factors is None else np.asarray(
+        user_factors, dtype=float)
+    if factors is not None and (factors.shape != (n_users,) or not (factors > 0).all()):
+        raise InputError(f"user_factors must hold one positive number per user ({n_users})")
     attract = _heterogeneous(attract, None if factors is None else factors[user_idx])
     docs = np.where((side == "A")[:, None], pair.docs["A"][qidx], pair.docs["B"][qidx])
     labels = np.where((side == "A")[:, None], pair.labels["A"][qidx], pair.labels["B"][qidx])

@@ -13,6 +13,13 @@ few sums over users, per variant:
   :data:`USER_QUANTITIES` order, including ``"q*q"``: the sum over users of
   the product (the sums of squares and cross-products the delta method needs).
 
+A pre-period covariate for CUPED (:mod:`reteval.ab.cuped`) is a log column
+named ``pre_<name>`` holding one value per user (the same on each of the
+user's rows; missing where the user has none, which counts as 0, as
+GrowthBook does). It adds three kinds of columns: ``"pre_<name>"`` (its sum
+over users), ``"pre_<name>*pre_<name>"`` and ``"q*pre_<name>"`` for every
+quantity ``q``. These sums are of floats; all others are of integers.
+
 This "reduced table" is all :func:`reteval.ab.analysis.analyze` reads. It is
 made of group-by sums only, so a log too big for memory can be reduced in
 chunks or on a cluster (sum the per-user rows, then sum the products per
@@ -30,6 +37,7 @@ from reteval.errors import InputError
 
 __all__ = [
     "USER_QUANTITIES",
+    "covariate_columns",
     "cumulative_statistics",
     "per_user",
     "reduce_log",
@@ -57,7 +65,37 @@ def _counts(log: pd.DataFrame, name: str, list_col: str) -> pd.Series:
                      f"{list(log.columns)!r}")
 
 
-def per_user(log: pd.DataFrame) -> pd.DataFrame:
+def covariate_columns(columns) -> list[str]:
+    """The pre-period covariates among ``columns``: the names starting with ``pre_``.
+
+    Examples
+    --------
+    >>> covariate_columns(["variant", "pre_satisfaction", "feedback"])
+    ['pre_satisfaction']
+    """
+    return [str(c) for c in columns if str(c).startswith("pre_")]
+
+
+def _user_covariates(log: pd.DataFrame, keys: list, names: list[str]) -> pd.DataFrame:
+    """One value per user of each ``pre_`` column (NaN where none); a user's values agree."""
+    values = pd.DataFrame({k: log[k].astype(str).to_numpy() for k in keys})
+    for c in names:
+        try:
+            values[c] = pd.to_numeric(log[c], errors="raise").astype("float64").to_numpy()
+        except (TypeError, ValueError):
+            raise InputError(f"log column {c!r} must hold numbers (a pre-period value per "
+                             "user)") from None
+    grouped = values.groupby(keys, sort=True)
+    for c in names:
+        spread = grouped[c].nunique()
+        if (spread > 1).any():
+            user = spread.index[spread > 1][0]
+            raise InputError(f"log column {c!r} must hold one pre-period value per user; user "
+                             f"{user[-1]!r} has {spread.max()} different values")
+    return grouped[names].first()
+
+
+def per_user(log: pd.DataFrame, *, fill_pre: float | None = 0.0) -> pd.DataFrame:
     """Add up each user's interactions.
 
     Parameters
@@ -66,13 +104,17 @@ def per_user(log: pd.DataFrame) -> pd.DataFrame:
         One row per interaction with columns ``variant``, ``user_id``,
         ``feedback`` (missing = none) and ``n_clicks`` / ``n_retrieved`` (or
         the lists ``clicks`` / ``retrieved``), as
-        :meth:`reteval.ab.log.InteractionLog.to_pandas` returns.
+        :meth:`reteval.ab.log.InteractionLog.to_pandas` returns; optionally
+        pre-period covariates ``pre_<name>`` (see the module docstring).
+    fill_pre : float or None, default 0.0
+        The covariate of a user without a pre-period value (None: NaN).
 
     Returns
     -------
     pandas.DataFrame
         Indexed by (``variant``, ``user_id``), sorted, one int64 column per
-        quantity of :data:`USER_QUANTITIES`.
+        quantity of :data:`USER_QUANTITIES`, then one float column per
+        covariate.
 
     Raises
     ------
@@ -90,6 +132,9 @@ def per_user(log: pd.DataFrame) -> pd.DataFrame:
     variant user_id
     A       u1             2         1          1       2                1
     B       u2             1         1          0       1                1
+    >>> log["pre_clicks"] = [3.0, 3.0, None]
+    >>> per_user(log)["pre_clicks"].tolist()
+    [3.0, 0.0]
     """
     missing = [c for c in ("variant", "user_id", "feedback") if c not in log.columns]
     if missing:
@@ -116,7 +161,12 @@ def per_user(log: pd.DataFrame) -> pd.DataFrame:
         raise InputError(f"{len(set(bad.get_level_values('user_id')))} user(s) appear in more "
                          f"than one variant, e.g. user_id {first!r} in {where!r}; a user must "
                          "stay in one variant")
-    return users[list(USER_QUANTITIES)].astype("int64")
+    out = users[list(USER_QUANTITIES)].astype("int64")
+    names = covariate_columns(log.columns)
+    if names:
+        pre = _user_covariates(log, ["variant", "user_id"], names)
+        out = out.join(pre if fill_pre is None else pre.fillna(float(fill_pre)))
+    return out
 
 
 def sufficient_statistics(users: pd.DataFrame) -> pd.DataFrame:
@@ -132,7 +182,8 @@ def sufficient_statistics(users: pd.DataFrame) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Indexed by ``variant`` (sorted); columns ``users``, the quantities, and
-        ``"q*r"`` for every pair (see the module docstring).
+        ``"q*r"`` for every pair, and the sums of each covariate (see the
+        module docstring).
 
     Examples
     --------
@@ -155,6 +206,14 @@ def sufficient_statistics(users: pd.DataFrame) -> pd.DataFrame:
         cols[q] = frame[q].to_numpy(dtype="int64")
     for q, r in _PAIRS:
         cols[f"{q}*{r}"] = cols[q] * cols[r]
+    for c in covariate_columns(frame.columns):
+        z = frame[c].to_numpy(dtype="float64")
+        if not np.isfinite(z).all():
+            raise InputError(f"per-user table column {c!r} holds a missing or infinite value")
+        cols[c] = z
+        cols[f"{c}*{c}"] = z * z
+        for q in USER_QUANTITIES:
+            cols[f"{q}*{c}"] = cols[q] * z
     return pd.DataFrame(cols).groupby("variant", sort=True).sum()
 
 

@@ -50,6 +50,14 @@ ceiling), :func:`minimum_detectable_effect` (standardised) and
 :func:`proportion_mde` (as a rate). :mod:`reteval.ab` gives the first two
 their A/B names (``power``, ``sample_size``).
 
+A covariate that removes a share ``r`` of the variance (CUPED, see
+:mod:`reteval.ab.cuped`; ``r = rho^2`` for a pre-period metric correlated
+``rho`` with the metric) shrinks the standard deviation by ``sqrt(1 - r)``:
+``variance_reduction=r`` reads the effect, still standardised by the
+unadjusted standard deviation, as ``d / sqrt(1 - r)``. The sample size is
+then ``1 - r`` times the unadjusted one and the minimum detectable effect
+``sqrt(1 - r)`` times.
+
 One-sided tests need an effect in their direction: a sample size for
 ``delta < 0`` with ``alternative="larger"`` is an error, not infinity.
 """
@@ -105,6 +113,15 @@ def _check_levels(alpha, power, alternative: str) -> tuple[float, float]:
     if power <= alpha:
         raise InputError(f"power must exceed alpha ({alpha}); got {power}")
     return alpha, power
+
+
+def _reduction(variance_reduction) -> float:
+    """``1 / sqrt(1 - r)``: the factor a variance reduction ``r`` in [0, 1) gives effects."""
+    r = check_probability(variance_reduction, "variance_reduction", closed=True)
+    if r >= 1:
+        raise InputError(f"variance_reduction must be below 1 (a share of the variance "
+                         f"removed); got {variance_reduction!r}")
+    return 1 / math.sqrt(1 - r)
 
 
 def _check_direction(effect: float, alternative: str, power: float) -> None:
@@ -378,7 +395,8 @@ def _normal_power(effect: float, nobs1: float, alpha: float, ratio: float,
 
 
 def two_sample_power(effect_size: float, nobs1: float, *, alpha: float = 0.05,
-                     ratio: float = 1.0, alternative: str = "two-sided") -> float:
+                     ratio: float = 1.0, alternative: str = "two-sided",
+                     variance_reduction: float = 0.0) -> float:
     """Power of a two-sample normal test (see the module docstring).
 
     Parameters
@@ -390,24 +408,31 @@ def two_sample_power(effect_size: float, nobs1: float, *, alpha: float = 0.05,
     alpha : float, default 0.05
     ratio : float, default 1.0
     alternative : {"two-sided", "larger", "smaller"}
+    variance_reduction : float, default 0.0
+        Share of the variance a covariate removes (see the module docstring).
 
     Examples
     --------
     >>> round(two_sample_power(0.1, 1000), 4)
     0.6088
+    >>> round(two_sample_power(0.1, 1000, variance_reduction=0.3), 4)
+    0.762
     """
     alpha, _ = _check_levels(alpha, None, alternative)
     ratio = _check_positive(ratio, "ratio")
     nobs1 = _check_positive(nobs1, "nobs1")
-    return _normal_power(float(effect_size), nobs1, alpha, ratio, alternative)
+    d = float(effect_size) * _reduction(variance_reduction)
+    return _normal_power(d, nobs1, alpha, ratio, alternative)
 
 
 def two_sample_size(effect_size: float, *, power: float = 0.8, alpha: float = 0.05,
-                    ratio: float = 1.0, alternative: str = "two-sided") -> float:
+                    ratio: float = 1.0, alternative: str = "two-sided",
+                    variance_reduction: float = 0.0) -> float:
     """Observations needed in group 1 to reach ``power`` (not rounded).
 
     Agrees with ``NormalIndPower().solve_power(effect_size, None, alpha,
-    power, ratio=ratio, alternative=alternative)`` from statsmodels.
+    power, ratio=ratio, alternative=alternative)`` from statsmodels, there
+    with the effect size ``effect_size / sqrt(1 - variance_reduction)``.
 
     Raises
     ------
@@ -419,33 +444,44 @@ def two_sample_size(effect_size: float, *, power: float = 0.8, alpha: float = 0.
     --------
     >>> round(two_sample_size(0.1), 1)
     1569.8
+
+    A pre-period covariate that explains 30% of the variance (CUPED):
+
+    >>> round(two_sample_size(0.1, variance_reduction=0.3), 1)
+    1098.8
     """
     alpha, power = _check_levels(alpha, power, alternative)
     ratio = _check_positive(ratio, "ratio")
-    d = float(effect_size)
+    d = float(effect_size) * _reduction(variance_reduction)
     _check_direction(d, alternative, power)
     return _solve(lambda n: _normal_power(d, n, alpha, ratio, alternative) - power, 1e-8, 2.0,
                   xtol=1e-10)
 
 
 def minimum_detectable_effect(nobs1: float, *, power: float = 0.8, alpha: float = 0.05,
-                              ratio: float = 1.0, alternative: str = "two-sided") -> float:
+                              ratio: float = 1.0, alternative: str = "two-sided",
+                              variance_reduction: float = 0.0) -> float:
     """Smallest standardised effect two groups detect with ``power`` given ``nobs1``.
 
-    Positive, or negative for ``alternative="smaller"``.
+    Positive, or negative for ``alternative="smaller"``; standardised by the
+    unadjusted standard deviation, so ``variance_reduction=r`` multiplies it
+    by ``sqrt(1 - r)``.
 
     Examples
     --------
     >>> round(minimum_detectable_effect(1570), 4)
     0.1
+    >>> round(minimum_detectable_effect(1570, variance_reduction=0.36), 4)
+    0.08
     """
     alpha, power = _check_levels(alpha, power, alternative)
     ratio = _check_positive(ratio, "ratio")
     nobs1 = _check_positive(nobs1, "nobs1")
+    factor = _reduction(variance_reduction)
     sign = -1.0 if alternative == "smaller" else 1.0
     return sign * _solve(
         lambda d: _normal_power(sign * d, nobs1, alpha, ratio, alternative) - power, 0.0, 1.0,
-        xtol=1e-12)
+        xtol=1e-12) / factor
 
 
 def proportion_mde(p_base: float, nobs1: float, *, power: float = 0.8, alpha: float = 0.05,

@@ -13,7 +13,7 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 NAMES = {"A/B", "AP", "DCG", "Fisher", "Holm", "Hodges-Lehmann", "Jupyter", "JupyterLab", "MAP",
          "MRR", "R", "VS", "Code", "Wilcoxon", "Cohen", "d_z", "bpref", "mSPRT", "UTC", "log2",
          "bootstrap", "English", "RAG", "Tukey", "HSD", "V_E", "MOE", "Krippendorff", "Welch",
-         "delta"}
+         "delta", "CUPED"}
 # The link to the other edition names its language in that language.
 OTHER_LANGUAGE = {"book.switch"}
 

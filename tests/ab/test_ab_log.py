@@ -38,7 +38,7 @@ def test_schema_version_wal_and_round_trip(log):
     log.append(record(user_id="u2", variant="B", clicks=[], feedback=None,
                       timestamp="2024-05-01T14:00:00+02:00"))
     con = sqlite3.connect(log.path)
-    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 1
+    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
     assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     con.close()
     df = log.to_pandas()

@@ -12,6 +12,7 @@ from notebook_run import ROOT, execute_solutions, pipeline_parameters
 from notebook_run import execute as run_notebook
 
 from reteval import ab
+from reteval.ab.pre_period import simulate_with_pre_period
 
 NOTEBOOK = ROOT / "notebooks" / "07_ab_test.ipynb"
 
@@ -133,6 +134,8 @@ def test_notebook_analyses_a_csv_log_like_the_library(tmp_path):
     assert (output_dir / "figures" / "sequential.png").stat().st_size > 1000
     assert "interleaving" not in results  # notebook 08 teaches it
     assert pd.read_csv(output_dir / "comparisons.csv").shape[0] == 3
+    # section 7 on other parameters: the covariate removes variance on every seed
+    assert all(0 < row["reduction"] < 1 for row in results["cuped"]["seeds"])
 
 
 @pytest.mark.slow
@@ -219,6 +222,32 @@ def test_default_run_records_the_library_values_and_the_conclusions_its_prose_dr
             table.loc[variant, "satisfaction_rate"], rel=1e-12
         )
         assert chapter["satisfaction_all_records"][variant] < chapter["satisfaction_rated"][variant]
+
+    # section 7: CUPED over several seeds, as the library computes it; the variance shrinks on
+    # every seed and fewer users reach the same precision
+    seeds = results["cuped"]["seeds"]
+    assert len(seeds) == parameters.get("cuped_seeds", 5)
+    history = simulate_with_pre_period(
+        design, qrels, run_a, run_b, n_users=n_users, queries_per_user=3.0,
+        user_sd=parameters.get("habit_sd", 1.5), click_model="cascade", depth=10, days=days,
+        rng=np.random.default_rng([seed, 11, 0]))
+    adjusted = ab.analyze(ab.reduce_log(history), experiment=design, metrics=["ctr"],
+                          covariates={"ctr": "pre_clicked_queries"}).comparison("ctr")
+    assert seeds[0]["reduction"] == pytest.approx(adjusted.variance_reduction, rel=1e-9)
+    assert seeds[0]["p_cuped"] == pytest.approx(adjusted.pvalue, rel=1e-9)
+    assert all(0 < row["reduction"] < 1 for row in seeds)
+    assert all(row["same_precision"] < row["users"] for row in seeds)
+    # the Bayesian reading of section 5's experiment; with a flat prior its credible interval
+    # nearly coincides with the confidence interval of the lift (the prose's claim)
+    bayes = ab.analyze(ab.reduce_log(log), experiment=design, metrics=["satisfaction", "ctr"],
+                       guardrails=["queries_per_user"], engine="bayesian", lang="en")
+    assert results["bayesian"]["verdict"] == bayes.verdict
+    for mine, ref, freq in zip(results["bayesian"]["comparisons"], bayes.comparisons,
+                               got["comparisons"], strict=True):
+        assert mine["chance_to_win"] == pytest.approx(ref.chance_to_win, rel=1e-9)
+        assert mine["outcome"] == ref.outcome
+        assert abs(mine["credible_low"] - freq["lift_ci_low"]) < 0.002
+        assert abs(mine["credible_high"] - freq["lift_ci_high"]) < 0.002
 
 
 @pytest.mark.slow

@@ -86,6 +86,25 @@ def test_two_sample_against_statsmodels_live():
         pytest.approx(0.8, abs=1e-9))
 
 
+def test_variance_reduction_reads_the_effect_as_larger():
+    # CUPED removing 30% of the variance: the effect 0.1 counts as 0.1 / sqrt(0.7).
+    # NormalIndPower().power(0.1 / math.sqrt(0.7), 1000, 0.05) = 0.7619701394681069
+    assert two_sample_power(0.1, 1000, variance_reduction=0.3) == pytest.approx(
+        0.7619701394681069, rel=1e-9)
+    # NormalIndPower().solve_power(0.1 / math.sqrt(0.7), None, 0.05, 0.8) = 1098.8404713074176
+    assert two_sample_size(0.1, variance_reduction=0.3) == pytest.approx(
+        1098.8404713074176, rel=1e-7)
+    # by hand: 1 - r times the users, sqrt(1 - r) times the detectable effect
+    assert two_sample_size(0.1, variance_reduction=0.3) == pytest.approx(
+        0.7 * two_sample_size(0.1), rel=1e-8)
+    assert minimum_detectable_effect(1570, variance_reduction=0.36) == pytest.approx(
+        0.8 * minimum_detectable_effect(1570), rel=1e-10)
+    assert two_sample_size(0.1, variance_reduction=0) == two_sample_size(0.1)
+    for bad in (1.0, -0.1, "x"):
+        with pytest.raises(InputError, match="variance_reduction"):
+            two_sample_size(0.1, variance_reduction=bad)
+
+
 def test_proportion_mde_round_trips_through_power():
     delta = proportion_mde(0.30, 2000)
     h = proportion_effect_size(0.30 + delta, 0.30)

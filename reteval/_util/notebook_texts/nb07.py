@@ -104,4 +104,29 @@ TEXTS = {
                  "naive p-value every day, stop at the first p < alpha"),
     "aa_msprt": ("每天查看 mSPRT 始终有效 p 值", "mSPRT always-valid p-value every day"),
     "aa_once": ("只在最后查看一次朴素 p 值", "naive p-value once, at the last look"),
+    # section 7: CUPED over several seeds
+    "cuped.seed": ("种子", "seed"),
+    "cuped.theta": ("θ", "theta"),
+    "cuped.reduction": ("方差减少", "variance_reduction"),
+    "cuped.users": ("每组用户数", "users_per_variant"),
+    "cuped.same_precision": ("CUPED 达到同样精度所需的每组用户数",
+                             "users_per_variant_for_the_same_precision_with_CUPED"),
+    "cuped.p_plain": ("p（不调整）", "p_unadjusted"),
+    "cuped.p_cuped": ("p（CUPED）", "p_CUPED"),
+    "cuped.summary": (("{n} 个种子中，用实验前的点击调整后，{label}的方差减少了 {low:.0%} 到 "
+                       "{high:.0%}（平均 {mean:.0%}）：达到同样的精度，平均每组少用 {saved:,.0f} "
+                       "个用户。"),
+                      ("Over {n} seeds, adjusting for the clicks before the experiment removed "
+                       "{low:.0%} to {high:.0%} of the variance of the {label} (mean {mean:.0%}): "
+                       "the same precision with {saved:,.0f} fewer users per variant on average.")),
+    # section 7: the Bayesian reading beside the frequentist one
+    "bayes.lift": ("相对变化", "relative_lift"),
+    "bayes.ci": ("置信区间（相对）", "confidence_interval"),
+    "bayes.p": ("校正后 p", "pvalue_adjusted"),
+    "bayes.freq": ("频率学派结论", "frequentist_outcome"),
+    "bayes.credible": ("可信区间（相对）", "credible_interval"),
+    "bayes.chance": ("实验组更好的概率", "chance_to_win"),
+    "bayes.risk_treatment": ("上线实验组的风险", "risk_of_shipping"),
+    "bayes.risk_control": ("保留对照组的风险", "risk_of_keeping_control"),
+    "bayes.bayes": ("贝叶斯结论", "bayesian_outcome"),
 }

@@ -8,6 +8,10 @@
   chapter's framework: a whole number.
 * ``07.5`` (code): a hash-based ``assign_group(user_id, experiment)``, run on
   hidden users and experiments.
+* ``07.6`` (computed): users per variant with CUPED when a covariate correlated
+  0.6 with the metric and 10,000 users without: a whole number.
+* ``07.7`` (computed): the chance to win of a normal posterior of the lift,
+  mean +2%, standard deviation 1%: a number (4 decimals are enough).
 """
 
 from __future__ import annotations
@@ -109,6 +113,18 @@ def _hash_assignment(answer) -> bool:
     return True
 
 
+def _cuped_users(answer) -> bool:
+    # the share of variance removed is rho^2: the users scale by 1 - rho^2
+    value = number(answer)
+    return value == int(value) and abs(value - 10_000 * (1 - 0.6**2)) <= 1
+
+
+def _chance_to_win(answer) -> bool:
+    from scipy.stats import norm
+
+    return close_to(answer, float(norm.sf(0, loc=0.02, scale=0.01)), decimals=4)
+
+
 EXERCISES = {
     "07.1": Exercise(
         _draw_after_assignment,
@@ -197,5 +213,39 @@ EXERCISES = {
             "\"big\")), divide by 2**64 for a number in [0, 1); below 0.5 is A, otherwise B."),
         ),
         code=True,
+    ),
+    "07.6": Exercise(
+        _cuped_users,
+        hints_zh=(
+            "答案是一个整数：每组用户数。CUPED 去掉的是方差中的哪一部分？",
+            "与指标相关系数为 ρ 的协变量能去掉方差的 ρ² 这一份；所需用户数与方差成正比。",
+            ("所以所需用户数乘以 1 − ρ²；也可以用 ab.sample_size(d, variance_reduction=ρ²) "
+             "与不调整时相比。"),
+        ),
+        hints_en=(
+            ("The answer is a whole number: users per variant. Which part of the variance "
+             "does CUPED remove?"),
+            ("A covariate correlated rho with the metric removes the share rho^2 of the "
+             "variance; the users needed are proportional to the variance."),
+            ("So the users needed are multiplied by 1 - rho^2; or compare "
+             "ab.sample_size(d, variance_reduction=rho**2) with the unadjusted size."),
+        ),
+    ),
+    "07.7": Exercise(
+        _chance_to_win,
+        hints_zh=(
+            ("答案是一个 0 到 1 之间的数（保留 4 位小数即可）。"
+             "“实验组更好”对应相对变化的什么事件？"),
+            "实验组更好的概率是后验分布中相对变化大于 0 的概率。",
+            ("后验为正态分布 N(0.02, 0.01²)：求 P(X > 0)，例如 "
+             "scipy.stats.norm.sf(0, loc=0.02, scale=0.01)。"),
+        ),
+        hints_en=(
+            ("The answer is a number between 0 and 1 (4 decimals are enough). Which event of "
+             "the relative lift is \"the treatment is better\"?"),
+            "The chance to win is the posterior probability that the relative lift exceeds 0.",
+            ("The posterior is normal, N(0.02, 0.01^2): compute P(X > 0), e.g. "
+             "scipy.stats.norm.sf(0, loc=0.02, scale=0.01)."),
+        ),
     ),
 }
