@@ -127,12 +127,12 @@ def _family(measure: str) -> tuple[str, bool]:
 
 def _mean_term(measure: str, lang: str) -> str | None:
     """The name of the measure's mean over queries, in the chapter's terms (None if unknown)."""
-    terms = phrases("term.", lang).get(_family(measure)[0])
+    terms = phrases("report.term.", lang).get(_family(measure)[0])
     return None if terms is None else (terms[1] or terms[0])
 
 
 def _terms_sentence(c: Comparison, lang: str) -> tuple | None:
-    terms = phrases("term.", lang)
+    terms = phrases("report.term.", lang)
     seen = {}
     for m in c.measures:
         family, cutoff = _family(m)

@@ -72,20 +72,20 @@ def test_chinese_terms_follow_the_glossary():
     for drift in ("检验效能", "教学集", "Notebook", "成功率"):
         assert drift not in everything
     assert "功效" not in everything.replace("统计功效", "")
-    assert phrase("term.Success", "zh")[0] == "命中率"  # docs/glossary.md: success
-    assert phrase("widget.power", "zh") == "统计功效"
+    assert phrase("report.term.Success", "zh")[0] == "命中率"  # docs/glossary.md: success
+    assert phrase("widgets.power", "zh") == "统计功效"
 
 
 def test_phrase_fills_fields_and_checks_the_language():
-    assert phrase("figure.per_query", "zh", measure="AP") == "逐查询 AP"
-    assert phrase("figure.per_query", "en", measure="AP") == "AP per query"
+    assert phrase("report.figure.per_query", "zh", measure="AP") == "逐查询 AP"
+    assert phrase("report.figure.per_query", "en", measure="AP") == "AP per query"
     assert phrases("report.heading.", "zh")["tests"] == "显著性检验"
     with pytest.raises(InputError, match="lang must be 'zh' or 'en'; got 'de'"):
-        phrase("figure.recall", "de")
+        phrase("report.figure.recall", "de")
     with pytest.raises(InputError, match="lang must be 'zh' or 'en'; got None"):
         check_lang(None)
-    with pytest.raises(KeyError, match="figure.nope"):
-        phrase("figure.nope", "en")
+    with pytest.raises(KeyError, match="report.figure.nope"):
+        phrase("report.figure.nope", "en")
 
 
 def test_names_are_joined_in_each_language():
@@ -130,3 +130,32 @@ def test_package_text_uses_the_glossary_terms():
         if re.search(r"(?<!统计)功效", text):
             found.append((path.name, "功效 without 统计"))
     assert found == []
+
+
+def test_every_package_with_words_is_read():
+    from pathlib import Path
+
+    from reteval._util.catalogue import packages
+
+    root = Path(__file__).resolve().parents[2] / "reteval"
+    on_disk = {path.parent.name for path in root.glob("*/_texts.py")}
+    on_disk |= {path.parent.parent.name for path in root.glob("*/_texts/__init__.py")}
+    assert set(packages()) == on_disk
+    assert {"ab", "report", "teaching"} <= on_disk
+    assert all(key.partition(".")[0] in on_disk for key in TEXTS)
+
+
+def test_a_package_s_words_are_read_when_first_looked_up():
+    import json
+    import subprocess
+    import sys
+
+    probe = ("import json, sys, reteval\n"
+             "before = sorted(m for m in sys.modules if m.endswith('._texts'))\n"
+             "from reteval._util.catalogue import phrase\n"
+             "word = phrase('io.duplicate.what.run', 'zh')\n"
+             "after = sorted(m for m in sys.modules if m.endswith('._texts'))\n"
+             "print(json.dumps([before, word, after]))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True, timeout=120)
+    assert json.loads(done.stdout) == [[], "运行结果", ["reteval.io._texts"]]
