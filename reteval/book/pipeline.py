@@ -68,14 +68,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import NamedTuple
 
-from reteval._util.catalogue import LANGUAGES
+from reteval._util.languages import DEFAULT_LANG, LANGUAGES
 from reteval.errors import InputError, RetevalError
 
 __all__ = ["NotebookFailed", "NotebookResult", "add_subcommands", "languages", "load_params",
            "notebook_parameters", "notebook_paths", "run_pipeline"]
 
 LANG_CHOICES = (*LANGUAGES, "all")
-DEFAULT_LANG = "zh"
 
 
 class NotebookFailed(RetevalError):
