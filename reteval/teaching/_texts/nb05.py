@@ -1,5 +1,7 @@
 """The words of notebook 05 (comparing retrievers): tables, figures and printed lines."""
 
+from reteval._util.catalogue import section
+
 TEXTS = {
     # tables
     "system": ("检索器", "retriever"),
@@ -59,4 +61,107 @@ TEXTS = {
                 "{hi:.4f}, median {med:.4f}.")),
     "padding_vs": ("  高于 {s}（{v:.4f}）的种子：{above}/{n}。",
                    "  seeds above {s} ({v:.4f}): {above}/{n}."),
+}
+
+# The hints of the exercises (reteval.teaching.exercises.nb05), from a nudge to a
+# near-complete method: exercise.05.<i>.<key>.
+EXERCISE_TEXTS = {
+    "1.hints": (
+        (
+            "答案是一个整数（查询的个数）。NumRet 是一个查询实际返回的文档数。",
+            ("对 bm25 在教学数据集上的 run（k=100）计算逐查询的 NumRet："
+            "reteval.evaluate(qrels, run, [\"NumRet\"])，再数其中小于 10 的有几个。"),
+            ("BM25 只返回与查询至少共享一个词项的文档，所以 NumRet 可以远小于 100；"
+            "不要数等于 10 的查询。"),
+        ),
+        (
+            ("The answer is a whole number (of queries). NumRet is the number of documents a "
+            "query actually gets."),
+            ("Evaluate per-query NumRet on bm25's run over the teaching collection (k=100): "
+            "reteval.evaluate(qrels, run, [\"NumRet\"]), then count the values below 10."),
+            ("BM25 returns only documents sharing at least one term with the query, so NumRet "
+            "can be far below 100; do not count queries with exactly 10."),
+        ),
+    ),
+    "2.hints": (
+        (
+            "答案是一个 p 值（0 到 1 之间，至少两位有效数字）。先得到两个检索器的逐查询 AP@20。",
+            ("reteval.evaluate(qrels, run, [\"AP@20\"])[\"AP@20\"] 给出逐查询的值；"
+            "两个检索器要用同一组查询。"),
+            ("用 reteval.stats.paired_t_test(vector 的值, bm25 的值).pvalue（未校正）；"
+            "不是全深度 AP 的 p 值。"),
+        ),
+        (
+            ("The answer is a p-value (between 0 and 1, with at least two significant "
+            "digits). First get both retrievers' per-query AP@20."),
+            ("reteval.evaluate(qrels, run, [\"AP@20\"])[\"AP@20\"] gives the per-query values; "
+            "both retrievers must be on the same queries."),
+            ("Use reteval.stats.paired_t_test(vector's values, bm25's values).pvalue "
+            "(uncorrected); not the p-value of full-depth AP."),
+        ),
+    ),
+    "3.hints": (
+        (
+            "答案是一个字母。reranked 的第二阶段能看到哪些文档？",
+            ("看 RerankedRetriever 的第二阶段能看到哪些文档，"
+            "再对比第 4 节表中 bm25 与 reranked 的 R@100。"),
+        ),
+        (
+            "The answer is one letter. Which documents does reranked's second stage see?",
+            ("Look at which documents RerankedRetriever's second stage ever sees, and compare "
+            "the R@100 of bm25 and reranked in section 4's table."),
+        ),
+    ),
+    "4.hints": (
+        (
+            "答案是一个 reteval 指标名，写成 \"名称@10\" 的形式。",
+            "章节的 dcg_at_k 用什么增益？看它的源代码中对 rel 做了什么。",
+            ("章节用指数增益 2**rel - 1，而 reteval 的 nDCG@10 用线性增益（与 trec_eval 相同）；"
+            "reteval 中另有一个用指数增益的 nDCG。"),
+        ),
+        (
+            "The answer is a reteval measure name, written as \"name@10\".",
+            "Which gain does the chapter's dcg_at_k use? Look at what its source does to rel.",
+            ("The chapter uses the exponential gain 2**rel - 1, while reteval's nDCG@10 uses "
+            "the linear gain (as trec_eval does); reteval has another nDCG with the "
+            "exponential gain."),
+        ),
+    ),
+    "5.hints": (
+        (
+            ("写一个函数 top_k(run, k)：run 是有 query_id、doc_id、score 三列的 DataFrame，"
+             "返回每个查询排在前 k 名的行。"),
+            ("排序要和 trec_eval 一样：分数降序；分数相同时，doc_id 按字符串降序。"
+             "输入的行不一定已经排好。"),
+            ("可以先用 sort_values 按 [\"query_id\", \"score\", \"doc_id\"] 排序"
+             "（升序、降序、降序），再按 query_id 分组取前 k 行；文档不足 k 篇的查询保留全部。"),
+        ),
+        (
+            ("Write a function top_k(run, k): run is a DataFrame with the columns query_id, "
+             "doc_id and score; return each query's rows at ranks 1 to k."),
+            ("Rank as trec_eval does: score descending; equal scores by doc_id descending, as "
+             "strings. The rows given may be in any order."),
+            ("Sort with sort_values on [\"query_id\", \"score\", \"doc_id\"] (ascending, "
+             "descending, descending), then group by query_id and take the first k rows; a "
+             "query with fewer than k documents keeps them all."),
+        ),
+    ),
+    # 05.5: what a wrong answer is told
+    "5.raised": ("在一个隐藏的 run 上（{case}），你的函数出错：{error}。",
+                 "On a hidden run ({case}) your function raised {error}."),
+    "5.wrong": ("在一个隐藏的 run 上（{case}），保留的文档不对。",
+                "On a hidden run ({case}) the documents kept are not the right ones."),
+    **section(
+        "5.case",
+        unsorted=("行没有按分数排序",
+                  "rows not sorted by score"),
+        tied_at_k=("第 k 名处有同分的文档",
+                   "tied scores at rank k"),
+        interleaved=("多个查询交错出现",
+                     "several queries, interleaved"),
+        fewer_than_k=("查询的文档少于 k 篇",
+                      "queries with fewer than k documents"),
+        string_ids=("文档 id 按字符串比较",
+                    "doc ids compared as strings"),
+    ),
 }
