@@ -38,6 +38,7 @@ Examples
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
@@ -87,7 +88,7 @@ def _entries(package: str) -> Mapping[str, Mapping[str, object]]:
 
 
 def packages() -> list[str]:
-    """The packages that hold words (a ``_texts`` module), by name.
+    """The packages that hold words (a ``_texts`` module), by name; none of them is imported.
 
     Examples
     --------
@@ -95,8 +96,9 @@ def packages() -> list[str]:
     True
     """
     root = importlib.import_module(_ROOT)
-    return sorted(info.name for info in pkgutil.iter_modules(root.__path__)
-                  if info.ispkg and _entries(info.name))
+    return sorted(info.name for info in pkgutil.iter_modules(root.__path__) if info.ispkg
+                  and any(module.name == "_texts" for module in pkgutil.iter_modules(
+                      [os.path.join(info.module_finder.path, info.name)])))
 
 
 class _Catalogue(Mapping):
