@@ -66,6 +66,21 @@ TEXTS = {
 # The hints of the exercises (reteval.teaching.exercises.nb05), from a nudge to a
 # near-complete method: exercise.05.<i>.<key>.
 EXERCISE_TEXTS = {
+    # 05.3: the options, by letter
+    **section(
+        "3.option",
+        A=("reranked 的第二阶段是 LSA，只会匹配词项。",
+           "reranked's second stage is LSA, which only matches words."),
+        B=(("reranked 只给 BM25 的候选文档重新排序：BM25 没有返回的文档（多半是与查询没有"
+            "共同词项的另一种语言的文档）根本到不了第二阶段。"),
+           ("reranked only re-orders BM25's candidates: a document BM25 did not return (mostly "
+            "one in the other language, sharing no term with the query) never reaches the "
+            "second stage.")),
+        C=("多语言句向量模型无法比较中文和英文文本。",
+           "The multilingual sentence encoder cannot compare Chinese and English texts."),
+        D=("未判断的文档按不相关计算。",
+           "Unjudged documents count as non-relevant."),
+    ),
     "1.hints": (
         (
             "答案是一个整数（查询的个数）。NumRet 是一个查询实际返回的文档数。",

@@ -39,6 +39,25 @@ TEXTS = {
 # The hints of the exercises (reteval.teaching.exercises.nb06), from a nudge to a
 # near-complete method: exercise.06.<i>.<key>.
 EXERCISE_TEXTS = {
+    # 06.2: the options, by letter
+    **section(
+        "2.option",
+        A=("Tukey HSD 的随机化有误差；换一个种子，两种方法就会一致。",
+           "Tukey's HSD is randomised; with another seed the two procedures would agree."),
+        B=(("两种方法衡量噪声的方式不同：两两检验用这一对自己的逐查询差值，"
+            "Tukey HSD 对所有各对用同一把尺子（所有检索器的残差方差 V_E）；"
+            "差值比这把尺子更一致的一对在两两检验下更容易显著，"
+            "更分散的一对在 Tukey 下更容易显著。"),
+           ("They measure the noise differently: a pairwise test by this pair's own per-query "
+            "differences, Tukey's HSD by one yardstick for every pair (the residual variance "
+            "V_E of all retrievers); a pair whose differences are more consistent than that "
+            "yardstick passes more easily pairwise, a more spread-out pair under Tukey.")),
+        C=("Holm 校正总是比 Tukey HSD 更保守，所以两两检验不可能比 Tukey 先显著。",
+           ("Holm's correction is always more conservative than Tukey's HSD, so a pairwise test "
+            "can never be significant before Tukey.")),
+        D=("方差分析不显著时 Tukey HSD 不会给出任何显著的对。",
+           "Tukey's HSD gives no significant pair when the ANOVA is not significant."),
+    ),
     "1.hints": (
         (
             "答案是一个整数（查询数）。它取决于要检测的差距和逐查询得分的残差方差。",

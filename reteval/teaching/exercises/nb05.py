@@ -24,6 +24,7 @@ import functools
 
 import pandas as pd
 
+from reteval._util.catalogue import LANGUAGES, phrases
 from reteval.teaching.exercises import (
     Exercise,
     WrongAnswer,
@@ -42,24 +43,8 @@ SHORT = 10
 
 #: 05.3: why does reranked find no more cross-language relevant documents in its top 100
 #: than bm25, although its second stage is vector's multilingual model? (The name is kept
-#: for the notebook cell that prints the options.)
-WHY_IDENTICAL = {
-    "zh": {
-        "A": "reranked 的第二阶段是 LSA，只会匹配词项。",
-        "B": "reranked 只给 BM25 的候选文档重新排序：BM25 没有返回的文档（多半是与查询没有"
-             "共同词项的另一种语言的文档）根本到不了第二阶段。",
-        "C": "多语言句向量模型无法比较中文和英文文本。",
-        "D": "未判断的文档按不相关计算。",
-    },
-    "en": {
-        "A": "reranked's second stage is LSA, which only matches words.",
-        "B": "reranked only re-orders BM25's candidates: a document BM25 did not return (mostly "
-             "one in the other language, sharing no term with the query) never reaches the "
-             "second stage.",
-        "C": "The multilingual sentence encoder cannot compare Chinese and English texts.",
-        "D": "Unjudged documents count as non-relevant.",
-    },
-}
+#: for the notebook cell that prints the options.) {lang: {letter: option}}.
+WHY_IDENTICAL = {lang: phrases("teaching.exercise.05.3.option.", lang) for lang in LANGUAGES}
 
 
 @functools.lru_cache(maxsize=1)

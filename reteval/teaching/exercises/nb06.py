@@ -25,6 +25,7 @@ import math
 
 import pandas as pd
 
+from reteval._util.catalogue import LANGUAGES, phrases
 from reteval.teaching.exercises import (
     Exercise,
     WrongAnswer,
@@ -41,27 +42,7 @@ DEPTH = 100
 
 #: 06.2: on R@10, bm25 - hybrid is significant by pairwise t tests with Holm's correction but
 #: not by Tukey's HSD, and bm25 - vector the other way round. Why can both happen?
-PAIRWISE_VS_TUKEY = {
-    "zh": {
-        "A": "Tukey HSD 的随机化有误差；换一个种子，两种方法就会一致。",
-        "B": "两种方法衡量噪声的方式不同：两两检验用这一对自己的逐查询差值，"
-             "Tukey HSD 对所有各对用同一把尺子（所有检索器的残差方差 V_E）；"
-             "差值比这把尺子更一致的一对在两两检验下更容易显著，"
-             "更分散的一对在 Tukey 下更容易显著。",
-        "C": "Holm 校正总是比 Tukey HSD 更保守，所以两两检验不可能比 Tukey 先显著。",
-        "D": "方差分析不显著时 Tukey HSD 不会给出任何显著的对。",
-    },
-    "en": {
-        "A": "Tukey's HSD is randomised; with another seed the two procedures would agree.",
-        "B": "They measure the noise differently: a pairwise test by this pair's own per-query "
-             "differences, Tukey's HSD by one yardstick for every pair (the residual variance "
-             "V_E of all retrievers); a pair whose differences are more consistent than that "
-             "yardstick passes more easily pairwise, a more spread-out pair under Tukey.",
-        "C": "Holm's correction is always more conservative than Tukey's HSD, so a pairwise "
-             "test can never be significant before Tukey.",
-        "D": "Tukey's HSD gives no significant pair when the ANOVA is not significant.",
-    },
-}
+PAIRWISE_VS_TUKEY = {lang: phrases("teaching.exercise.06.2.option.", lang) for lang in LANGUAGES}
 
 _RETRIEVERS = ("bm25", "vector", "hybrid", "reranked")
 
