@@ -46,6 +46,8 @@ class Language:
     separator, last_separator : str
         Between the names of a list in running text, and before its last name
         (``"a、b 和 c"``, ``"a, b and c"``).
+    sentence_separator : str
+        Between two sentences: none in Chinese, a space in English.
     cjk : bool
         Whether its figures draw CJK characters (and so need a CJK font).
     """
@@ -56,6 +58,7 @@ class Language:
     reading_speed: int
     separator: str
     last_separator: str
+    sentence_separator: str
     cjk: bool
 
 
@@ -64,12 +67,14 @@ _RECORDS = {
         code="zh", html_lang="zh-CN",
         fonts=('"Noto Sans CJK SC", "Source Han Sans SC", "Noto Sans SC", "PingFang SC", '
                '"Microsoft YaHei", "WenQuanYi Micro Hei", sans-serif'),
-        reading_speed=250, separator="、", last_separator=" 和 ", cjk=True),
+        reading_speed=250, separator="、", last_separator=" 和 ", sentence_separator="",
+        cjk=True),
     "en": Language(
         code="en", html_lang="en",
         fonts=('"DejaVu Sans", "Helvetica Neue", Arial, "Noto Sans CJK SC", '
                '"Source Han Sans SC", "PingFang SC", "Microsoft YaHei", sans-serif'),
-        reading_speed=150, separator=", ", last_separator=" and ", cjk=False),
+        reading_speed=150, separator=", ", last_separator=" and ", sentence_separator=" ",
+        cjk=False),
 }
 
 #: The languages' codes, the default edition's first.

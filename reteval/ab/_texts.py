@@ -77,7 +77,6 @@ TEXTS = {
         per_treatment=("各实验组：{items}。", "Per treatment: {items}."),
         item=("{name}：{value}", "{name}: {value}"),
         sep=("；", "; "),
-        sentence_sep=("", " "),
         decision_ship=("上线", "ship"),
         decision_do_not_ship=("不上线", "do not ship"),
         decision_inconclusive=("无法定论", "inconclusive"),

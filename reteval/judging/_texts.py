@@ -15,7 +15,6 @@ TEXTS = {
                   "characters, {failed} failed answers)")),
         dry_run=("相关性判断（试运行）：将调用 {calls} 次，发送 {characters} 个字符",
                  "Judgments(dry run: {calls} calls, {characters} characters)"),
-        sep=("、", ", "),
         none=("无", "none"),
         failed=(("判定器 {judge!r} 的 {calls} 个回答中有 {failed} 个失败；{lost} 个（查询，文档）对"
                  "没有得到等级（见 {attribute}）"),

@@ -27,7 +27,6 @@ TEXTS = {
     **section(
         "depth",
         system=("{s} {mean:.1f}（{low:g}–{high:g}）", "{s} {mean:.1f} ({low:g} to {high:g})"),
-        separator=("、", ", "),
         differ=("各检索器每个查询返回的文档数不同（均值，括号内为最少–最多）：{listing}。",
                 ("The systems returned different numbers of documents per query (mean, with the "
                 "fewest and the most): {listing}.")),

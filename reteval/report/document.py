@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from reteval._util.catalogue import check_lang, join_names, phrase, phrases
+from reteval._util.languages import language
 from reteval.errors import InputError
 from reteval.evaluation.comparison import Comparison
 from reteval.evaluation.measures import is_count
@@ -182,7 +183,7 @@ def _depth_paragraph(c: Comparison, lang: str) -> tuple | None:
     retrieved = getattr(c, "retrieved", None)
     if retrieved is None or len(c.systems) < 2 or (retrieved.nunique(axis=1) <= 1).all():
         return None
-    separator = phrase("report.depth.separator", lang)
+    separator = language(lang).separator
     listing = separator.join(phrase("report.depth.system", lang, s=s, mean=retrieved[s].mean(),
                                     low=retrieved[s].min(), high=retrieved[s].max())
                              for s in c.systems)

@@ -30,7 +30,6 @@ _CHECK = section(
     right=("正确！", "Correct!"),
     wrong=("还不对。", "Not yet."),
     hint=("提示 {i}/{n}：", "Hint {i}/{n}: "),
-    sep=("", " "),
 )
 
 

@@ -40,6 +40,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
 from reteval._util.catalogue import TEXTS, check_lang, phrase
+from reteval._util.languages import language
 from reteval.errors import InputError
 
 __all__ = [
@@ -378,7 +379,7 @@ def check(exercise_id: str, answer, *, lang: str = "zh") -> Verdict:
         parts.append(remark)
     parts.append(phrase("teaching.exercise.hint", lang, i=shown, n=len(given))
                  + given[shown - 1])
-    return Verdict(exercise_id, False, phrase("teaching.exercise.sep", lang).join(parts),
+    return Verdict(exercise_id, False, language(lang).sentence_separator.join(parts),
                    hint=shown)
 
 
