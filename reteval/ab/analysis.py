@@ -63,6 +63,7 @@ import pandas as pd
 from scipy.stats import norm
 
 from reteval._util.catalogue import TEXTS, check_lang, join_names, phrase
+from reteval._util.languages import language
 from reteval._util.validation import check_probability
 from reteval.ab.assignment import Experiment
 from reteval.ab.bayesian import posterior
@@ -578,4 +579,4 @@ def _verdict(table, comparisons, metrics, control, treatments, srm, decision, re
         items = say("sep").join(say("item", name=t, value=say("decision_" + d.replace(" ", "_")))
                                 for t, d in per_t.items())
         parts.append(say("per_treatment", items=items))
-    return say("sentence_sep").join(parts)
+    return language(lang).sentence_separator.join(parts)

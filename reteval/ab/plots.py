@@ -29,7 +29,7 @@ def _axes(ax, figsize):
 
 
 def _say(key: str, lang: str, **fields) -> str:
-    return figure_text(phrase(f"ab_figure.{key}", lang, **fields))
+    return figure_text(phrase(f"ab.figure.{key}", lang, **fields))
 
 
 def plot_method_comparison(comparison: MethodComparison, *, ax=None, lang: str = "en"):
@@ -45,7 +45,7 @@ def plot_method_comparison(comparison: MethodComparison, *, ax=None, lang: str =
     fig, ax = _axes(ax, (8.0, 4.0))
     table = comparison.table
     method = comparison.method
-    name = (phrase(f"ab_figure.{method}", lang) if f"ab_figure.{method}" in TEXTS
+    name = (phrase(f"ab.figure.{method}", lang) if f"ab.figure.{method}" in TEXTS
             else method.replace("_", "-"))
     ax.plot(table.index, table["ab_power"], "o-", label=_say("ab", lang))
     ax.plot(table.index, table["interleaving_power"], "s-.",
@@ -73,7 +73,7 @@ def plot_sequential(result: SequentialResult, *, ax=None, label: str | None = No
     matplotlib.figure.Figure
     """
     check_lang(lang)
-    label = phrase("ab_figure.difference", lang) if label is None else label
+    label = phrase("ab.figure.difference", lang) if label is None else label
     fig, ax = _axes(ax, (8.0, 4.0))
     x = np.arange(len(result.looks))
     ax.plot(x, result.naive_pvalue, "o-", label=_say("naive", lang))

@@ -730,7 +730,7 @@ def _impression_users(gen, n: int, queries_per_user: float) -> np.ndarray:
 
 def _comparison_verdict(needed, expected, target_power, alpha, sizes, method,
                         lang="en") -> str:
-    key = f"ab_figure.{method}"
+    key = f"ab.figure.{method}"
     name = phrase(key, lang) if key in TEXTS else method.replace("_", "-")
 
     def say(n):

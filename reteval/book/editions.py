@@ -38,6 +38,7 @@ import os
 import re
 
 from reteval._util.catalogue import LANGUAGES, check_lang
+from reteval._util.languages import language
 from reteval.errors import InputError
 
 __all__ = ["LANGUAGES", "TAGS", "check_bilingual", "chinese_run", "class_minutes", "edition",
@@ -154,9 +155,8 @@ def edition(notebook, lang: str):
     return result
 
 
-# What a class spends on a notebook: reading its prose (Chinese characters or English words per
-# minute, technical text read with care), running and reading each code cell, each exercise.
-READING_SPEED = {"zh": 250, "en": 150}
+# What a class spends on a notebook: reading its prose (at the language's reading speed),
+# running and reading each code cell, each exercise.
 MINUTES_PER_CODE_CELL = 1.5
 MINUTES_PER_EXERCISE = 6.0
 CLASS_MINUTES = 90  # one class session
@@ -166,7 +166,7 @@ _EXERCISE = re.compile(r"""\bcheck\(\s*["']\d\d[a-z]?\.\d+["']""")
 def class_minutes(notebook, lang: str) -> float:
     """How long one edition of a teaching notebook takes in class, in minutes (an estimate).
 
-    Prose is read at ``READING_SPEED[lang]`` (250 Chinese characters or 150
+    Prose is read at the language's ``reading_speed`` (250 Chinese characters or 150
     English words a minute, technical text read with care), each code cell
     takes ``MINUTES_PER_CODE_CELL`` (1.5: run it, read its output) and each
     exercise (a code cell calling ``check("NN.i", ...)``) ``MINUTES_PER_EXERCISE``
@@ -190,9 +190,9 @@ def class_minutes(notebook, lang: str) -> float:
     for cell in cells:
         if cell.cell_type == "markdown":
             text = _strip(cell.source, _CODE_AND_MATH)  # code, math, link targets: not prose
-            amount = (len(_IDEOGRAPH.findall(text)) if lang == "zh"
+            amount = (len(_IDEOGRAPH.findall(text)) if language(lang).cjk
                       else len(_IDEOGRAPH.sub(" ", text).split()))
-            minutes += amount / READING_SPEED[lang]
+            minutes += amount / language(lang).reading_speed
         elif cell.cell_type == "code" and not _tags(cell) & {"record", "parameters"}:
             exercise = _EXERCISE.search(cell.source)
             minutes += MINUTES_PER_EXERCISE if exercise else MINUTES_PER_CODE_CELL

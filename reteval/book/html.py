@@ -45,22 +45,17 @@ from typing import NamedTuple
 from urllib.parse import quote, unquote, urlsplit
 
 from reteval._util.catalogue import LANGUAGES, TEXTS, phrase, phrases
+from reteval._util.languages import language
 from reteval.errors import InputError
 
 __all__ = ["add_subcommands", "build_book", "math_to_mathml", "sanitise"]
 
-HTML_LANG = {"zh": "zh-CN", "en": "en"}
+HTML_LANG = {lang: language(lang).html_lang for lang in LANGUAGES}
 # The notebooks are numbered in the order they are read (the chapter's order, except that the
 # report comes after the continuous evaluation whose history it reads), so the book lists them by
 # name. Their titles and every word of the book's frame are catalogue entries (book.section.NN,
 # book.*).
 UI = {lang: phrases("book.", lang) for lang in LANGUAGES}  # the book's frame, by language
-FONTS = {
-    "zh": '"Noto Sans CJK SC", "Source Han Sans SC", "Noto Sans SC", "PingFang SC", '
-          '"Microsoft YaHei", "WenQuanYi Micro Hei", sans-serif',
-    "en": '"DejaVu Sans", "Helvetica Neue", Arial, "Noto Sans CJK SC", "Source Han Sans SC", '
-          '"PingFang SC", "Microsoft YaHei", sans-serif',
-}
 MONO = '"DejaVu Sans Mono", "Noto Sans Mono CJK SC", monospace'
 FIGURE_SUFFIXES = (".png", ".svg", ".jpg", ".jpeg", ".gif", ".pdf")
 REPORT_SUFFIXES = (".html", ".md", ".tex")
@@ -530,7 +525,7 @@ def _code_css() -> str:
 
 def _page(lang: str, title: str, body: str, header: str, footer: str, kind: str = "") -> str:
     other = HTML_LANG["en" if lang == "zh" else "zh"]
-    css = CSS % {"font": FONTS[lang], "mono": MONO, "other": other} + _code_css()
+    css = CSS % {"font": language(lang).fonts, "mono": MONO, "other": other} + _code_css()
     return (f'<!DOCTYPE html>\n<html lang="{HTML_LANG[lang]}">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{html.escape(title)}</title>\n<style>{css}</style>\n</head>\n<body>\n"

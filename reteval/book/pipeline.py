@@ -68,14 +68,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import NamedTuple
 
-from reteval._util.catalogue import LANGUAGES
+from reteval._util.languages import DEFAULT_LANG, LANGUAGES
 from reteval.errors import InputError, RetevalError
 
 __all__ = ["NotebookFailed", "NotebookResult", "add_subcommands", "languages", "load_params",
            "notebook_parameters", "notebook_paths", "run_pipeline"]
 
 LANG_CHOICES = (*LANGUAGES, "all")
-DEFAULT_LANG = "zh"
 
 
 class NotebookFailed(RetevalError):
@@ -158,25 +157,6 @@ def load_params(path: str | os.PathLike | None) -> dict:
 
 _MAX_DEPTH = 100  # nesting of YAML collections in a parameters file
 
-# Notebooks renamed when they were renumbered in reading order: a parameters file or an --only
-# that names an old stem is told the new one.
-_RENAMED = {
-    "01_metrics_walkthrough": "01_measures (and 03_evaluation_set)",
-    "01b_evaluation_set": "04_judgments",
-    "02_retriever_comparison": "05_retriever_comparison (and 06_many_systems)",
-    "03_ab_analysis": "07_ab_test (and 08_interleaving)",
-    "04_report": "10_report",
-    "05_explore": "11_explore",
-    "06_continuous_evaluation": "09_continuous_evaluation",
-}
-
-
-def _renamed(names) -> str:
-    """``"; renamed: old -> new"`` for the old stems among ``names``, else ``""``."""
-    hints = [f"{name} -> {_RENAMED[name]}" for name in sorted(names) if name in _RENAMED]
-    return f"; renamed: {', '.join(hints)}" if hints else ""
-
-
 def _load_yaml(text: str, path: Path):
     """``yaml.safe_load`` without aliases and with bounded nesting.
 
@@ -258,15 +238,14 @@ def notebook_paths(notebooks_dir: str | os.PathLike, only=None, order=()) -> lis
     unknown = set(order) - {p.stem for p in paths}
     if unknown:
         raise InputError(f"'order' names unknown notebooks {sorted(unknown)}; "
-                         f"have {[p.stem for p in paths]}{_renamed(unknown)}")
+                         f"have {[p.stem for p in paths]}")
     rank = {name: i for i, name in enumerate(order)}
     paths.sort(key=lambda p: (rank.get(p.stem, len(rank)), p.name))
     if only:
         wanted = set(only)
         unknown = wanted - {p.stem for p in paths}
         if unknown:
-            raise InputError(f"unknown notebooks {sorted(unknown)}; have {[p.stem for p in paths]}"
-                             f"{_renamed(unknown)}")
+            raise InputError(f"unknown notebooks {sorted(unknown)}; have {[p.stem for p in paths]}")
         paths = [p for p in paths if p.stem in wanted]
     if not paths:
         raise InputError("no notebooks named NN_name.ipynb", path=folder)
@@ -486,12 +465,12 @@ def run_pipeline(
     order = [name for name in params.get("order", ()) if name in present]
     absent = [name for name in params.get("order", ()) if name not in present]
     if absent:
-        say(f"order: {absent} not in {notebooks_dir}; skipped{_renamed(absent)}")
+        say(f"order: {absent} not in {notebooks_dir}; skipped")
     paths = notebook_paths(notebooks_dir, only, order)
     unknown = set(params["notebooks"]) - present
     if unknown:
         raise InputError(f"parameters for unknown notebooks {sorted(unknown)}; have "
-                         f"{sorted(present)}{_renamed(unknown)}")
+                         f"{sorted(present)}")
     plans = []
     for path in paths:  # check every notebook's parameters before running any
         source = _read_source(path)

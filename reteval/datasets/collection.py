@@ -64,7 +64,7 @@ class Dataset:
         >>> print(load("teaching").describe("zh"))
         数据集 teaching：188 个文档，36 条查询，554 个相关性判断
         """
-        return phrase("dataset.describe", lang, name=self.name, documents=len(self.corpus),
+        return phrase("datasets.describe", lang, name=self.name, documents=len(self.corpus),
                       queries=len(self.queries), judgments=len(self.qrels))
 
     def __repr__(self) -> str:

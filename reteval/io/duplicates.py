@@ -56,13 +56,13 @@ def duplicate_error(what, query_id, doc_id, where, source) -> InputError:
     --------
     >>> error = duplicate_error("run", "q1", "d1", "rows 0 and 1", None)
     >>> str(error), error.key
-    ("document 'd1' appears twice for query 'q1' in the run, on rows 0 and 1", 'error.duplicate')
+    ("document 'd1' appears twice for query 'q1' in the run, on rows 0 and 1", 'io.duplicate')
     """
     unit, _, places = str(where).partition(" ")
     first, _, second = places.partition(" and ")
     return InputError(
         f"document {doc_id!r} appears twice for query {query_id!r} in the {what}, on {where}",
-        path=source, key="error.duplicate",
+        path=source, key="io.duplicate",
         fields={"doc": doc_id, "query": query_id, "what": what, "unit": unit, "first": first,
                 "second": second},
     )

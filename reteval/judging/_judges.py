@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from reteval._util.catalogue import check_lang, phrase
+from reteval._util.languages import language
 from reteval.errors import InputError, RetevalError, outside_stacklevel
 
 __all__ = [
@@ -95,7 +96,7 @@ class Judgments:
         if self.dry_run:
             return phrase(f"judging.dry_run{cached}", lang, calls=self.calls,
                           characters=self.characters, cached=self.cached)
-        judges = phrase("judging.sep", lang).join(sorted(set(self.qrels["judge"])))
+        judges = language(lang).separator.join(sorted(set(self.qrels["judge"])))
         return phrase(f"judging.summary{cached}", lang, items=len(self.qrels),
                       judges=judges or phrase("judging.none", lang), calls=self.calls,
                       characters=self.characters, failed=self.failed, cached=self.cached)

@@ -223,7 +223,7 @@ def plot_history(history, *, measures: Sequence[str] | str | None = None,
             if hit.any():
                 ax.plot(group.loc[hit, "created_utc"], series[hit], linestyle="none",
                         marker="v", markersize=9, color="red", zorder=3,
-                        label="_alert" if alert_labelled else phrase("trend.alert", lang))
+                        label="_alert" if alert_labelled else phrase("monitor.trend.alert", lang))
                 alert_labelled = True
     other = frame[frame["alert"] & (frame["alert_measures"] == "")]
     for moment in other["created_utc"]:
@@ -236,10 +236,11 @@ def plot_history(history, *, measures: Sequence[str] | str | None = None,
         if m in measure_columns:
             ax.axhline(minimum, linestyle=":", linewidth=1,
                        color=colors.get(m, "black"))
-    ax.set_xlabel(phrase("trend.x", lang))
-    ax.set_ylabel(phrase("trend.y", lang))
-    ax.set_title(figure_text(phrase("trend.title_of", lang, retriever=display_name(retriever))
-                             if retriever else phrase("trend.title", lang)))
+    ax.set_xlabel(phrase("monitor.trend.x", lang))
+    ax.set_ylabel(phrase("monitor.trend.y", lang))
+    ax.set_title(figure_text(
+        phrase("monitor.trend.title_of", lang, retriever=display_name(retriever))
+        if retriever else phrase("monitor.trend.title", lang)))
     if ax.get_lines():
         ax.legend(loc="best", fontsize="small")
     ax.tick_params(axis="x", labelrotation=30)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from reteval._util.catalogue import check_lang, join_names, phrase, phrases
+from reteval._util.languages import language
 from reteval.errors import InputError
 from reteval.evaluation.comparison import Comparison
 from reteval.evaluation.measures import is_count
@@ -127,12 +128,12 @@ def _family(measure: str) -> tuple[str, bool]:
 
 def _mean_term(measure: str, lang: str) -> str | None:
     """The name of the measure's mean over queries, in the chapter's terms (None if unknown)."""
-    terms = phrases("term.", lang).get(_family(measure)[0])
+    terms = phrases("report.term.", lang).get(_family(measure)[0])
     return None if terms is None else (terms[1] or terms[0])
 
 
 def _terms_sentence(c: Comparison, lang: str) -> tuple | None:
-    terms = phrases("term.", lang)
+    terms = phrases("report.term.", lang)
     seen = {}
     for m in c.measures:
         family, cutoff = _family(m)
@@ -182,7 +183,7 @@ def _depth_paragraph(c: Comparison, lang: str) -> tuple | None:
     retrieved = getattr(c, "retrieved", None)
     if retrieved is None or len(c.systems) < 2 or (retrieved.nunique(axis=1) <= 1).all():
         return None
-    separator = phrase("report.depth.separator", lang)
+    separator = language(lang).separator
     listing = separator.join(phrase("report.depth.system", lang, s=s, mean=retrieved[s].mean(),
                                     low=retrieved[s].min(), high=retrieved[s].max())
                              for s in c.systems)

@@ -67,7 +67,7 @@ use_cjk_font(warn=False)
 
 
 def _say(key: str, lang: str, **fields) -> str:
-    return figure_text(phrase(f"figure.{key}", lang, **fields))
+    return figure_text(phrase(f"report.figure.{key}", lang, **fields))
 
 
 def _check(comparison) -> Comparison:

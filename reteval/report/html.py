@@ -12,6 +12,7 @@ import html
 import io
 
 from reteval._util.catalogue import phrase
+from reteval._util.languages import language
 from reteval.evaluation.comparison import Comparison
 from reteval.report.document import (
     Bullets,
@@ -37,7 +38,6 @@ th,td{border-bottom:1px solid #ddd;padding:.3rem .6rem}th{background:#f4f4f4;tex
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 figure{margin:1.5rem 0}figure img{max-width:100%}figcaption{color:#555;font-size:.9rem}
 """
-_HTML_LANG = {"zh": "zh-CN", "en": "en"}
 
 
 def _h(text: tuple) -> str:
@@ -72,7 +72,7 @@ def render_html(doc: list, title: str, images: dict[str, str], lang: str) -> str
             cap = html.escape(block.caption)
             body.append(f'<figure><img alt="{cap}" src="data:image/png;base64,'
                         f'{images[block.name]}"><figcaption>{cap}</figcaption></figure>')
-    return (f"<!DOCTYPE html>\n<html lang=\"{_HTML_LANG[lang]}\">\n<head>\n"
+    return (f"<!DOCTYPE html>\n<html lang=\"{language(lang).html_lang}\">\n<head>\n"
             "<meta charset=\"utf-8\">\n"
             f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
             + "\n".join(body) + "\n</body>\n</html>\n")

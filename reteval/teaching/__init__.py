@@ -27,13 +27,13 @@ and why the two differ:
 * :func:`show_source`: the source of a chapter function, for display.
 
 What a notebook's setup cell needs besides: :func:`notebook_texts` (the
-notebook's words in its edition's language, from the text catalogue),
+notebook's words in its edition's language, from ``reteval/teaching/_texts/``),
 :func:`use_cjk_font` (figures that draw Chinese), :func:`error_message` (a
 reteval error said in the edition's language) and :func:`join_names` (a list of
 names in running text of either language).
 """
 
-from reteval._util.catalogue import error_message, join_names, notebook_texts
+from reteval._util.catalogue import error_message, join_names
 from reteval._util.fonts import use_cjk_font
 from reteval.teaching.chapter_metrics import (
     EvaluationQuery,
@@ -46,6 +46,7 @@ from reteval.teaching.chapter_metrics import (
     recall_at_k,
 )
 from reteval.teaching.source import show_source
+from reteval.teaching.texts import notebook_texts
 
 __all__ = [
     "EvaluationQuery",

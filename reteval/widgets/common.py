@@ -63,7 +63,7 @@ class Displayable:
         text = self.text()
         bundle["text/plain"] = text
         bundle["text/html"] = (f"<div class='reteval-w reteval-fallback'><p><em>"
-                               f"{html.escape(phrase('widget.live_note', self.lang))}</em></p>"
+                               f"{html.escape(phrase('widgets.live_note', self.lang))}</em></p>"
                                f"{self._fallback_html(text)}</div>")
         return bundle
 

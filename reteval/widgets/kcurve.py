@@ -122,8 +122,8 @@ class KCurveExplorer(Displayable):
                 ax.plot(ks, self.curves[(family, system)], marker="osD^vPX"[i % 7], markersize=3,
                         linestyle=("-", "--", "-.", ":")[i % 4], label=figure_text(system))
             ax.axvline(k, color="grey", linewidth=1, linestyle=":", label=f"K = {k}")
-            ax.set_xlabel(phrase("widget.cutoff_k", self.lang))
-            ax.set_ylabel(figure_text(phrase("widget.mean_of", self.lang, measure=f"{family}@K")))
+            ax.set_xlabel(phrase("widgets.cutoff_k", self.lang))
+            ax.set_ylabel(figure_text(phrase("widgets.mean_of", self.lang, measure=f"{family}@K")))
             ax.set_title(figure_text(f"{family}@K"))
             ax.set_ylim(0, 1.02)
             ax.grid(alpha=0.3)
@@ -141,7 +141,7 @@ class KCurveExplorer(Displayable):
     def text(self) -> str:
         """The values at the slider's K, as a plain-text table (its index named in ``lang``)."""
         k = int(self.k_slider.value)
-        table = self.at(k).round(4).rename_axis(phrase("widget.system", self.lang))
+        table = self.at(k).round(4).rename_axis(phrase("widgets.system", self.lang))
         return f"K = {k}\n" + table.to_string()
 
     def _fallback_html(self, text: str) -> str:
@@ -160,7 +160,7 @@ class KCurveExplorer(Displayable):
             + "".join(f"<td>{v:.3f}</td>" for v in row) + "</tr>"
             for s, row in zip(table.index, table.to_numpy(), strict=True)
         )
-        system = html.escape(phrase("widget.system", self.lang))
+        system = html.escape(phrase("widgets.system", self.lang))
         return (f"<div class='reteval-w'>{STYLE}<table><tr><th class='l'>{system}</th>{head}</tr>"
                 f"{rows}</table></div>")
 

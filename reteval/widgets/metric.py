@@ -30,8 +30,8 @@ def metric_table_html(state: MetricState, *, lang: str = "en") -> str:
     >>> "<td>1/log2(2) = 1</td>" in metric_table_html(MetricState([1, 0], k=2))
     True
     """
-    yes, no = (html.escape(phrase(key, lang)) for key in ("widget.relevant",
-                                                          "widget.not_relevant"))
+    yes, no = (html.escape(phrase(key, lang)) for key in ("widgets.relevant",
+                                                          "widgets.not_relevant"))
     rows = []
     seen = 0
     for i, (g, is_rel) in enumerate(zip(state.grades, state.relevant(), strict=True), 1):
@@ -45,11 +45,11 @@ def metric_table_html(state: MetricState, *, lang: str = "en") -> str:
                     f"<td>{precision}</td><td>{term}</td></tr>")
     extra = ""
     if state.unretrieved:
-        words = phrase("widget.judged_not_retrieved", lang, grades=list(state.unretrieved),
+        words = phrase("widgets.judged_not_retrieved", lang, grades=list(state.unretrieved),
                        n=sum(g >= state.relevance_level for g in state.unretrieved))
         extra = f"<p>{html.escape(words)}</p>"
     rank, grade, relevant, precision, gain = (
-        html.escape(word) for word in phrase("widget.metric_header", lang))
+        html.escape(word) for word in phrase("widgets.metric_header", lang))
     return (
         f"<div class='reteval-w'>{STYLE}<table><tr><th>{rank}</th><th>{grade}</th>"
         f"<th class='l'>{relevant}</th><th>{precision}</th><th>{gain}</th></tr>"
@@ -134,7 +134,7 @@ class MetricExplorer(Displayable):
         for rank, g in enumerate(self.state.grades, 1):
             if max_grade == 1:
                 control = widgets.ToggleButton(value=bool(g), description=str(rank),
-                                               tooltip=phrase("widget.relevant_at", lang,
+                                               tooltip=phrase("widgets.relevant_at", lang,
                                                               rank=rank),
                                                layout=widgets.Layout(width="44px"))
             else:
@@ -149,13 +149,13 @@ class MetricExplorer(Displayable):
         self.k_slider.add_class("reteval-k")
         self.missing_slider = widgets.IntSlider(value=len(self.state.unretrieved), min=0,
                                                 max=max(10, len(self.state.unretrieved)),
-                                                description=phrase("widget.not_retrieved",
+                                                description=phrase("widgets.not_retrieved",
                                                                    lang),
                                                 style={"description_width": "initial"})
         self.missing_grade = widgets.Dropdown(
             options=list(range(1, max_grade + 1)),
             value=max(1, min(missing_grades, default=1)),
-            description=phrase("widget.of_grade", lang),
+            description=phrase("widgets.of_grade", lang),
             layout=widgets.Layout(width="140px"))
         self.values_html = widgets.HTML()
         self.values_html.add_class("reteval-metric-values")
@@ -167,7 +167,7 @@ class MetricExplorer(Displayable):
                                  layout=widgets.Layout(flex_flow="row wrap"))
         positions.add_class("reteval-grades")
         self.widget = widgets.VBox([
-            widgets.HTML(f"<b>{html.escape(phrase('widget.grade_at_rank', lang))}</b>"),
+            widgets.HTML(f"<b>{html.escape(phrase('widgets.grade_at_rank', lang))}</b>"),
             positions,
             widgets.HBox([self.k_slider, self.missing_slider, self.missing_grade]),
             widgets.HBox([self.values_html, self.table_html],

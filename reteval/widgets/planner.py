@@ -51,12 +51,12 @@ class SamplePlan:
         '每组 3,835 人（共 7,670 人），双侧检验，显著性水平 α = 0.050，统计功效 0.80'
         """
         check_lang(lang)
-        first = phrase("widget.plan_rates", lang, baseline=self.baseline,
+        first = phrase("widgets.plan_rates", lang, baseline=self.baseline,
                        treatment=self.treatment, change=self.treatment - self.baseline,
                        relative=(self.treatment / self.baseline - 1) * 100)
         second = (f"h = 2 asin(sqrt({self.treatment:.3f})) - 2 asin(sqrt({self.baseline:.3f})) "
                   f"= {self.effect_size:.4f}")
-        third = phrase("widget.plan_size", lang, n=self.n_per_group, total=self.total,
+        third = phrase("widgets.plan_size", lang, n=self.n_per_group, total=self.total,
                        alpha=self.alpha, power=self.power)
         return (first, second, third)
 
@@ -141,7 +141,7 @@ class ABPlanner(Displayable):
         plan_sample_size(baseline, effect, alpha=alpha, power=power)  # validate up front
         # A starting value outside a slider's usual range widens the range: a slider never
         # clamps it silently (the plan shown is always the plan asked for).
-        words = {key: phrase(f"widget.{key}", lang)
+        words = {key: phrase(f"widgets.{key}", lang)
                  for key in ("baseline_rate", "effect", "alpha", "power")}
         self.baseline_slider = _slider(baseline, 0.01, 0.99, 0.01, words["baseline_rate"], ".2f")
         self.effect_slider = _slider(effect, 0.001, 0.2, 0.001, words["effect"], ".3f")
@@ -172,7 +172,7 @@ class ABPlanner(Displayable):
                                          power=self.power_slider.value)
         except InputError as error:
             self.plan = None
-            self._lines = (phrase("widget.no_plan", self.lang, error=error),)
+            self._lines = (phrase("widgets.no_plan", self.lang, error=error),)
             self.result_html.value = (f"<div class='reteval-w'>{STYLE}<div class='formula non'>"
                                       f"{html.escape(self._lines[0])}</div></div>")
             return

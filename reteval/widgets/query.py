@@ -71,12 +71,12 @@ class QueryExplorer(Displayable):
 
         options = [(f"{q}: {text[:70]}", q) for q, text in dataset.queries.items()]
         self.query_select = widgets.Dropdown(options=options, value=query_id,
-                                             description=phrase("widget.query", lang),
+                                             description=phrase("widgets.query", lang),
                                              layout=widgets.Layout(width="560px"))
         self.left_select = widgets.Dropdown(options=names, value=systems[0],
-                                            description=phrase("widget.left", lang))
+                                            description=phrase("widgets.left", lang))
         self.right_select = widgets.Dropdown(options=names, value=systems[1],
-                                             description=phrase("widget.right", lang))
+                                             description=phrase("widgets.right", lang))
         self.k_slider = widgets.IntSlider(value=k, min=1, max=max(50, k), description="K")
         self.left_html = widgets.HTML(layout=widgets.Layout(width="50%"))
         self.right_html = widgets.HTML(layout=widgets.Layout(width="50%"))
@@ -130,7 +130,7 @@ class QueryExplorer(Displayable):
         rows = []
         for row in self.ranking(system, query_id, k).itertuples(index=False):
             if pd.isna(row.judgment):
-                unjudged = html.escape(phrase("widget.unjudged", self.lang))
+                unjudged = html.escape(phrase("widgets.unjudged", self.lang))
                 mark = f"<span class='unj'>{unjudged}</span>"
             elif row.judgment >= self.relevance_level:
                 mark = f"<span class='rel'>&#10004; {row.judgment}</span>"
@@ -141,10 +141,10 @@ class QueryExplorer(Displayable):
                         f"<td class='l'>{html.escape(row.title[:60])}</td></tr>")
         missed = self.missed(system, query_id, k)
         missed_text = (", ".join(f"{html.escape(d)} ({g})" for d, g in missed)
-                       or html.escape(phrase("widget.none", self.lang)))
+                       or html.escape(phrase("widgets.none", self.lang)))
         rank, doc, score, judgment, title = (
-            html.escape(word) for word in phrase("widget.ranking_header", self.lang))
-        missed_head = html.escape(phrase("widget.missed", self.lang, k=k))
+            html.escape(word) for word in phrase("widgets.ranking_header", self.lang))
+        missed_head = html.escape(phrase("widgets.missed", self.lang, k=k))
         return (
             f"<div class='reteval-w'>{STYLE}<h4>{html.escape(system)}</h4>"
             f"<div class='formula reteval-measures'>{summary}</div>"
@@ -160,7 +160,7 @@ class QueryExplorer(Displayable):
         lines = [f"== {system} ==", " · ".join(f"{m} = {v:.3f}" for m, v in values.items())]
         for row in self.ranking(system, query_id, k).itertuples(index=False):
             if pd.isna(row.judgment):
-                mark = phrase("widget.unjudged", self.lang)
+                mark = phrase("widgets.unjudged", self.lang)
             elif row.judgment >= self.relevance_level:
                 mark = f"✔ {row.judgment}"
             else:
@@ -168,8 +168,8 @@ class QueryExplorer(Displayable):
             lines.append(f"{row.rank:>3}  {row.doc_id:<10} {row.score:8.3f}  {mark:<6} "
                          f"{row.title[:50]}".rstrip())
         missed = ", ".join(f"{d} ({g})" for d, g in self.missed(system, query_id, k))
-        lines.append(phrase("widget.missed", self.lang, k=k)
-                     + (missed or phrase("widget.none", self.lang)))
+        lines.append(phrase("widgets.missed", self.lang, k=k)
+                     + (missed or phrase("widgets.none", self.lang)))
         return "\n".join(lines)
 
     def text(self) -> str:
@@ -196,7 +196,7 @@ class QueryExplorer(Displayable):
         Relevant, not in the top 2: d3 (1)
         """
         query_id, k = self.query_select.value, int(self.k_slider.value)
-        head = phrase("widget.query_line", self.lang, q=query_id,
+        head = phrase("widgets.query_line", self.lang, q=query_id,
                       text=self.dataset.queries[query_id], k=k)
         return "\n".join([head, self.side_text(self.left_select.value, query_id, k),
                           self.side_text(self.right_select.value, query_id, k)])

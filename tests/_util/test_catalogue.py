@@ -14,8 +14,9 @@ NAMES = {"A/B", "AP", "DCG", "Fisher", "Holm", "Hodges-Lehmann", "Jupyter", "Jup
          "MRR", "R", "VS", "Code", "Wilcoxon", "Cohen", "d_z", "bpref", "mSPRT", "UTC", "log2",
          "bootstrap", "English", "RAG", "Tukey", "HSD", "V_E", "MOE", "Krippendorff", "Welch",
          "delta", "CUPED"}
-# The link to the other edition names its language in that language.
-OTHER_LANGUAGE = {"book.switch"}
+# The link to the other edition names its language in that language; an exercise on Chinese
+# text quotes it in the English hints too.
+OTHER_LANGUAGE = {"book.switch", "teaching.exercise.03.2.hints"}
 
 def _fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
@@ -62,9 +63,19 @@ def _english_words(key):
     return {w for w in re.findall(r"[A-Za-z][A-Za-z_/0-9-]*", words) if len(w) > 1} - NAMES
 
 
+# The exercises' words name the code and the data they are about (average_precision, trec_eval,
+# d1): their Chinese is checked to be Chinese, not to be free of Latin words.
+NAMES_CODE = "teaching.exercise."
+
+
 def test_chinese_entries_have_no_english_words():
-    found = {key: _english_words(key) for key in TEXTS if key not in OTHER_LANGUAGE}
+    found = {key: _english_words(key) for key in TEXTS
+             if key not in OTHER_LANGUAGE and not key.startswith(NAMES_CODE)}
     assert {key: words for key, words in found.items() if words} == {}
+    exercises = {key: " ".join(_strings(TEXTS[key]["zh"])) for key in TEXTS
+                 if key.startswith(NAMES_CODE) and key != f"{NAMES_CODE}sep"}
+    assert len(exercises) > 100
+    assert [key for key, text in exercises.items() if not _HAN.search(text)] == []
 
 
 def test_chinese_terms_follow_the_glossary():
@@ -72,20 +83,20 @@ def test_chinese_terms_follow_the_glossary():
     for drift in ("检验效能", "教学集", "Notebook", "成功率"):
         assert drift not in everything
     assert "功效" not in everything.replace("统计功效", "")
-    assert phrase("term.Success", "zh")[0] == "命中率"  # docs/glossary.md: success
-    assert phrase("widget.power", "zh") == "统计功效"
+    assert phrase("report.term.Success", "zh")[0] == "命中率"  # docs/glossary.md: success
+    assert phrase("widgets.power", "zh") == "统计功效"
 
 
 def test_phrase_fills_fields_and_checks_the_language():
-    assert phrase("figure.per_query", "zh", measure="AP") == "逐查询 AP"
-    assert phrase("figure.per_query", "en", measure="AP") == "AP per query"
+    assert phrase("report.figure.per_query", "zh", measure="AP") == "逐查询 AP"
+    assert phrase("report.figure.per_query", "en", measure="AP") == "AP per query"
     assert phrases("report.heading.", "zh")["tests"] == "显著性检验"
     with pytest.raises(InputError, match="lang must be 'zh' or 'en'; got 'de'"):
-        phrase("figure.recall", "de")
+        phrase("report.figure.recall", "de")
     with pytest.raises(InputError, match="lang must be 'zh' or 'en'; got None"):
         check_lang(None)
-    with pytest.raises(KeyError, match="figure.nope"):
-        phrase("figure.nope", "en")
+    with pytest.raises(KeyError, match="report.figure.nope"):
+        phrase("report.figure.nope", "en")
 
 
 def test_names_are_joined_in_each_language():
@@ -130,3 +141,32 @@ def test_package_text_uses_the_glossary_terms():
         if re.search(r"(?<!统计)功效", text):
             found.append((path.name, "功效 without 统计"))
     assert found == []
+
+
+def test_every_package_with_words_is_read():
+    from pathlib import Path
+
+    from reteval._util.catalogue import packages
+
+    root = Path(__file__).resolve().parents[2] / "reteval"
+    on_disk = {path.parent.name for path in root.glob("*/_texts.py")}
+    on_disk |= {path.parent.parent.name for path in root.glob("*/_texts/__init__.py")}
+    assert set(packages()) == on_disk
+    assert {"ab", "report", "teaching"} <= on_disk
+    assert all(key.partition(".")[0] in on_disk for key in TEXTS)
+
+
+def test_a_package_s_words_are_read_when_first_looked_up():
+    import json
+    import subprocess
+    import sys
+
+    probe = ("import json, sys, reteval\n"
+             "before = sorted(m for m in sys.modules if m.endswith('._texts'))\n"
+             "from reteval._util.catalogue import phrase\n"
+             "word = phrase('io.duplicate.what.run', 'zh')\n"
+             "after = sorted(m for m in sys.modules if m.endswith('._texts'))\n"
+             "print(json.dumps([before, word, after]))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True, timeout=120)
+    assert json.loads(done.stdout) == [[], "运行结果", ["reteval.io._texts"]]

@@ -19,11 +19,10 @@ from notebook_run import execute, execute_solutions, pipeline_parameters
 from paths import ROOT
 
 import reteval
-from reteval._util.catalogue import notebook_texts
 from reteval.datasets import load
 from reteval.evaluation import tie_bounds
 from reteval.retrievers import make_retriever
-from reteval.teaching import cheats
+from reteval.teaching import cheats, notebook_texts
 from reteval.teaching.depth import pad_run
 
 STEM = "02_cheating_leaderboard"

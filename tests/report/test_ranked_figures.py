@@ -151,9 +151,9 @@ def test_chinese_labels_have_no_english_words(figure):
     assert any(_HAN.search(t) for t in texts)
     # the words are the catalogue's
     labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
-    assert phrase("figure.ranked.discount", "zh") in labels
+    assert phrase("report.figure.ranked.discount", "zh") in labels
     legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
-    assert phrase("figure.ranked.unjudged", "zh") in legend
+    assert phrase("report.figure.ranked.unjudged", "zh") in legend
 
 
 def test_chinese_values_say_what_they_count():

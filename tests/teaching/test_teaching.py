@@ -105,8 +105,12 @@ def test_checks_accept_the_answer_and_reject_plausible_mistakes(exercise):
 def test_hints_exist_in_both_languages(notebook):
     import importlib
 
+    from reteval.teaching.exercises import hints
+
     exercises = importlib.import_module(f"reteval.teaching.exercises.nb{notebook}").EXERCISES
     assert len(exercises) >= 3
-    for exercise in exercises.values():
-        assert all(any("\u4e00" <= ch <= "\u9fff" for ch in hint) for hint in exercise.hints_zh)
-        assert all("Hint" not in hint and hint.strip() for hint in exercise.hints_en)
+    for exercise_id in exercises:
+        zh, en = hints(exercise_id, "zh"), hints(exercise_id, "en")
+        assert len(zh) == len(en) >= 1
+        assert all(any("\u4e00" <= ch <= "\u9fff" for ch in hint) for hint in zh)
+        assert all("Hint" not in hint and hint.strip() for hint in en)

@@ -3,8 +3,11 @@
 Every notebook ends with exercises numbered ``"NN.i"`` (``NN`` the notebook's
 number). The exercises of notebook ``NN`` live in the module
 ``reteval.teaching.exercises.nbNN`` as a dict ``EXERCISES`` from the id to an
-:class:`Exercise`. Worked solutions are in ``notebooks/solutions/``, and the
-tests run them, so every check is shown to accept its own solution.
+:class:`Exercise`; their words (hints, remarks on a wrong answer, the hidden
+cases' descriptions) are the catalogue entries ``teaching.exercise.NN.i.<key>``,
+in ``reteval/teaching/_texts/nbNN.py`` beside the notebook's own words. Worked
+solutions are in ``notebooks/solutions/``, and the tests run them, so every
+check is shown to accept its own solution.
 
 How :func:`check` talks to a student:
 
@@ -36,6 +39,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
+from reteval._util.catalogue import TEXTS, check_lang, phrase
+from reteval._util.languages import language
 from reteval.errors import InputError
 
 __all__ = [
@@ -44,6 +49,7 @@ __all__ = [
     "WrongAnswer",
     "check",
     "close_to",
+    "hints",
     "letters",
     "number",
     "reset",
@@ -77,51 +83,52 @@ class Verdict:
 class WrongAnswer(ValueError):
     """Raised by a checker for a wrong answer that deserves a specific remark.
 
-    ``zh`` and ``en`` say what is wrong (for a code exercise: which kind of
-    hidden case failed), without saying what the right answer is.
+    ``remark`` names the exercise's catalogue entry that says what is wrong
+    (``teaching.exercise.NN.i.<remark>``; for a code exercise: which kind of
+    hidden case failed), without saying what the right answer is; ``fields``
+    fill it in. A field whose value has an entry of its own
+    (``teaching.exercise.NN.i.<field>.<value>``, e.g. a hidden case's
+    description) is said in words.
     """
 
-    def __init__(self, zh: str, en: str):
-        super().__init__(en)
-        self.zh = zh
-        self.en = en
+    def __init__(self, remark: str, /, **fields):
+        super().__init__(remark)
+        self.remark = remark
+        self.fields = fields
 
 
 @dataclass(frozen=True)
 class Exercise:
-    """One exercise: its checker and its hints, from a nudge to a near-complete method.
+    """One exercise: its checker, and whether the answer is code.
 
     ``is_correct(answer)`` returns True or False; it may raise ``TypeError``,
     ``ValueError`` (or :class:`WrongAnswer`, with a remark) for an answer of
-    the wrong shape, which :func:`check` reports as wrong.
-
-    ``hints_zh`` and ``hints_en`` are tuples of the same length (a single
-    string is one hint; ``hint_zh``/``hint_en``, the older spelling, add one).
-    ``code`` marks an exercise whose answer is a function.
+    the wrong shape, which :func:`check` reports as wrong. ``code`` marks an
+    exercise whose answer is a function. Its hints are words: :func:`hints`.
     """
 
     is_correct: Callable[[object], bool]
-    hints_zh: tuple[str, ...] = ()
-    hints_en: tuple[str, ...] = ()
     code: bool = False
-    hint_zh: str = ""  # one hint, the older spelling: becomes the only hint
-    hint_en: str = ""
 
-    def __post_init__(self):
-        for name in ("hints_zh", "hints_en"):
-            hints = getattr(self, name)
-            single = getattr(self, name.replace("hints", "hint"))
-            if isinstance(hints, str):
-                hints = (hints,)
-            if single:
-                hints = (*hints, single)
-            object.__setattr__(self, name, tuple(hints))
-        if len(self.hints_zh) != len(self.hints_en) or not self.hints_en:
-            raise ValueError("an exercise needs the same number (at least one) of zh and en hints")
 
-    def hints(self, lang: str) -> tuple[str, ...]:
-        """The hints in ``lang``, in the order they are given."""
-        return self.hints_zh if lang == "zh" else self.hints_en
+def hints(exercise_id: str, lang: str) -> tuple[str, ...]:
+    """The hints of an exercise in ``lang``, from a nudge to a near-complete method.
+
+    Examples
+    --------
+    >>> len(hints("11.2", "en")), hints("11.2", "en")[0][:32]
+    (3, 'The answer is a whole number: us')
+    """
+    return phrase(f"teaching.exercise.{exercise_id}.hints", lang)
+
+
+def _remark(exercise_id: str, wrong: WrongAnswer, lang: str) -> str:
+    """What a :class:`WrongAnswer` says, in ``lang``."""
+    entry = f"teaching.exercise.{exercise_id}"
+    fields = {name: phrase(f"{entry}.{name}.{value}", lang)
+              if f"{entry}.{name}.{value}" in TEXTS else value
+              for name, value in wrong.fields.items()}
+    return phrase(f"{entry}.{wrong.remark}", lang, **fields)
 
 
 # --------------------------------------------------------------------------- answers in any form
@@ -292,20 +299,6 @@ def letters(answer) -> set[str]:
 
 # --------------------------------------------------------------------------- check
 
-_ASK = {
-    "zh": "还没有作答：把 answer = None 换成你的答案，再运行这个单元格。",
-    "en": "Not answered yet: replace answer = None with your answer and run the cell again.",
-}
-_ASK_CODE = {
-    "zh": "还没有作答：写出题目要求的函数，把它赋给 answer（answer = 你的函数名，不加括号），"
-          "再运行这个单元格。",
-    "en": "Not answered yet: write the function the exercise asks for, assign it to answer "
-          "(answer = your_function, no parentheses) and run the cell again.",
-}
-_PRAISE = {"zh": "正确！", "en": "Correct!"}
-_WRONG = {"zh": "还不对。", "en": "Not yet."}
-_HINT = {"zh": "提示 {i}/{n}：", "en": "Hint {i}/{n}: "}
-
 _wrong_tries: dict[str, int] = {}
 
 
@@ -361,31 +354,32 @@ def check(exercise_id: str, answer, *, lang: str = "zh") -> Verdict:
     >>> check("11.2", 1, lang="en").hint
     1
     """
-    if lang not in _PRAISE:
-        raise InputError(f"lang must be 'zh' or 'en'; got {lang!r}")
+    check_lang(lang)
     exercise_id = str(exercise_id)
     exercise = _exercise(exercise_id)
     if answer is None:
-        asked = _ASK_CODE if exercise.code else _ASK
-        return Verdict(exercise_id, False, asked[lang], answered=False)
+        asked = "ask_code" if exercise.code else "ask"
+        return Verdict(exercise_id, False, phrase(f"teaching.exercise.{asked}", lang),
+                       answered=False)
     remark = ""
     try:
         correct = bool(exercise.is_correct(answer))
     except WrongAnswer as wrong:
-        correct, remark = False, (wrong.zh if lang == "zh" else wrong.en)
+        correct, remark = False, _remark(exercise_id, wrong, lang)
     except (TypeError, ValueError, KeyError, IndexError, ArithmeticError, AttributeError):
         correct = False
     if correct:
-        return Verdict(exercise_id, True, _PRAISE[lang])
+        return Verdict(exercise_id, True, phrase("teaching.exercise.right", lang))
     tries = _wrong_tries.get(exercise_id, 0) + 1
     _wrong_tries[exercise_id] = tries
-    hints = exercise.hints(lang)
-    shown = min(tries, len(hints))
-    parts = [_WRONG[lang]]
+    given = hints(exercise_id, lang)
+    shown = min(tries, len(given))
+    parts = [phrase("teaching.exercise.wrong", lang)]
     if remark:
         parts.append(remark)
-    parts.append(_HINT[lang].format(i=shown, n=len(hints)) + hints[shown - 1])
-    separator = "" if lang == "zh" else " "
-    return Verdict(exercise_id, False, separator.join(parts), hint=shown)
+    parts.append(phrase("teaching.exercise.hint", lang, i=shown, n=len(given))
+                 + given[shown - 1])
+    return Verdict(exercise_id, False, language(lang).sentence_separator.join(parts),
+                   hint=shown)
 
 

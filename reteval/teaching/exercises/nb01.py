@@ -30,20 +30,14 @@ RELEVANT = ["d1", "d3", "d4", "d8"]
 #: 01.2: the relevant documents of the query; the answer is a ranked list of doc ids.
 FLAW_RELEVANT = ["d1", "d2", "d3", "d4"]
 
-# 01.3: the hidden cases (ranked list, relevant documents, what the case is about).
+# 01.3: the hidden cases (ranked list, relevant documents, the name of what it is about).
 _AP_CASES = [
-    (["d2", "d9", "d4", "d7"], ["d2", "d4", "d6"],
-     "一个相关文档始终没有被检索到", "a relevant document that is never retrieved"),
-    (["d1", "d2", "d3"], ["d7", "d8"],
-     "没有检索到任何相关文档", "no relevant document retrieved"),
-    (["d1", "d2"], [],
-     "查询没有相关文档（应得 0）", "a query with no relevant document (it scores 0)"),
-    (["d5", "d1", "d2", "d3"], ["d1", "d2", "d3"],
-     "相关文档全部找到，但不在最前面", "every relevant document found, not at the top"),
-    (["d3"], ["d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12"],
-     "只返回一个文档的短列表", "a short list of one document"),
-    ([f"d{i}" for i in range(40)], [f"d{i}" for i in range(0, 60, 7)],
-     "一个较长的列表", "a longer list"),
+    (["d2", "d9", "d4", "d7"], ["d2", "d4", "d6"], "never_retrieved"),
+    (["d1", "d2", "d3"], ["d7", "d8"], "none_retrieved"),
+    (["d1", "d2"], [], "no_relevant"),
+    (["d5", "d1", "d2", "d3"], ["d1", "d2", "d3"], "not_at_top"),
+    (["d3"], ["d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "d12"], "short"),
+    ([f"d{i}" for i in range(40)], [f"d{i}" for i in range(0, 60, 7)], "longer"),
 ]
 
 
@@ -84,77 +78,18 @@ def _check_01_2(answer) -> bool:
 def _check_01_3(answer) -> bool:
     if not callable(answer):
         raise TypeError("a function is expected")
-    for ranking, relevant, zh, en in _AP_CASES:
+    for ranking, relevant, case in _AP_CASES:
         try:
             got = number(answer(list(ranking), list(relevant)))
         except Exception as error:  # the student's code may fail in any way
-            raise WrongAnswer(f"在一个隐藏的测试用例上（{zh}），你的函数出错："
-                              f"{type(error).__name__}。",
-                              f"On a hidden case ({en}) your function raised "
-                              f"{type(error).__name__}.") from error
+            raise WrongAnswer("raised", case=case, error=type(error).__name__) from error
         if abs(got - _trec_ap(ranking, relevant)) > 1e-9:
-            raise WrongAnswer(f"在一个隐藏的测试用例上（{zh}），结果与 trec_eval 的 AP 不同。",
-                              f"On a hidden case ({en}) the result differs from trec_eval's AP.")
+            raise WrongAnswer("differs", case=case)
     return True
 
 
 EXERCISES = {
-    "01.1": Exercise(
-        _check_01_1,
-        hints_zh=(
-            "AP 在每个相关文档所在的名次上取一次精确率，再求平均。先找出相关文档在哪几个名次。",
-            ("相关文档 d3、d1、d4 在第 1、3、5 位；在每个位置上，"
-             "精确率 = 到该位置为止的相关文档数 ÷ 名次。"),
-            ("trec_eval 把这些精确率的和除以全部相关文档的数量（包括从未被检索到的 d8），"
-            "而不是除以检索到的相关文档数。"),
-        ),
-        hints_en=(
-            ("AP takes the precision at the rank of each relevant document, then averages. "
-            "First find the ranks of the relevant documents."),
-            ("The relevant d3, d1 and d4 are at ranks 1, 3 and 5; at each, precision = relevant "
-            "documents so far ÷ rank."),
-            ("trec_eval divides the sum of those precisions by the number of ALL relevant "
-            "documents (d8, never retrieved, included), not by the relevant documents retrieved."),
-        ),
-    ),
-    "01.2": Exercise(
-        _check_01_2,
-        hints_zh=(
-            "答案是一个文档 id 的列表（不重复），例如 [\"d1\", \"d9\"]。比较两种 AP 的分母。",
-            ("本章的 average_precision 只对检索到的相关文档取平均：检索到的每个相关文档前面"
-            "都没有不相关文档时，它给出 1.0。"),
-            ("trec_eval 的 AP 除以全部 4 个相关文档：检索到的相关文档越少，它越低。"
-            "最少要检索到几个相关文档，才能让本章的函数不返回 0？"),
-        ),
-        hints_en=(
-            ("The answer is a list of doc ids without repeats, e.g. [\"d1\", \"d9\"]. Compare the "
-            "denominators of the two APs."),
-            ("The chapter's average_precision averages over the relevant documents retrieved "
-            "only: when no irrelevant document comes before any retrieved relevant one, it "
-            "gives 1.0."),
-            ("trec_eval's AP divides by all 4 relevant documents: the fewer relevant documents "
-            "retrieved, the lower it is. How few can be retrieved so that the chapter's "
-            "function does not return 0?"),
-        ),
-    ),
-    "01.3": Exercise(
-        _check_01_3,
-        hints_zh=(
-            ("写一个函数 average_precision(retrieved_docs, relevant_docs)，返回 trec_eval 的 AP；"
-            "可以从本章的代码改起（teaching.show_source(teaching.average_precision)）。"),
-            "本章的代码只有一处要改：最后求平均时的分母。没有相关文档的查询应得 0。",
-            ("精确率仍在每个检索到的相关文档的名次上计算；求和以后，除以 len(relevant_docs)，"
-            "而不是除以 precisions 的个数。"),
-        ),
-        hints_en=(
-            ("Write a function average_precision(retrieved_docs, relevant_docs) that returns "
-            "trec_eval's AP; you may start from the chapter's code "
-            "(teaching.show_source(teaching.average_precision))."),
-            ("Only one thing in the chapter's code must change: the denominator of the final "
-            "average. A query with no relevant document scores 0."),
-            ("Precision is still taken at the rank of each relevant document retrieved; sum "
-            "them and divide by len(relevant_docs), not by the number of precisions."),
-        ),
-        code=True,
-    ),
+    "01.1": Exercise(_check_01_1),
+    "01.2": Exercise(_check_01_2),
+    "01.3": Exercise(_check_01_3, code=True),
 }

@@ -25,6 +25,7 @@ import math
 
 import pandas as pd
 
+from reteval._util.catalogue import LANGUAGES, phrases
 from reteval.teaching.exercises import (
     Exercise,
     WrongAnswer,
@@ -41,27 +42,7 @@ DEPTH = 100
 
 #: 06.2: on R@10, bm25 - hybrid is significant by pairwise t tests with Holm's correction but
 #: not by Tukey's HSD, and bm25 - vector the other way round. Why can both happen?
-PAIRWISE_VS_TUKEY = {
-    "zh": {
-        "A": "Tukey HSD 的随机化有误差；换一个种子，两种方法就会一致。",
-        "B": "两种方法衡量噪声的方式不同：两两检验用这一对自己的逐查询差值，"
-             "Tukey HSD 对所有各对用同一把尺子（所有检索器的残差方差 V_E）；"
-             "差值比这把尺子更一致的一对在两两检验下更容易显著，"
-             "更分散的一对在 Tukey 下更容易显著。",
-        "C": "Holm 校正总是比 Tukey HSD 更保守，所以两两检验不可能比 Tukey 先显著。",
-        "D": "方差分析不显著时 Tukey HSD 不会给出任何显著的对。",
-    },
-    "en": {
-        "A": "Tukey's HSD is randomised; with another seed the two procedures would agree.",
-        "B": "They measure the noise differently: a pairwise test by this pair's own per-query "
-             "differences, Tukey's HSD by one yardstick for every pair (the residual variance "
-             "V_E of all retrievers); a pair whose differences are more consistent than that "
-             "yardstick passes more easily pairwise, a more spread-out pair under Tukey.",
-        "C": "Holm's correction is always more conservative than Tukey's HSD, so a pairwise "
-             "test can never be significant before Tukey.",
-        "D": "Tukey's HSD gives no significant pair when the ANOVA is not significant.",
-    },
-}
+PAIRWISE_VS_TUKEY = {lang: phrases("teaching.exercise.06.2.option.", lang) for lang in LANGUAGES}
 
 _RETRIEVERS = ("bm25", "vector", "hybrid", "reranked")
 
@@ -112,20 +93,21 @@ def _frame(rows, columns) -> pd.DataFrame:
                         index=[f"q{i}" for i in range(1, len(rows) + 1)])
 
 
-# 06.4: hidden score frames (queries x systems), the pair asked for, and what each is about.
+# 06.4: hidden score frames (queries x systems), the pair asked for, the name of what each
+# is about.
 _EFFECT_SIZE_CASES = [
     (_frame([[0.2, 0.5], [0.4, 0.6], [0.9, 0.8], [0.1, 0.4]], "ab"), "b", "a",
-     "只有两个检索器", "only two systems"),
+     "two_systems"),
     (_frame([[0.1, 0.2, 0.0], [0.9, 1.0, 0.7], [0.5, 0.8, 0.4], [0.3, 0.3, 0.1],
              [0.6, 0.9, 0.5]], "abc"), "b", "c",
-     "查询之间难易差别很大", "queries of very different difficulty"),
+     "difficulty"),
     (_frame([[0.5, 0.3, 0.6], [0.2, 0.1, 0.4], [0.8, 0.4, 0.7], [0.4, 0.4, 0.9]], "abc"),
-     "b", "c", "第一个检索器的均值更低", "the first system has the lower mean"),
+     "b", "c", "lower_mean"),
     (_frame([[0.1, 0.3, 0.5], [0.6, 0.8, 0.2], [0.4, 0.6, 0.9], [0.7, 0.9, 0.3]], "abc"),
-     "b", "a", "这一对的逐查询差值完全相同", "this pair's per-query differences are all equal"),
+     "b", "a", "equal_differences"),
     (_frame([[0.2, 0.5, 0.1, 0.7], [0.4, 0.3, 0.2, 0.9], [0.6, 0.9, 0.5, 0.8],
              [0.3, 0.2, 0.4, 0.6], [0.5, 0.7, 0.3, 0.9]], "wxyz"), "z", "x",
-     "四个检索器，问的不是前两列", "four systems, not the first two columns"),
+     "four_systems"),
 ]
 
 
@@ -134,87 +116,21 @@ def _check_effect_size(answer) -> bool:
 
     if not callable(answer):
         raise TypeError("a function is expected")
-    for scores, system, other, zh, en in _EFFECT_SIZE_CASES:
+    for scores, system, other, case in _EFFECT_SIZE_CASES:
         residual_sd = math.sqrt(anova(scores).residual_variance)
         expected = (scores[system].mean() - scores[other].mean()) / residual_sd
         try:
             got = number(answer(scores.copy(), system, other))
         except Exception as error:  # the student's code may fail in any way
-            raise WrongAnswer(f"在一个隐藏的得分表上（{zh}），你的函数出错或没有返回一个数："
-                              f"{type(error).__name__}。",
-                              f"On a hidden score table ({en}) your function raised or returned "
-                              f"no number: {type(error).__name__}.") from error
+            raise WrongAnswer("raised", case=case, error=type(error).__name__) from error
         if not math.isclose(got, expected, rel_tol=1e-6, abs_tol=1e-9):
-            raise WrongAnswer(f"在一个隐藏的得分表上（{zh}），效应量不对。",
-                              f"On a hidden score table ({en}) the effect size is not right.")
+            raise WrongAnswer("wrong", case=case)
     return True
 
 
 EXERCISES = {
-    "06.1": Exercise(
-        _check_queries,
-        hints_zh=(
-            "答案是一个整数（查询数）。它取决于要检测的差距和逐查询得分的残差方差。",
-            ("用 reteval.stats.pilot_variance 估计四个检索器逐查询 AP 的残差方差，"
-            "再调用 queries_needed_anova(0.03, 方差, 4)；不是第 5 节表中 0.02 的结果。"),
-        ),
-        hints_en=(
-            ("The answer is a whole number (of queries). It depends on the range to detect and "
-            "on the residual variance of the per-query scores."),
-            ("Estimate the residual variance of the four retrievers' per-query AP with "
-            "reteval.stats.pilot_variance, then call queries_needed_anova(0.03, variance, 4); "
-            "not the table's value for 0.02 in section 5."),
-        ),
-    ),
-    "06.2": Exercise(
-        _check_pairwise_letter,
-        hints_zh=(
-            "答案是一个字母。两种方法各用什么来衡量噪声？",
-            ("比较两种方法各用什么来衡量噪声：这一对自己的差值，还是所有检索器的离散程度；"
-            "再比较两对差值的标准差与 √(2 V_E)。"),
-        ),
-        hints_en=(
-            "The answer is one letter. What does each procedure measure the noise by?",
-            ("Compare what each procedure measures the noise by: this pair's own differences, or "
-            "the spread of all retrievers; then compare both pairs' standard deviations of the "
-            "differences with sqrt(2 V_E)."),
-        ),
-    ),
-    "06.3": Exercise(
-        _check_trisk,
-        hints_zh=(
-            "答案是一个数（TRisk 的统计量）。先得到两个检索器的逐查询 nDCG@10。",
-            ("计算 vector 和 bm25 的逐查询 nDCG@10，"
-            "再用 reteval.stats.trisk(vector, bm25, alpha=1) 取 statistic；不是 AP 的结果。"),
-        ),
-        hints_en=(
-            ("The answer is a number (TRisk's statistic). First get both retrievers' per-query "
-            "nDCG@10."),
-            ("Compute the per-query nDCG@10 of vector and of bm25, then "
-            "reteval.stats.trisk(vector, bm25, alpha=1).statistic; not the AP value."),
-        ),
-    ),
-    "06.4": Exercise(
-        _check_effect_size,
-        hints_zh=(
-            ("写一个函数 effect_size(scores, system, other)：scores 的行是查询、列是检索器，"
-             "返回一个数：两列均值之差除以 √V_E。"),
-            ("V_E 不是这一对差值的方差，也不是所有得分的方差：先去掉查询效应和检索器效应。"
-             "残差 = 得分 − 该查询的均值 − 该检索器的均值 + 总均值。"),
-            ("V_E = 残差平方和 / ((查询数 − 1) × (检索器数 − 1))，用表中全部检索器计算，"
-             "不只是 system 和 other 两列；结果的符号跟着 system − other。"),
-        ),
-        hints_en=(
-            ("Write a function effect_size(scores, system, other): the rows of scores are "
-             "queries, its columns systems; return one number, the difference of the two "
-             "columns' means divided by sqrt(V_E)."),
-            ("V_E is neither the variance of this pair's differences nor that of all scores: "
-             "remove the query effects and the system effects first. Residual = score - the "
-             "query's mean - the system's mean + the grand mean."),
-            ("V_E = sum of squared residuals / ((queries - 1) * (systems - 1)), over every "
-             "system of the table, not only the columns system and other; the sign follows "
-             "system - other."),
-        ),
-        code=True,
-    ),
+    "06.1": Exercise(_check_queries),
+    "06.2": Exercise(_check_pairwise_letter),
+    "06.3": Exercise(_check_trisk),
+    "06.4": Exercise(_check_effect_size, code=True),
 }

@@ -87,28 +87,28 @@ def _choice(right: str):
     return is_correct
 
 
-# 10.4: the hidden tables ({retriever: {measure: mean}}, what the table is about).
+# 10.4: the hidden tables ({retriever: {measure: mean}}, the name of what each is about).
 _TABLES = [
     ({"bm25": {"recall@5": 0.52, "mrr": 0.61}, "vector": {"recall@5": 0.58, "mrr": 0.55},
       "hybrid": {"recall@5": 0.55, "mrr": 0.59}},
-     "没有并列的表", "a table without ties"),
+     "no_ties"),
     ({"bm25": {"precision@1": 0.75, "ndcg@5": 0.62},
       "vector": {"precision@1": 0.75, "ndcg@5": 0.66},
       "hybrid": {"precision@1": 0.5, "ndcg@5": 0.64}},
-     "两个检索器并列第一", "two retrievers tied first"),
+     "tied_first"),
     ({"hybrid": {"precision@1": 0.5, "ndcg@5": 0.64},
       "vector": {"precision@1": 0.75, "ndcg@5": 0.66},
       "bm25": {"precision@1": 0.75, "ndcg@5": 0.62}},
-     "同一张表，检索器顺序倒过来", "the same table, the retrievers in reverse order"),
+     "reversed"),
     ({"a": {"recall@1": 1.0, "mrr": 0.9}, "b": {"recall@1": 1.0, "mrr": 0.8},
       "c": {"recall@1": 1.0, "mrr": 0.7}},
-     "所有检索器在一列上并列", "every retriever tied on a column"),
+     "tied_column"),
     ({"a": {"recall@10": 0.9}, "b": {"recall@10": 0.7}, "c": {"recall@10": 0.7}},
-     "只有第二名并列", "a tie for second place only"),
+     "tied_second"),
     ({"a": {"recall@1": 0.0, "mrr": 0.0}, "b": {"recall@1": 0.0, "mrr": 0.25}},
-     "一列全是 0", "a column of zeros"),
+     "zeros"),
     ({"only": {"recall@5": 0.4, "mrr": 0.3}},
-     "只有一个检索器", "a single retriever"),
+     "single"),
 ]
 
 
@@ -123,90 +123,21 @@ def _best_retrievers(answer) -> bool:
 
     if not callable(answer):
         raise TypeError("a function is expected")
-    for table, zh, en in _TABLES:
+    for table, case in _TABLES:
         try:
             got = dict(answer(copy.deepcopy(table)))
             got = {m: ({names} if isinstance(names, str) else set(names))
                    for m, names in got.items()}
         except Exception as error:  # the student's code may fail in any way
-            raise WrongAnswer(f"在隐藏的表“{zh}”上，你的函数出错：{type(error).__name__}。",
-                              f"On the hidden table \"{en}\" your function raised "
-                              f"{type(error).__name__}.") from error
+            raise WrongAnswer("raised", case=case, error=type(error).__name__) from error
         if got != _best(table):
-            raise WrongAnswer(f"在隐藏的表“{zh}”上，结果不对。",
-                              f"On the hidden table \"{en}\" the result is wrong.")
+            raise WrongAnswer("wrong", case=case)
     return True
 
 
 EXERCISES = {
-    "10.1": Exercise(
-        _overall_best_with_recall_100,
-        hints_zh=(
-            "答案是一个检索器名（字符串）。先用 chapter_results 算出加了 recall@100 的表。",
-            "本章的“综合最佳”是各列均值的平均（df.mean(axis=1)）最高的那一行。",
-            ("bm25 每个查询平均只返回约 19 篇文档：它的 R@100 与返回 100 篇的检索器相比会怎样？"
-            "这一列对均值的均值有多大影响？"),
-        ),
-        hints_en=(
-            ("The answer is a retriever's name (a string). First compute the table with "
-            "recall@100 added, with chapter_results."),
-            ("The chapter's \"best overall\" is the row with the highest mean of the columns "
-            "(df.mean(axis=1))."),
-            ("bm25 returns about 19 documents per query: how does its R@100 compare with that "
-            "of the retrievers that return 100? How much does that one column move the mean "
-            "of means?"),
-        ),
-    ),
-    "10.2": Exercise(
-        _tied_columns,
-        hints_zh=(
-            "答案是列名的集合，如 {\"recall@1\"}。逐列找出最高均值，再数有几个检索器达到它。",
-            "不要只看打印的 4 位小数：用 == 比较完整的数值。",
-            ("前 K 名完全相同的两个检索器，在截断位置不超过 K 的每一列都并列；"
-            "每一列都要检查，包括 mrr。"),
-        ),
-        hints_en=(
-            ("The answer is a set of column names, such as {\"recall@1\"}. Find each column's "
-            "highest mean, then count the retrievers that reach it."),
-            "Do not go by the four printed decimals: compare the full values with ==.",
-            ("Two retrievers with the same top K tie in every column with a cutoff of K or "
-            "less; check every column, mrr included."),
-        ),
-    ),
-    "10.3": Exercise(
-        _choice("B"),
-        hints_zh=(
-            "答案是一个字母。“一样好”需要什么样的证据？",
-            ("大于 0.05 的 p 值只说明这些查询没有显示出差异，它不是“相等”的证据；"
-            "四位小数相同或报告里的名次也不是。"),
-            "要说明差异在 ±0.01 之内，就要说明差异的合理范围整个落在这个区间里。",
-        ),
-        hints_en=(
-            "The answer is one letter. What kind of evidence does \"equally good\" need?",
-            ("A p-value above 0.05 only says that these queries show no difference; it is no "
-            "evidence of equality, and neither are equal printed decimals or a report's ranking."),
-            ("To show that the difference is within ±0.01, show that the whole range of "
-            "plausible differences lies inside that interval."),
-        ),
-    ),
-    "10.4": Exercise(
-        _best_retrievers,
-        hints_zh=(
-            ("写一个函数 best_retrievers(results)，返回一个字典：每个指标对应一组检索器名。"
-             "先把 results 转成 DataFrame（行是检索器，列是指标）。"),
-            "不要用 idxmax：它只返回第一个最大值。每一列先求最大值，再找出所有等于它（==）的行。",
-            ("对每一列 m：top = df[m].max()，保留 df[m] == top 的那些行的名字；"
-             "返回的字典要包含每一个指标，并列时值里有几个名字。"),
-        ),
-        hints_en=(
-            ("Write a function best_retrievers(results) that returns a dict: for each measure, a "
-             "collection of retriever names. Start by turning results into a DataFrame (rows: "
-             "retrievers, columns: measures)."),
-            ("Do not use idxmax: it returns the first maximum only. Take each column's maximum, "
-             "then find every row equal (==) to it."),
-            ("For each column m: top = df[m].max(), then keep the names of the rows where "
-             "df[m] == top; the dict has every measure, with several names where they tie."),
-        ),
-        code=True,
-    ),
+    "10.1": Exercise(_overall_best_with_recall_100),
+    "10.2": Exercise(_tied_columns),
+    "10.3": Exercise(_choice("B")),
+    "10.4": Exercise(_best_retrievers, code=True),
 }
