@@ -343,3 +343,13 @@ def test_another_week_records_the_library_values(tmp_path):
     expected = check_week(output_dir, results)
     # hybrid's top 5 shares pairs with bm25's holes: some answers come from the cache
     assert 0 < len(expected["new_holes"] & expected["old_holes"]) < len(expected["new_holes"])
+
+
+def test_the_rescored_recall_exercise_takes_six_of_twelve_and_no_plausible_slip():
+    from reteval.teaching.exercises import check
+
+    # by hand: the baseline's top 10 still holds 6 relevant chunks, the judgments now 10 + 2
+    assert check("09.5", 0.5) and check("09.5", "6/12") and check("09.5", "50%")
+    assert not check("09.5", 0.6)  # the value recorded under last week's judgments
+    assert not check("09.5", "8/12") and not check("09.5", 0.8)  # the new chunks counted as found
+    assert not check("09.5", True) and not check("09.5", "0.5 or so")
