@@ -209,3 +209,147 @@ def test_the_checks_reject_plausible_wrong_answers():
     assert not check("09.2", 8) and not check("09.2", 0.7) and not check("09.2", 12)
     assert check("09.3", "first") and check("09.3", "First ") and check("09.3", "第一条记录")
     assert not check("09.3", "latest") and not check("09.3", "none") and not check("09.3", 1)
+
+
+# ---- section 8, the week: a new retriever's holes, the judge's cache, the baseline re-scored
+
+
+def independent_week(week, *, alpha=0.05):
+    """The week of section 8 computed without holes(), judge(), llm_judge() or the monitor: the
+    runs' top `depth` by trec_eval's order, set arithmetic on the pairs, the term-overlap rule
+    called directly on the texts judge() hands a judge, reteval.evaluate, scipy's paired t test
+    and Holm's correction by hand."""
+    import math
+
+    import pandas as pd
+    from scipy import stats
+
+    from reteval.datasets import load
+    from reteval.judging import TermOverlapJudge
+    from reteval.retrievers import make_retriever
+
+    teaching = load("teaching")
+    depth, measures = week["depth"], week["measures"]
+    human = teaching.qrels[["query_id", "doc_id", "relevance"]]
+    judged_by_people = set(zip(human["query_id"], human["doc_id"], strict=True))
+
+    def top(name):
+        run = make_retriever(name, teaching.corpus).run(teaching.queries, k=depth)
+        ranked = run.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, False])
+        ranked = ranked.groupby("query_id").head(depth)
+        return run, set(zip(ranked["query_id"], ranked["doc_id"], strict=True))
+
+    old_run, old_top = top(week["old_retriever"])
+    new_run, new_top = top(week["new_retriever"])
+    old_holes, new_holes = old_top - judged_by_people, new_top - judged_by_people
+    rule = TermOverlapJudge()
+
+    def text(doc):
+        return "\n".join(p for p in (doc.get("title") or "", doc.get("text") or "") if p)
+
+    def grades(pairs):
+        rows = [(q, d, rule(teaching.queries[q], text(teaching.corpus[d]))) for q, d in pairs]
+        return pd.concat([human, pd.DataFrame(rows, columns=["query_id", "doc_id", "relevance"])],
+                         ignore_index=True)
+
+    last_week, this_week = grades(sorted(old_holes)), grades(sorted(old_holes | new_holes))
+    scores = {
+        "recorded": reteval.evaluate(last_week, old_run, measures),
+        "rescored_values": reteval.evaluate(this_week, old_run, measures),
+        "unfilled": reteval.evaluate(last_week, new_run, measures),
+        "new": reteval.evaluate(this_week, new_run, measures),
+    }
+    base = scores["rescored_values"]
+    current = scores["new"].reindex(base.index)
+    raw = {m: stats.ttest_rel(current[m], base[m]).pvalue for m in measures}
+    # Holm over the measures with a p-value ((k - i) * p, made monotone, at most 1); a measure
+    # on which every query ties has none (scipy: nan) and is no regression
+    order = sorted((m for m in measures if not math.isnan(raw[m])), key=raw.get)
+    adjusted, running = dict.fromkeys(measures), 0.0
+    for i, m in enumerate(order):
+        running = max(running, min(1.0, (len(order) - i) * raw[m]))
+        adjusted[m] = running
+    regressions = [m for m in order
+                   if adjusted[m] < alpha and current[m].mean() < base[m].mean()]
+    regressions = [m for m in measures if m in regressions]
+    return {"old_holes": old_holes, "new_holes": new_holes, "scores": scores,
+            "pvalue_adjusted": adjusted, "regressions": regressions}
+
+
+def check_week(output_dir, results):
+    """The recorded week against the independent computation, and the history it left."""
+    week = results["week"]
+    expected = independent_week(week)
+    old_holes, new_holes = expected["old_holes"], expected["new_holes"]
+    assert week["human_judgments"] == 554
+    assert week["old_holes"] == len(old_holes) == week["old_calls"]
+    assert week["new_holes"] == len(new_holes)
+    assert week["pool"] == len(old_holes | new_holes) == week["judged_items"]
+    # the judge (and the stand-in model behind it) was asked only about the pairs never asked
+    never_asked = new_holes - old_holes
+    assert week["calls"] == week["prompts"] == len(never_asked)
+    assert week["cached"] == len(old_holes)
+    for key, frame in expected["scores"].items():
+        assert week[key] == pytest.approx(frame.mean().to_dict(), abs=1e-12), key
+    for m, p in expected["pvalue_adjusted"].items():
+        assert week["pvalue_adjusted"][m] == (None if p is None else pytest.approx(p, rel=1e-9))
+    assert week["regressions"] == expected["regressions"]
+    # the history: two entries under one name, the second re-scored its baseline, the first
+    assert week["rescored"] is True and week["baseline_id"] == 1
+    frame = history_frame(output_dir / week["history"])
+    assert frame["retriever"].tolist() == ["search", "search"]
+    for m in week["measures"]:
+        assert frame[m].tolist() == pytest.approx([week["recorded"][m], week["new"][m]], abs=1e-12)
+    assert (output_dir / week["cache"]).is_file()
+    return expected
+
+
+@pytest.mark.slow
+def test_the_week_finds_the_regression_after_scoring_the_baseline_again(tmp_path, capsys):
+    output_dir, results = execute(tmp_path, lang="zh", **pipeline_parameters(
+        "09_continuous_evaluation"))
+    week = results["week"]
+    assert (week["old_retriever"], week["new_retriever"], week["depth"]) == ("hybrid", "lsa", 10)
+    assert week["measures"] == ["nDCG@10", "R@10"]
+    check_week(output_dir, results)
+    # the printed numbers of the default week
+    assert (week["old_holes"], week["new_holes"], week["pool"]) == (105, 103, 176)
+    assert (week["calls"], week["cached"]) == (71, 105)
+    # the prose: the regression is found on both measures once the baseline is scored again;
+    # under the new judgments the baseline's values only go down (more relevant chunks, none
+    # in its top 10), and the new retriever's holes had counted as not relevant
+    assert week["regressions"] == ["nDCG@10", "R@10"]
+    for m in week["measures"]:
+        assert week["rescored_values"][m] < week["recorded"][m]
+        assert week["unfilled"][m] < week["new"][m]
+        assert week["new"][m] < week["rescored_values"][m]
+        assert week["pvalue_adjusted"][m] < 0.05
+    # and `reteval history` marks the entry
+    from reteval.cli import main
+
+    assert main(["history", str(output_dir / "week.sqlite")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "[baseline re-scored]" in lines[2] and "[baseline re-scored]" not in lines[1]
+
+
+@pytest.mark.slow
+def test_another_week_records_the_library_values(tmp_path):
+    output_dir, results = execute(
+        tmp_path, lang="en", days=6, regression_day=3, old_retriever="bm25",
+        new_retriever="hybrid", depth=5, week_measures=["P@5", "nDCG@5", "RR"],
+    )
+    week = results["week"]
+    assert week["measures"] == ["P@5", "nDCG@5", "RR"] and week["depth"] == 5
+    expected = check_week(output_dir, results)
+    # hybrid's top 5 shares pairs with bm25's holes: some answers come from the cache
+    assert 0 < len(expected["new_holes"] & expected["old_holes"]) < len(expected["new_holes"])
+
+
+def test_the_rescored_recall_exercise_takes_six_of_twelve_and_no_plausible_slip():
+    from reteval.teaching.exercises import check
+
+    # by hand: the baseline's top 10 still holds 6 relevant chunks, the judgments now 10 + 2
+    assert check("09.5", 0.5) and check("09.5", "6/12") and check("09.5", "50%")
+    assert not check("09.5", 0.6)  # the value recorded under last week's judgments
+    assert not check("09.5", "8/12") and not check("09.5", 0.8)  # the new chunks counted as found
+    assert not check("09.5", True) and not check("09.5", "0.5 or so")

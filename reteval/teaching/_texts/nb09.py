@@ -57,6 +57,35 @@ TEXTS = {
         ("threshold", "false alarms before", "days alerted after", "days missed after",
          "first day alerted after"),
     ),
+    # the week (section 8): new judgments, the baseline scored again
+    "week_old": (
+        "上周：{name} 的前 {depth} 名中有 {holes} 个（查询，文档）对没有人工判断，交给判定器。",
+        ("Last week: {holes} (query, document) pairs of {name}'s top {depth} had no human "
+         "judgment; the judge was asked about them."),
+    ),
+    "week_new": (
+        ("本周：{name} 的前 {depth} 名中有 {holes} 个对没有人工判断；"
+         "连同上周的空洞，共 {pool} 个对。"),
+        ("This week: {holes} pairs of {name}'s top {depth} have no human judgment; with last "
+         "week's holes, {pool} pairs."),
+    ),
+    "week_asked": ("本周替身模型收到 {n} 个提示。",
+                   "This week the stand-in model received {n} prompts."),
+    "week_check": (
+        ("本周的回归检验以第 {base} 条记录为基线；基线的检索结果在本周的判断下重新评分："
+         "{rescored}。显著下降的指标：{measures}。"),
+        ("This week's regression check took entry {base} as its baseline; its run scored again "
+         "under this week's judgments: {rescored}. Measures that dropped significantly: "
+         "{measures}."),
+    ),
+    "no": ("否", "no"),
+    "week_columns": (
+        ("指标", "基线（上周的判断）", "基线（重新评分）", "新检索器（空洞按不相关计）",
+         "新检索器（本周的判断）", "p 值（Holm 校正）", "显著回归"),
+        ("measure", "baseline (last week's judgments)", "baseline (scored again)",
+         "new (holes not relevant)", "new (this week's judgments)", "p (Holm-adjusted)",
+         "regression"),
+    ),
 }
 
 # The hints of the exercises (reteval.teaching.exercises.nb09), from a nudge to a
@@ -148,4 +177,17 @@ EXERCISE_TEXTS = {
                           "scheduler would take the run for a success.")),
     "4.failure_changed_history": ("失败的评估改动了历史文件。",
                                   "A failed evaluation changed the history file."),
+    "5.hints": (
+        (
+            "答案是 0 到 1 之间的一个数。这一周，基线的前 10 名变了吗？",
+            "R@10 = 前 10 名中的相关片段数 / 判断中的相关片段总数：这一周变的是哪一个？",
+            "分子还是 6；这个查询在本周的判断中有 10 + 2 个相关片段。",
+        ),
+        (
+            "The answer is a number between 0 and 1. Did the baseline's top 10 change this week?",
+            ("R@10 = relevant chunks in the top 10 / relevant chunks in the judgments: which of "
+             "the two changed this week?"),
+            "The numerator is still 6; this week's judgments hold 10 + 2 relevant chunks for it.",
+        ),
+    ),
 }

@@ -9,6 +9,8 @@
   drop: a word, in Chinese or English.
 * ``09.4`` (code): ``run_once(evaluation, history_file)``, one evaluation of
   the chapter's ``ContinuousEvaluation`` kept in a file, run on hidden days.
+* ``09.5`` (computed): a baseline's R@10 on one query once scored again under
+  judgments that found more relevant chunks: a number.
 """
 
 from __future__ import annotations
@@ -21,13 +23,25 @@ import tempfile
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from reteval.teaching.exercises import Exercise, WrongAnswer, number, whole_number, word
+from reteval.teaching.exercises import (
+    Exercise,
+    WrongAnswer,
+    close_to,
+    number,
+    whole_number,
+    word,
+)
 
-__all__ = ["EXERCISES", "RELEVANT_PER_QUERY", "THRESHOLD"]
+__all__ = ["EXERCISES", "FOUND", "RELEVANT_BEFORE", "RELEVANT_PER_QUERY", "RETRIEVED",
+           "THRESHOLD"]
 
 #: 09.2: relevant documents per query, and the chapter's alert threshold.
 RELEVANT_PER_QUERY = 12
 THRESHOLD = 0.7
+#: 09.5: relevant chunks of the query in last week's judgments, how many of them the
+#: baseline's top 10 holds, and the relevant chunks this week's judgments add (none of them
+#: in the baseline's top 10).
+RELEVANT_BEFORE, RETRIEVED, FOUND = 10, 6, 2
 
 _FIRST = {"first", "first entry", "the first entry", "the first", "first record",
           "the first record", "baseline=first", "第一条", "第一条记录", "首条", "首条记录",
@@ -44,6 +58,10 @@ def _smallest_cutoff(answer) -> bool:
 
 def _baseline(answer) -> bool:
     return word(answer, _FIRST)
+
+
+def _rescored_recall(answer) -> bool:
+    return close_to(answer, RETRIEVED / (RELEVANT_BEFORE + FOUND), decimals=2)
 
 
 class _Broken:
@@ -118,4 +136,5 @@ EXERCISES = {
     "09.2": Exercise(_smallest_cutoff),
     "09.3": Exercise(_baseline),
     "09.4": Exercise(_run_once, code=True),
+    "09.5": Exercise(_rescored_recall),
 }
