@@ -22,7 +22,6 @@ the first time something needs them, and the public names below are attributes
 loaded on first use (PEP 562), so the command line starts at once.
 """
 
-from reteval import _moved
 from reteval._util.lazy import lazy_names
 from reteval.errors import InputError, RetevalError, UnknownMeasureError
 from reteval.evaluation.engine import aggregate, evaluate
@@ -58,4 +57,3 @@ __getattr__, __dir__ = lazy_names(__name__, {
     "__version__": "reteval.version",
 }, __all__)
 
-_moved.install()

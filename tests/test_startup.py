@@ -162,19 +162,3 @@ except ImportError:
 print(type(reteval.evaluate).__name__, type(reteval.monitor.fingerprint).__name__)
 """
     assert _python("-c", code).split() == ["no-module", "function", "function"]
-
-
-def test_old_module_paths_import_the_moved_modules_with_a_warning():
-    code = """
-import warnings
-warnings.simplefilter("error", DeprecationWarning)
-try:
-    import reteval.metrics
-except DeprecationWarning as warning:
-    print(warning)
-warnings.simplefilter("ignore", DeprecationWarning)
-import reteval.metrics, reteval.evaluation.metrics
-print(reteval.metrics is reteval.evaluation.metrics)
-"""
-    assert _python("-c", code).splitlines() == [
-        "reteval.metrics moved to reteval.evaluation.metrics; import it from there", "True"]
