@@ -11,7 +11,8 @@ the layers below it (checked by import-linter)::
     teaching                                      the chapter, exercises
     widgets | report                              reading the results
     monitor | judging                             over time; the judgments themselves
-    evaluation                                    measures, evaluate, compare
+    comparison                                    compare: tests, ANOVA, the best
+    evaluation                                    measures, evaluate
     ab | retrievers | rag | datasets              online tests, systems, RAG, data
     stats                                         tests, intervals, planning
     io                                            qrels and run files, tables
@@ -45,8 +46,8 @@ __all__ = [
 ]
 
 __getattr__, __dir__ = lazy_names(__name__, {
-    "Comparison": "reteval.evaluation.comparison",
-    "compare": "reteval.evaluation.comparison",
+    "Comparison": "reteval.comparison.result",
+    "compare": "reteval.comparison.compare",
     "Measure": "reteval.evaluation.measures",
     "parse_measure": "reteval.evaluation.measures",
     "read_qrels": "reteval.io",

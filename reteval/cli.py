@@ -268,7 +268,7 @@ def _fmt(value, count: bool) -> str:
 _SUBCOMMAND_MODULES = {"run": "reteval.book.pipeline", "book": "reteval.book.html",
                        "monitor": "reteval.monitor.commands",
                        "history": "reteval.monitor.commands",
-                       "compare": "reteval.evaluation.commands"}
+                       "compare": "reteval.report.command"}
 
 
 class _VersionAction(argparse.Action):

@@ -104,10 +104,10 @@ def test_evaluate_on_files_does_not_load_pandas(tmp_path, options, lines):
 
 
 @pytest.mark.parametrize(("options", "loads_pandas"), [
-    ([], False), (["--format", "csv"], True), (["--test", "t"], True),
+    ([], False), (["--format", "csv"], True), (["--test", "t"], False),
     (["--baseline", "b", "--test", "tukey"], False)])
-def test_compare_by_randomised_tukey_loads_neither_pandas_nor_scipy(tmp_path, options,
-                                                                    loads_pandas):
+def test_compare_loads_pandas_only_for_csv_and_scipy_only_for_its_tests(tmp_path, options,
+                                                                         loads_pandas):
     qrels = tmp_path / "qrels.txt"
     qrels.write_text("".join(f"q{i} 0 d{i} 1\n" for i in range(4)))
     paths = []

@@ -1,4 +1,4 @@
-"""Evaluation: measures, ranking, the per-query values, and comparisons of systems.
+"""Evaluation: measures, ranking, the per-query values of runs.
 
 =====================  =================================================================
 module                 idea
@@ -14,7 +14,6 @@ module                 idea
 ``disagreement``       pairs of queries that two measures order in opposite ways
 ``formats``            per-query results as long tables and trec_eval's text
 ``preferences``        trec_eval's preference and multi-judge measures (``-R``)
-``comparison``         :func:`compare`: several systems, tests, corrections, the best
 ``ties``               :func:`tie_bounds`: each measure over every order of the tied documents
 =====================  =================================================================
 
@@ -37,14 +36,12 @@ _HOMES = {
     "TIE_TOLERANCE": "disagreement", "disagreeing_pairs": "disagreement",
     "disagreeing_queries": "disagreement",
     "to_long": "formats", "to_trec_eval": "formats",
-    "Comparison": "comparison", "compare": "comparison", "compare_scores": "comparison",
-    "COMPARE_TESTS": "comparison", "evaluate_runs": "engine",
+    "evaluate_runs": "engine",
     "evaluate_dask": "distributed", "evaluate_on_cluster": "distributed",
     "read_run_dask": "distributed",
     "TieBounds": "ties", "UNBOUNDED_FAMILIES": "ties", "tie_bounds": "ties",
 }
 __all__ = [
-    "COMPARE_TESTS",
     "DEFAULT_FIGURE_MEASURES",
     "DEFAULT_MEASURES",
     "MEASURE_FAMILIES",
@@ -52,7 +49,6 @@ __all__ = [
     "REGISTRY",
     "TIE_TOLERANCE",
     "UNBOUNDED_FAMILIES",
-    "Comparison",
     "Explanation",
     "Measure",
     "MetricState",
@@ -60,8 +56,6 @@ __all__ = [
     "RankedList",
     "TieBounds",
     "aggregate",
-    "compare",
-    "compare_scores",
     "cutoff_groups",
     "disagreeing_pairs",
     "disagreeing_queries",

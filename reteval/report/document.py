@@ -1,6 +1,6 @@
 """The report's content as a language-neutral list of blocks, before any format.
 
-:func:`build_document` turns a :class:`reteval.evaluation.comparison.Comparison` (and,
+:func:`build_document` turns a :class:`reteval.comparison.Comparison` (and,
 optionally, a continuous-evaluation history) into headings, paragraphs, bullet
 lists, tables and figure references, every piece of text in the chosen
 language. A text is a tuple of runs ``(text, bold)``; the renderers
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 import pandas as pd
 
 from reteval._util.catalogue import check_lang, join_names, phrase, phrases
+from reteval.comparison.result import Comparison
 from reteval.errors import InputError
-from reteval.evaluation.comparison import Comparison
 from reteval.evaluation.measures import is_count
 from reteval.stats import format_pvalue, minimum_detectable_difference, queries_needed
 
@@ -37,7 +37,7 @@ CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini
 def check_arguments(comparison, digits, lang="en") -> None:
     """Raise :class:`~reteval.errors.InputError` unless the arguments of a report are valid.
 
-    ``comparison`` must be a :class:`~reteval.evaluation.comparison.Comparison`, ``digits`` an
+    ``comparison`` must be a :class:`~reteval.comparison.Comparison`, ``digits`` an
     integer from 0 to 12 and ``lang`` one of :data:`reteval.report.LANGUAGES`.
 
     Examples
@@ -45,11 +45,11 @@ def check_arguments(comparison, digits, lang="en") -> None:
     >>> check_arguments(None, 4)
     Traceback (most recent call last):
     ...
-    reteval.errors.InputError: expected a reteval.evaluation.comparison.Comparison; got NoneType
+    reteval.errors.InputError: expected a reteval.comparison.Comparison; got NoneType
     """
     if not isinstance(comparison, Comparison):
         raise InputError(
-            f"expected a reteval.evaluation.comparison.Comparison; got {type(comparison).__name__}"
+            f"expected a reteval.comparison.Comparison; got {type(comparison).__name__}"
         )
     if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 12:
         raise InputError(f"digits must be an integer from 0 to 12; got {digits!r}")

@@ -1,4 +1,4 @@
-"""Figures of a :class:`reteval.evaluation.comparison.Comparison` (matplotlib).
+"""Figures of a :class:`reteval.comparison.Comparison` (matplotlib).
 
 Every function returns a new :class:`matplotlib.figure.Figure` built without
 ``pyplot``, so nothing touches global plotting state and the figures render
@@ -42,8 +42,8 @@ import numpy as np
 from reteval._util.catalogue import check_lang, phrase
 from reteval._util.extras import require
 from reteval._util.fonts import figure_text, use_cjk_font
+from reteval.comparison.result import Comparison
 from reteval.errors import InputError
-from reteval.evaluation.comparison import Comparison
 from reteval.evaluation.cutoffs import cutoff_groups, recall_levels
 from reteval.evaluation.measures import measure_columns
 from reteval.evaluation.ranked_lists import DEFAULT_FIGURE_MEASURES, RankedList, ranked_lists
@@ -73,7 +73,7 @@ def _say(key: str, lang: str, **fields) -> str:
 def _check(comparison) -> Comparison:
     if not isinstance(comparison, Comparison):
         raise InputError(
-            f"expected a reteval.evaluation.comparison.Comparison; got {type(comparison).__name__}"
+            f"expected a reteval.comparison.Comparison; got {type(comparison).__name__}"
         )
     return comparison
 
@@ -94,7 +94,7 @@ def cutoff_families(comparison: Comparison) -> dict[str, list[tuple[int, str]]]:
 
     Examples
     --------
-    >>> from reteval.evaluation.comparison import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     >>> runs = {"a": {"q1": ["d1"], "q2": ["d9", "d2"]}}
     >>> cutoff_families(compare(qrels, runs, ["P@1", "P@2", "RR"], rng=0))
@@ -115,7 +115,7 @@ def plot_cutoff_curves(comparison: Comparison, *, lang: str = "en") -> Figure:
 
     Examples
     --------
-    >>> from reteval.evaluation.comparison import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     >>> runs = {"a": {"q1": ["d1"], "q2": ["d9", "d2"]}, "b": {"q1": ["d9", "d1"], "q2": ["d2"]}}
     >>> fig = plot_cutoff_curves(compare(qrels, runs, ["P@1", "P@2"], rng=0))
@@ -163,7 +163,7 @@ def plot_precision_recall(comparison: Comparison, *, lang: str = "en") -> Figure
 
     Examples
     --------
-    >>> from reteval.evaluation.comparison import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {"q1": {"d1": 1, "d2": 1}, "q2": {"d3": 1}}
     >>> runs = {"a": {"q1": ["d1", "d9", "d2"], "q2": ["d3"]}, "b": {"q1": ["d9", "d1"], "q2": []}}
     >>> fig = plot_precision_recall(compare(qrels, runs, ["iprec_at_recall"], rng=0))
@@ -211,7 +211,7 @@ def plot_differences(comparison: Comparison, measure: str | None = None, *,
 
     Examples
     --------
-    >>> from reteval.evaluation.comparison import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     >>> runs = {"a": {"q1": ["d1"], "q2": ["d9", "d2"]}, "b": {"q1": ["d9", "d1"], "q2": ["d2"]},
     ...         "c": {"q1": ["d1"], "q2": ["d2"]}}
@@ -295,7 +295,7 @@ def plot_forest(comparison: Comparison, measures=None, *, lang: str = "en") -> F
 
     Examples
     --------
-    >>> from reteval.evaluation.comparison import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     >>> runs = {"a": {"q1": ["d1"], "q2": ["d9", "d2"]}, "b": {"q1": ["d9", "d1"], "q2": ["d2"]}}
     >>> fig = plot_forest(compare(qrels, runs, ["P@1", "RR"], rng=0))
@@ -339,7 +339,7 @@ def plot_distributions(comparison: Comparison, measure: str | None = None, *,
 
     Examples
     --------
-    >>> from reteval.evaluation.comparison import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     >>> runs = {"a": {"q1": ["d1"], "q2": ["d9", "d2"]}, "b": {"q1": ["d9", "d1"], "q2": ["d2"]}}
     >>> fig = plot_distributions(compare(qrels, runs, ["RR"], rng=0))
@@ -374,7 +374,7 @@ def report_figures(comparison: Comparison, *, measure: str | None = None,
 
     Examples
     --------
-    >>> from reteval.evaluation.comparison import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     >>> runs = {"a": {"q1": ["d1"], "q2": ["d9", "d2"]}, "b": {"q1": ["d9", "d1"], "q2": ["d2"]}}
     >>> list(report_figures(compare(qrels, runs, ["P@1", "P@2", "RR"], rng=0)))

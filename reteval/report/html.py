@@ -12,7 +12,7 @@ import html
 import io
 
 from reteval._util.catalogue import phrase
-from reteval.evaluation.comparison import Comparison
+from reteval.comparison.result import Comparison
 from reteval.report.document import (
     Bullets,
     Figure,
@@ -112,7 +112,7 @@ def to_html(comparison: Comparison, *, title: str | None = None, digits: int = 4
 
     Examples
     --------
-    >>> from reteval.evaluation.comparison import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     >>> runs = {"<b>": {"q1": ["d1"], "q2": ["d2"]}, "b": {"q1": ["x", "d1"], "q2": ["d2"]}}
     >>> page = to_html(compare(qrels, runs, ["RR"], rng=0))

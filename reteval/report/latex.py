@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from reteval._util.catalogue import phrase, phrases
 from reteval._util.latex import system_letters, tex_escape
+from reteval.comparison.result import Comparison
 from reteval.errors import InputError
-from reteval.evaluation.comparison import Comparison
 from reteval.report.document import CORRECTION_NAMES, check_arguments, fmt, p_label
 
 __all__ = ["to_latex"]
@@ -38,7 +38,7 @@ def to_latex(comparison: Comparison, *, digits: int = 3, lang: str = "en",
 
     Examples
     --------
-    >>> from reteval.evaluation.comparison import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {f"q{i}": {f"d{i}": 1} for i in range(4)}
     >>> runs = {"a": {f"q{i}": [f"d{i}"] for i in range(4)},
     ...         "b_2": {f"q{i}": ["x", f"d{i}"] for i in range(4)}}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from reteval._util.catalogue import phrase
-from reteval.evaluation.comparison import Comparison
+from reteval.comparison.result import Comparison
 from reteval.report.document import (
     Bullets,
     Figure,
@@ -90,7 +90,7 @@ def to_markdown(comparison: Comparison, *, title: str | None = None, digits: int
 
     Examples
     --------
-    >>> from reteval.evaluation.comparison import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {f"q{i}": {f"d{i}": 1} for i in range(4)}
     >>> runs = {"a": {f"q{i}": [f"d{i}"] for i in range(4)},
     ...         "b": {f"q{i}": ["x", "y", "z"][:i] + [f"d{i}"] for i in range(4)}}

@@ -248,7 +248,7 @@ def test_err_and_rbp_match_ir_measures(case):
 
 
 def test_precision_recall_figure_draws_every_level_of_every_system():
-    from reteval.evaluation.comparison import compare
+    from reteval.comparison import compare
     from reteval.report.figures import plot_precision_recall
 
     runs = {"a": RUN, "b": {"q1": {"f": 1.0, "e": 0.5}, "q2": {"x": 1.0}}}
