@@ -12,7 +12,8 @@ the layers below it (checked by import-linter)::
     widgets | report                              reading the results
     monitor | judging                             over time; the judgments themselves
     comparison                                    compare: tests, ANOVA, the best
-    evaluation                                    measures, evaluate
+    evaluation                                    evaluate, in memory or on Dask
+    measures                                      names, registry, kernels
     ab | retrievers | rag | datasets              online tests, systems, RAG, data
     stats                                         tests, intervals, planning
     io                                            qrels and run files, tables
@@ -48,8 +49,8 @@ __all__ = [
 __getattr__, __dir__ = lazy_names(__name__, {
     "Comparison": "reteval.comparison.result",
     "compare": "reteval.comparison.compare",
-    "Measure": "reteval.evaluation.measures",
-    "parse_measure": "reteval.evaluation.measures",
+    "Measure": "reteval.measures.measure",
+    "parse_measure": "reteval.measures.names",
     "read_qrels": "reteval.io",
     "read_run": "reteval.io",
     "write_qrels": "reteval.io",

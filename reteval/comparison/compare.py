@@ -183,8 +183,8 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
     systems = tuple(runs)
     check_options(systems, baseline, test, correction, alpha, confidence_level)
     measure_names = _measure_names(measures)
-    from reteval.evaluation.engine import evaluate_runs
-    from reteval.evaluation.measures import parse_measure
+    from reteval.evaluation.columns import evaluate_runs
+    from reteval.measures import parse_measure
 
     def canonical(name):
         try:

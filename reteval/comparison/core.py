@@ -206,7 +206,7 @@ def check_options(systems, baseline, test, correction, alpha,
 def common_scores(evaluated: Mapping, names) -> tuple[list, dict]:
     """The queries every system was evaluated on, sorted, and per column their scores.
 
-    ``evaluated`` is :func:`reteval.evaluation.engine.evaluate_runs`'s result; returns
+    ``evaluated`` is :func:`reteval.evaluation.columns.evaluate_runs`'s result; returns
     the query ids and ``{column: (n_queries, n_systems) array}``, systems in the order
     of ``names``.
 

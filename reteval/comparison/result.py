@@ -118,7 +118,7 @@ class Comparison:
         """
         if self.retrieved is None:
             return False
-        from reteval.evaluation.measures import parse_measure
+        from reteval.measures import parse_measure
 
         cutoff = parse_measure(measure).cutoff
         counts = self.retrieved.to_numpy(dtype=float)

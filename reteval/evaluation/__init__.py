@@ -1,11 +1,13 @@
-"""Evaluation: measures, ranking, the per-query values of runs.
+"""Evaluation: ranking, the per-query values of runs, on one machine or on Dask.
+
+The measures themselves (names, registry, kernels) are :mod:`reteval.measures`.
 
 =====================  =================================================================
 module                 idea
 =====================  =================================================================
-``measures``           the measure registry; names (``nDCG@10``, ``ndcg_cut_10``) as values
 ``ranking``            each query's ranking in trec_eval's order, with its judgments
-``metrics``            the measure kernels: one vectorised value per query
+``checks``             the checks every engine applies (measures, options, missing queries)
+``columns``            the in-memory engine: values as columns, several runs, one qrels
 ``engine``             :func:`evaluate` (in memory, or partition by partition on Dask)
 ``distributed``        the Dask engine: runs larger than one machine
 ``cutoffs``            a measure against its cutoff k, recall levels
@@ -23,12 +25,8 @@ Every public name is importable from ``reteval.evaluation``, loaded on first use
 from reteval._util.lazy import lazy_names
 
 _HOMES = {
-    "MISSING_POLICIES": "engine", "MissingQueriesWarning": "engine", "aggregate": "engine",
-    "evaluate": "engine", "evaluate_preferences": "engine", "relevance_strings": "engine",
-    "REGISTRY": "measures", "is_count": "measures",
-    "DEFAULT_MEASURES": "measures", "MEASURE_FAMILIES": "measures", "Measure": "measures",
-    "measure_columns": "measures", "parse_measure": "measures", "parse_measures": "measures",
-    "trec_name": "measures",
+    "MISSING_POLICIES": "checks", "MissingQueriesWarning": "checks", "aggregate": "engine",
+    "evaluate": "engine", "evaluate_preferences": "engine", "relevance_strings": "columns",
     "cutoff_groups": "cutoffs", "measure_curves": "cutoffs", "recall_levels": "cutoffs",
     "Explanation": "formulas", "MetricState": "formulas", "gain_term": "formulas",
     "DEFAULT_FIGURE_MEASURES": "ranked_lists", "RankedList": "ranked_lists",
@@ -36,21 +34,17 @@ _HOMES = {
     "TIE_TOLERANCE": "disagreement", "disagreeing_pairs": "disagreement",
     "disagreeing_queries": "disagreement",
     "to_long": "formats", "to_trec_eval": "formats",
-    "evaluate_runs": "engine",
+    "evaluate_runs": "columns", "evaluate_columns": "columns",
     "evaluate_dask": "distributed", "evaluate_on_cluster": "distributed",
     "read_run_dask": "distributed",
     "TieBounds": "ties", "UNBOUNDED_FAMILIES": "ties", "tie_bounds": "ties",
 }
 __all__ = [
     "DEFAULT_FIGURE_MEASURES",
-    "DEFAULT_MEASURES",
-    "MEASURE_FAMILIES",
     "MISSING_POLICIES",
-    "REGISTRY",
     "TIE_TOLERANCE",
     "UNBOUNDED_FAMILIES",
     "Explanation",
-    "Measure",
     "MetricState",
     "MissingQueriesWarning",
     "RankedList",
@@ -66,11 +60,7 @@ __all__ = [
     "evaluate_preferences",
     "evaluate_runs",
     "gain_term",
-    "is_count",
-    "measure_columns",
     "measure_curves",
-    "parse_measure",
-    "parse_measures",
     "ranked_list",
     "ranked_lists",
     "read_run_dask",
@@ -79,7 +69,6 @@ __all__ = [
     "tie_bounds",
     "to_long",
     "to_trec_eval",
-    "trec_name",
 ]
 __getattr__, __dir__ = lazy_names(
     __name__, {name: f"reteval.evaluation.{module}" for name, module in _HOMES.items()}, __all__)

@@ -162,7 +162,7 @@ def _cmd_compare(args) -> int:
         # numpy loads, would cost more (0.06-0.1 s on two cores) than it could save.
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from reteval.comparison.core import check_options, common_scores, compare_arrays
-    from reteval.evaluation.engine import evaluate_runs
+    from reteval.evaluation.columns import evaluate_runs
     from reteval.report import means
 
     names = run_names(args.runs, args.names)

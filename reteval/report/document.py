@@ -21,7 +21,7 @@ import pandas as pd
 from reteval._util.catalogue import check_lang, join_names, phrase, phrases
 from reteval.comparison.result import Comparison
 from reteval.errors import InputError
-from reteval.evaluation.measures import is_count
+from reteval.measures import is_count
 from reteval.stats import format_pvalue, minimum_detectable_difference, queries_needed
 
 __all__ = [

@@ -45,8 +45,8 @@ from reteval._util.fonts import figure_text, use_cjk_font
 from reteval.comparison.result import Comparison
 from reteval.errors import InputError
 from reteval.evaluation.cutoffs import cutoff_groups, recall_levels
-from reteval.evaluation.measures import measure_columns
 from reteval.evaluation.ranked_lists import DEFAULT_FIGURE_MEASURES, RankedList, ranked_lists
+from reteval.measures import measure_columns
 
 __all__ = [
     "cutoff_families",

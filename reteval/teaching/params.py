@@ -21,7 +21,7 @@ from pathlib import Path
 from reteval._util.catalogue import check_lang
 from reteval._util.validation import check_probability
 from reteval.errors import InputError
-from reteval.evaluation.measures import parse_measure, parse_measures
+from reteval.measures import parse_measure, parse_measures
 from reteval.retrievers import available_retrievers
 
 __all__ = [
