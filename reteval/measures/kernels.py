@@ -7,12 +7,35 @@ import numpy as np
 
 from reteval.errors import InputError
 from reteval.measures.judged import POOL_UNJUDGED, JudgedRanking
+from reteval.measures.measure import Measure
 
-__all__ = ["average_precision", "bpref", "dcg", "expected_reciprocal_rank",
-           "inferred_average_precision", "interpolated_precision", "judged", "ndcg",
-           "precision", "r_precision", "rank_biased_precision", "recall", "reciprocal_rank",
-           "relevant_so_far", "safe_divide", "set_f", "set_precision", "set_recall", "success",
-           "within_cutoff"]
+__all__ = [
+    "average_precision",
+    "bpref",
+    "dcg",
+    "expected_reciprocal_rank",
+    "inferred_average_precision",
+    "interpolated_precision",
+    "interpolated_precision_at",
+    "judged",
+    "ndcg_exp",
+    "ndcg_values",
+    "num_q",
+    "num_rel",
+    "num_ret",
+    "precision",
+    "r_precision",
+    "rank_biased_precision",
+    "recall",
+    "reciprocal_rank",
+    "relevant_so_far",
+    "safe_divide",
+    "set_f",
+    "set_precision",
+    "set_recall",
+    "success",
+    "within_cutoff",
+]
 
 # ---------------------------------------------------------------- measures
 
@@ -28,23 +51,27 @@ def within_cutoff(r: JudgedRanking, cutoff):
     return np.ones(len(r.rank), dtype=bool) if cutoff is None else r.rank <= cutoff
 
 
-def precision(r: JudgedRanking, cutoff: int, level: int) -> np.ndarray:
+def precision(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
     """P@k: relevant documents in the top k, divided by k."""
+    cutoff = m.cutoff
     return r.per_query((r.rel >= level) & (r.rank <= cutoff)) / cutoff
 
 
-def recall(r: JudgedRanking, cutoff: int, level: int) -> np.ndarray:
+def recall(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
     """R@k: relevant documents in the top k, divided by all relevant documents."""
+    cutoff = m.cutoff
     return safe_divide(r.per_query((r.rel >= level) & (r.rank <= cutoff)), r.num_rel(level))
 
 
-def success(r: JudgedRanking, cutoff: int, level: int) -> np.ndarray:
+def success(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
     """Success@k: 1 when a relevant document is in the top k."""
+    cutoff = m.cutoff
     return (r.per_query((r.rel >= level) & (r.rank <= cutoff)) > 0).astype(np.float64)
 
 
-def reciprocal_rank(r: JudgedRanking, cutoff: int | None, level: int) -> np.ndarray:
+def reciprocal_rank(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
     """RR(@k): 1 / rank of the first relevant document (in the top k), else 0."""
+    cutoff = m.cutoff
     relevant = np.flatnonzero((r.rel >= level) & within_cutoff(r, cutoff))
     out = np.zeros(r.n_queries)
     queries, first = np.unique(r.query[relevant], return_index=True)
@@ -60,25 +87,26 @@ def relevant_so_far(r: JudgedRanking, relevant: np.ndarray) -> np.ndarray:
     return total - np.repeat((total - relevant)[first], counts)
 
 
-def average_precision(r: JudgedRanking, cutoff: int | None, level: int) -> np.ndarray:
+def average_precision(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
     """AP(@k): mean over all relevant documents of the precision at their rank.
 
     An unretrieved relevant document counts 0.
     """
+    cutoff = m.cutoff
     relevant = (r.rel >= level).astype(np.int64)
     precision_at_rank = relevant_so_far(r, relevant) / r.rank
     weights = np.where(relevant.astype(bool) & within_cutoff(r, cutoff), precision_at_rank, 0.0)
     return safe_divide(r.per_query(weights), r.num_rel(level))
 
 
-def r_precision(r: JudgedRanking, level: int) -> np.ndarray:
+def r_precision(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
     """Rprec: precision at rank R, R the number of relevant documents."""
     num_rel = r.num_rel(level)
     hits = (r.rel >= level) & (r.rank <= num_rel[r.query])
     return safe_divide(r.per_query(hits), num_rel)
 
 
-def bpref(r: JudgedRanking, level: int) -> np.ndarray:
+def bpref(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
     """Bpref as trec_eval computes it (Buckley & Voorhees 2004)."""
     judged_nonrel = (r.rel >= 0) & (r.rel < level)
     relevant = r.rel >= level
@@ -100,7 +128,7 @@ def _gain(rel: np.ndarray, exponential: bool) -> np.ndarray:
     return np.exp2(positive) - 1.0 if exponential else positive
 
 
-def ndcg(r: JudgedRanking, cutoff: int | None, exponential: bool = False) -> np.ndarray:
+def ndcg_values(r: JudgedRanking, cutoff: int | None, exponential: bool = False) -> np.ndarray:
     """nDCG(@k) with linear gain (trec_eval) or the exponential gain ``2**rel - 1``."""
     gains = np.where(within_cutoff(r, cutoff), _gain(r.rel, exponential), 0.0)
     dcg = r.per_query(gains / np.log2(r.rank + 1.0))
@@ -119,28 +147,30 @@ def ndcg(r: JudgedRanking, cutoff: int | None, exponential: bool = False) -> np.
     return safe_divide(dcg, idcg)
 
 
-def judged(r: JudgedRanking, cutoff: int) -> np.ndarray:
+def judged(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
     """Judged@k: share of the top min(k, retrieved) documents that appear in the qrels."""
+    cutoff = m.cutoff
     return safe_divide(r.per_query(r.rank <= cutoff), np.minimum(r.num_ret, cutoff))
 
 
-def dcg(r: JudgedRanking, cutoff: int | None) -> np.ndarray:
+def dcg(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
     """DCG(@k): linear gain (the grade) discounted by ``log2(rank + 1)``, not normalised."""
+    cutoff = m.cutoff
     gains = np.where(within_cutoff(r, cutoff), _gain(r.rel, False), 0.0)
     return r.per_query(gains / np.log2(r.rank + 1.0))
 
 
-def set_precision(r: JudgedRanking, level: int) -> np.ndarray:
+def set_precision(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
     """SetP: relevant documents retrieved / documents retrieved (trec_eval ``set_P``)."""
     return safe_divide(r.per_query(r.rel >= level), r.num_ret)
 
 
-def set_recall(r: JudgedRanking, level: int) -> np.ndarray:
+def set_recall(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
     """SetR: relevant documents retrieved / relevant documents (trec_eval ``set_recall``)."""
     return safe_divide(r.per_query(r.rel >= level), r.num_rel(level))
 
 
-def set_f(r: JudgedRanking, level: int, beta: float) -> np.ndarray:
+def set_f(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
     """SetF: ``(beta + 1) P R / (beta P + R)`` of SetP and SetR.
 
     0 when nothing relevant is retrieved.
@@ -148,17 +178,21 @@ def set_f(r: JudgedRanking, level: int, beta: float) -> np.ndarray:
     As trec_eval's ``set_F``, whose parameter enters the formula as written
     (so ``beta`` here plays the role of the usual beta squared).
     """
-    precision_, recall_ = set_precision(r, level), set_recall(r, level)
+    beta = 1.0 if m.beta is None else m.beta
+    precision_, recall_ = set_precision(r, m, level), set_recall(r, m, level)
     found = r.per_query(r.rel >= level) > 0
     return np.where(found, safe_divide((beta + 1.0) * precision_ * recall_,
                                         beta * precision_ + recall_), 0.0)
 
 
-def rank_biased_precision(r: JudgedRanking, cutoff: int | None, level: int, p: float) -> np.ndarray:
+def rank_biased_precision(r: JudgedRanking, m: Measure, level: int,
+                          num_docs: int = 0) -> np.ndarray:
     """RBP(@k): ``(1 - p) * sum of p**(rank - 1)`` over the relevant documents.
 
     Moffat & Zobel (2008).
     """
+    cutoff = m.cutoff
+    p = m.p
     relevant = (r.rel >= level) & within_cutoff(r, cutoff)
     return (1.0 - p) * r.per_query(np.where(relevant, np.power(p, r.rank - 1.0), 0.0))
 
@@ -166,13 +200,15 @@ def rank_biased_precision(r: JudgedRanking, cutoff: int | None, level: int, p: f
 ERR_MAX_GRADE = 4  # gdeval's MAX_JUDGMENT: gains are (2**g - 1) / 2**4
 
 
-def expected_reciprocal_rank(r: JudgedRanking, cutoff: int | None) -> np.ndarray:
+def expected_reciprocal_rank(r: JudgedRanking, m: Measure, level: int,
+                             num_docs: int = 0) -> np.ndarray:
     """ERR(@k) as gdeval (and ir_measures) compute it (Chapelle et al. 2009).
 
     ``ERR = sum over ranks i of R_i / i * prod_{j < i} (1 - R_j)`` with
     ``R = (2**g - 1) / 2**4`` for grade ``g`` (negative grades and unjudged
     documents: 0). gdeval refuses grades above 4, and so does this.
     """
+    cutoff = m.cutoff
     if len(r.rel) and r.rel.max() > ERR_MAX_GRADE:
         raise InputError(
             f"ERR assumes grades 0-{ERR_MAX_GRADE} (as gdeval); got grade {int(r.rel.max())} "
@@ -189,7 +225,8 @@ def expected_reciprocal_rank(r: JudgedRanking, cutoff: int | None) -> np.ndarray
 INFAP_EPSILON = 0.00001  # trec_eval's INFAP_EPSILON
 
 
-def inferred_average_precision(r: JudgedRanking, level: int) -> np.ndarray:
+def inferred_average_precision(r: JudgedRanking, m: Measure, level: int,
+                               num_docs: int = 0) -> np.ndarray:
     """infAP exactly as trec_eval computes it (Yilmaz & Aslam 2006).
 
     Documents not in the qrels are outside the pool; negative judgments are in
@@ -216,7 +253,7 @@ def _lround(x: np.ndarray) -> np.ndarray:
     return (whole + (x - whole >= 0.5)).astype(np.int64)
 
 
-def interpolated_precision(r: JudgedRanking, recall_level: float, level: int) -> np.ndarray:
+def interpolated_precision_at(r: JudgedRanking, recall_level: float, level: int) -> np.ndarray:
     """IPrec@r as trec_eval's ``iprec_at_recall``: the highest precision at recall >= r.
 
     Recall ``r`` is first turned into a number of relevant documents,
@@ -244,3 +281,27 @@ def interpolated_precision(r: JudgedRanking, recall_level: float, level: int) ->
     return out
 
 
+def interpolated_precision(r: JudgedRanking, m: Measure, level: int,
+                           num_docs: int = 0) -> np.ndarray:
+    """IPrec@level: :func:`interpolated_precision_at` the measure's recall level."""
+    return interpolated_precision_at(r, m.cutoff, level)
+
+
+def ndcg_exp(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+    """nDCG(dcg=exp-log2)(@k): the exponential gain ``2**rel - 1``."""
+    return ndcg_values(r, m.cutoff, exponential=True)
+
+
+def num_q(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+    """num_q: 1 for every evaluated query (summed, the number of queries)."""
+    return np.ones(r.n_queries)
+
+
+def num_ret(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+    """num_ret: the documents retrieved."""
+    return r.num_ret.astype(np.float64)
+
+
+def num_rel(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+    """num_rel: the relevant documents judged."""
+    return r.num_rel(level)

@@ -8,12 +8,34 @@ import math
 import numpy as np
 
 from reteval.measures.judged import JudgedRanking, per_query_lists
-from reteval.measures.kernels import interpolated_precision, precision, relevant_so_far, safe_divide
+from reteval.measures.kernels import (
+    interpolated_precision_at,
+    ndcg_values,
+    precision,
+    relevant_so_far,
+    safe_divide,
+)
+from reteval.measures.measure import Measure
 
-__all__ = ["bin_g", "g_measure", "interpolated_precision_average", "ndcg_gains", "ndcg_rel",
-           "num_nonrel_judged_ret", "num_rel_ret", "r_precision_multiple", "rbp_residual",
-           "relative_precision", "rndcg", "set_average_precision", "set_relative_precision",
-           "trec_rbp", "unjudged", "utility"]
+__all__ = [
+    "bin_g",
+    "g_measure",
+    "interpolated_precision_average",
+    "ndcg",
+    "ndcg_gains",
+    "ndcg_rel",
+    "num_nonrel_judged_ret",
+    "num_rel_ret",
+    "r_precision_multiple",
+    "rbp_residual",
+    "relative_precision",
+    "rndcg",
+    "set_average_precision",
+    "set_relative_precision",
+    "trec_rbp",
+    "unjudged",
+    "utility",
+]
 
 # ---------------------------------------------------------------- trec_eval's other measures
 
@@ -23,70 +45,80 @@ def _hits_within(r: JudgedRanking, level: int, cutoff) -> np.ndarray:
     return r.per_query((r.rel >= level) & (r.rank <= np.asarray(cutoff)[r.query]))
 
 
-def r_precision_multiple(r: JudgedRanking, multiple: float, level: int) -> np.ndarray:
+def r_precision_multiple(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
     """Rprec_mult: precision at rank ``(long) (m * R + 0.9)`` (trec_eval's rounding)."""
+    multiple = m.cutoff
     num_rel = r.num_rel(level)
     cutoff = np.floor(multiple * num_rel + 0.9)
     return safe_divide(_hits_within(r, level, cutoff), cutoff)
 
 
-def relative_precision(r: JudgedRanking, cutoff: int, level: int) -> np.ndarray:
+def relative_precision(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
     """relative_P: relevant in the top k over min(k, R); 0 without relevant documents."""
+    cutoff = m.cutoff
     num_rel = r.num_rel(level)
-    return safe_divide(precision(r, cutoff, level) * cutoff, np.minimum(num_rel, cutoff))
+    return safe_divide(precision(r, m, level) * cutoff, np.minimum(num_rel, cutoff))
 
 
-def unjudged(r: JudgedRanking, cutoff: int) -> np.ndarray:
+def unjudged(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
     """unj@k: documents of the top k not judged (or judged negative), over k."""
+    cutoff = m.cutoff
     judged_ = r.per_query((r.rank <= cutoff) & (r.rel >= 0))
     return (np.minimum(r.num_ret, cutoff) - judged_) / cutoff
 
 
-def num_rel_ret(r: JudgedRanking, level: int) -> np.ndarray:
+def num_rel_ret(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
     return r.per_query(r.rel >= level)
 
 
-def num_nonrel_judged_ret(r: JudgedRanking, level: int) -> np.ndarray:
+def num_nonrel_judged_ret(r: JudgedRanking, m: Measure, level: int,
+                          num_docs: int = 0) -> np.ndarray:
     """Judged (grade >= 0) non-relevant documents retrieved."""
     return r.per_query((r.rel >= 0) & (r.rel < level))
 
 
-def set_relative_precision(r: JudgedRanking, level: int) -> np.ndarray:
+def set_relative_precision(r: JudgedRanking, m: Measure, level: int,
+                           num_docs: int = 0) -> np.ndarray:
     """set_relative_P: relevant retrieved / min(retrieved, relevant)."""
-    return safe_divide(num_rel_ret(r, level), np.minimum(r.num_ret, r.num_rel(level)))
+    return safe_divide(num_rel_ret(r, m, level), np.minimum(r.num_ret, r.num_rel(level)))
 
 
-def set_average_precision(r: JudgedRanking, level: int) -> np.ndarray:
+def set_average_precision(r: JudgedRanking, m: Measure, level: int,
+                          num_docs: int = 0) -> np.ndarray:
     """set_map: relevant retrieved squared / (retrieved * relevant), i.e. SetP * SetR."""
-    found = num_rel_ret(r, level)
+    found = num_rel_ret(r, m, level)
     return safe_divide(found * found, r.num_ret.astype(np.float64) * r.num_rel(level))
 
 
-def utility(r: JudgedRanking, level: int, weights, num_docs: int = 0) -> np.ndarray:
+def utility(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
     """Set utility ``a*relret + b*nonrelret + c*relmissed + d*nonrelmissed`` (trec_eval).
 
     ``num_docs`` is the number of documents of the collection (trec_eval ``-N``), needed
     only when ``d`` is not 0.
     """
+    weights = m.weights
     a, b, c, d = (1.0, -1.0, 0.0, 0.0) if weights is None else weights
-    found, num_ret, num_rel = num_rel_ret(r, level), r.num_ret.astype(np.float64), r.num_rel(level)
+    found = num_rel_ret(r, m, level)
+    num_ret, num_rel = r.num_ret.astype(np.float64), r.num_rel(level)
     return (a * found + b * (num_ret - found) + c * (num_rel - found)
             + d * (num_docs + found - num_ret - num_rel))
 
 
-def interpolated_precision_average(r: JudgedRanking, levels, level: int) -> np.ndarray:
+def interpolated_precision_average(r: JudgedRanking, m: Measure, level: int,
+                                   num_docs: int = 0) -> np.ndarray:
     """11pt_avg: the mean of ``IPrec`` over the recall levels, summed as trec_eval sums."""
+    levels = m.levels
     levels = sorted(_LEVELS_11 if levels is None else levels)
     total = np.zeros(r.n_queries)
     for recall_level in reversed(levels):
-        total += interpolated_precision(r, recall_level, level)
+        total += interpolated_precision_at(r, recall_level, level)
     return total / len(levels)
 
 
 _LEVELS_11 = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
-def bin_g(r: JudgedRanking, level: int) -> np.ndarray:
+def bin_g(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
     """binG: ``sum 1 / log2(2 + rank - n)`` over the n-th relevant retrieved, over R."""
     relevant = r.rel >= level
     nth = relevant_so_far(r, relevant.astype(np.int64))
@@ -133,8 +165,9 @@ def _log2(x: float) -> float:
     return float(np.log2(x))
 
 
-def ndcg_gains(r: JudgedRanking, gains) -> np.ndarray:
+def ndcg_gains(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
     """trec_eval's ``ndcg`` with grade gains (``ndcg.1=3,2=9``), a port of m_ndcg.c."""
+    gains = m.gains
     out = np.zeros(r.n_queries)
     for i, grades, levels in per_query_lists(r):
         table = _gains(_trim(levels), gains)
@@ -188,8 +221,9 @@ def _ideal_steps(table: list):
     return ideal
 
 
-def g_measure(r: JudgedRanking, gains) -> np.ndarray:
+def g_measure(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
     """trec_eval's ``G`` (m_G.c)."""
+    gains = m.gains
     out = np.zeros(r.n_queries)
     for i, grades, levels in per_query_lists(r):
         table = _gains(_trim(levels), gains)
@@ -226,8 +260,10 @@ def g_measure(r: JudgedRanking, gains) -> np.ndarray:
     return out
 
 
-def rndcg(r: JudgedRanking, gains, level: int) -> np.ndarray:  # noqa: C901 (m_Rndcg.c, step by step)
+def rndcg(r: JudgedRanking, m: Measure, level: int,  # noqa: C901 (m_Rndcg.c, step by step)
+          num_docs: int = 0) -> np.ndarray:
     """trec_eval's ``Rndcg`` (m_Rndcg.c): nDCG averaged where the ideal gain changes."""
+    gains = m.gains
     out = np.zeros(r.n_queries)
     num_rel = r.num_rel(level)
     for i, grades, levels in per_query_lists(r):
@@ -277,8 +313,9 @@ def rndcg(r: JudgedRanking, gains, level: int) -> np.ndarray:  # noqa: C901 (m_R
     return out
 
 
-def ndcg_rel(r: JudgedRanking, gains) -> np.ndarray:
+def ndcg_rel(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
     """trec_eval's ``ndcg_rel`` (m_ndcg_rel.c): nDCG averaged over the relevant documents."""
+    gains = m.gains
     out = np.zeros(r.n_queries)
     for i, grades, levels in per_query_lists(r):
         table = _gains(_trim(levels), gains)
@@ -328,8 +365,10 @@ def _c_divide(a: float, b: float) -> float:
     return a / b
 
 
-def trec_rbp(r: JudgedRanking, p, gains) -> np.ndarray:
+def trec_rbp(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
     """trec_eval's ``rbp`` (m_rbp.c): grade gains scaled to [0, 1] when outside it."""
+    p = m.p
+    gains = m.gains
     p = 0.9 if p is None else p
     out = np.zeros(r.n_queries)
     for i, grades, levels in per_query_lists(r):
@@ -349,8 +388,9 @@ def trec_rbp(r: JudgedRanking, p, gains) -> np.ndarray:
     return out
 
 
-def rbp_residual(r: JudgedRanking, p) -> np.ndarray:
+def rbp_residual(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
     """trec_eval's ``rbp_resid``: the RBP weight of unjudged ranks and of those below."""
+    p = m.p
     p = 0.9 if p is None else p
     out = np.zeros(r.n_queries)
     for i, grades, _ in per_query_lists(r):
@@ -365,3 +405,9 @@ def rbp_residual(r: JudgedRanking, p) -> np.ndarray:
     return out
 
 
+def ndcg(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+    """nDCG(@k): linear gain (trec_eval's ``ndcg_cut``), or the measure's gain table
+    (trec_eval's ``ndcg.1=3,2=9``, :func:`ndcg_gains`)."""
+    if m.gains is not None:
+        return ndcg_gains(r, m, level, num_docs)
+    return ndcg_values(r, m.cutoff)
