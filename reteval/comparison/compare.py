@@ -42,7 +42,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from reteval._util.validation import check_rng
+from reteval._util.validation import check_n_resamples, check_rng
 from reteval.comparison.core import check_options, common_scores, compare_arrays
 from reteval.comparison.result import Comparison
 from reteval.errors import InputError
@@ -182,6 +182,8 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
         )
     systems = tuple(runs)
     check_options(systems, baseline, test, correction, alpha, confidence_level)
+    check_n_resamples(n_resamples)
+    gen = check_rng(rng)  # the tests draw first, the intervals and the best system after
     measure_names = _measure_names(measures)
     from reteval.evaluation.columns import evaluate_runs
     from reteval.measures import parse_measure
@@ -205,7 +207,6 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
                              columns=pd.Index(systems, name="system"))
     if extra:
         del scores[numret]
-    gen = check_rng(rng)  # the tests draw first, the intervals and the best system after
     numbers = compare_arrays(scores, systems, queries=common, baseline=baseline, test=test,
                              correction=correction, alpha=alpha, rng=gen,
                              confidence_level=confidence_level, n_resamples=n_resamples)

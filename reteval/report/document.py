@@ -25,8 +25,18 @@ from reteval.measures import is_count
 from reteval.stats import format_pvalue, minimum_detectable_difference, queries_needed
 
 __all__ = [
-    "CORRECTION_NAMES", "Bullets", "Figure", "Heading", "Paragraph", "Table", "alert_text",
-    "build_document", "check_arguments", "check_history", "fmt", "p_label"
+    "CORRECTION_NAMES",
+    "Bullets",
+    "Figure",
+    "Heading",
+    "Paragraph",
+    "Table",
+    "alert_text",
+    "build_document",
+    "check_history",
+    "check_report_arguments",
+    "fmt",
+    "p_label"
 ]
 
 #: Names of the multiple-comparison corrections (the same in both languages).
@@ -34,7 +44,7 @@ CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini
                     "none": None}
 
 
-def check_arguments(comparison, digits, lang="en") -> None:
+def check_report_arguments(comparison, digits, lang="en") -> None:
     """Raise :class:`~reteval.errors.InputError` unless the arguments of a report are valid.
 
     ``comparison`` must be a :class:`~reteval.comparison.Comparison`, ``digits`` an
@@ -42,7 +52,7 @@ def check_arguments(comparison, digits, lang="en") -> None:
 
     Examples
     --------
-    >>> check_arguments(None, 4)
+    >>> check_report_arguments(None, 4)
     Traceback (most recent call last):
     ...
     reteval.errors.InputError: expected a reteval.comparison.Comparison; got NoneType

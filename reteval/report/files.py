@@ -7,7 +7,7 @@ from pathlib import Path
 
 from reteval._util.catalogue import phrase
 from reteval.comparison.result import Comparison
-from reteval.report.document import build_document, check_arguments, check_history
+from reteval.report.document import build_document, check_history, check_report_arguments
 from reteval.report.html import png, render_html
 from reteval.report.latex import to_latex
 from reteval.report.markdown import render_markdown
@@ -65,7 +65,7 @@ def write_report(comparison: Comparison, output_dir, *, title: str | None = None
     """
     from reteval.report.figures import report_figures  # plots import matplotlib; keep it lazy
 
-    check_arguments(comparison, digits, lang)
+    check_report_arguments(comparison, digits, lang)
     out = Path(output_dir).resolve()
     (out / "figures").mkdir(parents=True, exist_ok=True)
     frame = check_history(history)

@@ -20,8 +20,8 @@ from reteval.report.document import (
     Paragraph,
     Table,
     build_document,
-    check_arguments,
     check_history,
+    check_report_arguments,
 )
 
 __all__ = ["png", "render_html", "to_html"]
@@ -121,7 +121,7 @@ def to_html(comparison: Comparison, *, title: str | None = None, digits: int = 4
     >>> '<html lang="zh-CN">' in to_html(compare(qrels, runs, ["RR"], rng=0), lang="zh")
     True
     """
-    check_arguments(comparison, digits, lang)
+    check_report_arguments(comparison, digits, lang)
     figures = dict(figures or {})
     images = {name: base64.b64encode(png(fig, dpi)).decode("ascii")
               for name, fig in figures.items()}

@@ -13,8 +13,8 @@ from reteval.report.document import (
     Paragraph,
     Table,
     build_document,
-    check_arguments,
     check_history,
+    check_report_arguments,
 )
 
 __all__ = ["render_markdown", "to_markdown"]
@@ -104,7 +104,7 @@ def to_markdown(comparison: Comparison, *, title: str | None = None, digits: int
     - **RR †**（平均倒数排名 MRR）：**a**（1.0000），高于第二名 b（0.5208），但差异不显著：Holm
     校正后 p = 0.0650 > α = 0.05。这一差异可能只是偶然。（† 在不同深度下比较。）
     """
-    check_arguments(comparison, digits, lang)
+    check_report_arguments(comparison, digits, lang)
     figure_paths = figure_paths or {}
     title = phrase("report.title", lang) if title is None else str(title)
     doc = build_document(comparison, title, digits, list(figure_paths), lang,
