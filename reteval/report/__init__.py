@@ -35,20 +35,22 @@ layers; neither imports the other).
 :func:`write_report` writes ``report.md``, ``report.html``, ``report.tex`` and
 ``figures/*.png`` into a folder.
 
-=============  ==============================================================
-module         idea
-=============  ==============================================================
-``document``   the content as language-neutral blocks: tables, verdicts,
-               recommendation, history (every word from
-               :mod:`reteval._util.catalogue`)
-``markdown``   :func:`to_markdown`
-``html``       :func:`to_html`: a self-contained page
-``latex``      :func:`to_latex`: a ``tabular`` for a paper
-``files``      :func:`write_report`: the three files and the figures
-``means``      the means table alone, as ``reteval compare`` prints it (text,
-               JSON, CSV, Markdown, LaTeX)
-``command``    ``reteval compare``: many run files against one qrels file
-=============  ==============================================================
+==================  ==========================================================
+module              idea
+==================  ==========================================================
+``document``        the content as language-neutral blocks: tables, verdicts,
+                    recommendation, history (every word from
+                    :mod:`reteval._util.catalogue`)
+``markdown``        :func:`to_markdown`
+``html``            :func:`to_html`: a self-contained page
+``latex``           :func:`to_latex`: a ``tabular`` for a paper
+``files``           :func:`write_report`: the three files and the figures
+``figures``         the figures of a comparison (matplotlib)
+``ranked_figures``  one query's ranked list as a strip, several stacked
+``means``           the means table alone, as ``reteval compare`` prints it (text,
+                    JSON, CSV, Markdown, LaTeX)
+``command``         ``reteval compare``: many run files against one qrels file
+==================  ==========================================================
 
 Every public name is loaded on first use (PEP 562).
 """
