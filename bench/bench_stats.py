@@ -226,7 +226,7 @@ def main(argv=None) -> None:
           f"warm {t_ours_warm:8.2f} s", flush=True)
 
     # reteval.compare end to end (nDCG@10, bootstrap intervals of the means, Fisher test) ---
-    from reteval.evaluation.comparison import compare
+    from reteval.comparison import compare
 
     run_frames = {name: r for name, r in zip(names, runs_d, strict=True)}
     t0 = time.perf_counter()

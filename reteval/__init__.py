@@ -11,7 +11,9 @@ the layers below it (checked by import-linter)::
     teaching                                      the chapter, exercises
     widgets | report                              reading the results
     monitor | judging                             over time; the judgments themselves
-    evaluation                                    measures, evaluate, compare
+    comparison                                    compare: tests, ANOVA, the best
+    evaluation                                    evaluate, in memory or on Dask
+    measures                                      names, registry, kernels
     ab | retrievers | rag | datasets              online tests, systems, RAG, data
     stats                                         tests, intervals, planning
     io                                            qrels and run files, tables
@@ -22,7 +24,6 @@ the first time something needs them, and the public names below are attributes
 loaded on first use (PEP 562), so the command line starts at once.
 """
 
-from reteval import _moved
 from reteval._util.lazy import lazy_names
 from reteval.errors import InputError, RetevalError, UnknownMeasureError
 from reteval.evaluation.engine import aggregate, evaluate
@@ -47,11 +48,11 @@ __all__ = [
 ]
 
 __getattr__, __dir__ = lazy_names(__name__, {
-    "Comparison": "reteval.evaluation.comparison",
-    "compare": "reteval.evaluation.comparison",
+    "Comparison": "reteval.comparison.result",
+    "compare": "reteval.comparison.compare",
     "failures": "reteval.evaluation.failures",
-    "Measure": "reteval.evaluation.measures",
-    "parse_measure": "reteval.evaluation.measures",
+    "Measure": "reteval.measures.measure",
+    "parse_measure": "reteval.measures.names",
     "read_qrels": "reteval.io",
     "read_run": "reteval.io",
     "write_qrels": "reteval.io",
@@ -60,4 +61,3 @@ __getattr__, __dir__ = lazy_names(__name__, {
     "__version__": "reteval.version",
 }, __all__)
 
-_moved.install()

@@ -23,7 +23,7 @@ __all__ = ["build_parser", "main"]
 
 
 def _add_evaluate(subparsers) -> None:
-    from reteval.evaluation.measures import DEFAULT_MEASURES
+    from reteval.measures import DEFAULT_MEASURES
 
     p = subparsers.add_parser(
         "evaluate",
@@ -130,7 +130,7 @@ def _evaluate_options(args) -> dict:
 
 def _evaluate_values(args, measures, options):
     """``(query ids, {column: values})`` of the engine and judgment format asked for."""
-    from reteval.evaluation.engine import evaluate_columns
+    from reteval.evaluation.columns import evaluate_columns
 
     if args.rel_format != "qrels":
         from reteval.evaluation.engine import evaluate_preferences
@@ -159,7 +159,7 @@ def _evaluate_values(args, measures, options):
 
 def _cmd_evaluate(args) -> int:
     from reteval.evaluation.engine import summarize
-    from reteval.evaluation.measures import DEFAULT_MEASURES, is_count, without_text
+    from reteval.measures import DEFAULT_MEASURES, is_count, without_text
 
     # trec_eval's layout without -m: trec_eval's default measures
     given = args.measures or (["official"] if args.format == "trec" else list(DEFAULT_MEASURES))
@@ -211,7 +211,7 @@ def _write_trec(args, given, options, query_ids, values, means, counts) -> None:
     import pandas as pd
 
     from reteval.evaluation.formats import to_trec_eval
-    from reteval.evaluation.measures import wants_relstring, wants_runid
+    from reteval.measures import wants_relstring, wants_runid
 
     per_query = pd.DataFrame(values, index=pd.Index(query_ids, name="query_id"))
     if args.zscores:
@@ -219,7 +219,7 @@ def _write_trec(args, given, options, query_ids, values, means, counts) -> None:
     relstrings = None
     length = wants_relstring(given)
     if length is not None and args.rel_format == "qrels" and args.engine == "memory":
-        from reteval.evaluation.engine import relevance_strings
+        from reteval.evaluation.columns import relevance_strings
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # reported already
@@ -234,7 +234,7 @@ def _write_trec(args, given, options, query_ids, values, means, counts) -> None:
 
 
 def _write_table(args, given, options, query_ids, values, means, counts) -> None:
-    from reteval.evaluation.measures import parse_measure
+    from reteval.measures import parse_measure
 
     out = sys.stdout
     width = max(len(str(c)) for c in values)
@@ -268,7 +268,7 @@ def _fmt(value, count: bool) -> str:
 _SUBCOMMAND_MODULES = {"run": "reteval.book.pipeline", "book": "reteval.book.html",
                        "monitor": "reteval.monitor.commands",
                        "history": "reteval.monitor.commands",
-                       "compare": "reteval.evaluation.commands",
+                       "compare": "reteval.report.command",
                        "repro": "reteval.repro.commands",
                        "failures": "reteval.evaluation.failures_command"}
 

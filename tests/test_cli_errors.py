@@ -367,7 +367,7 @@ def test_missing_skip_with_no_query_in_common_warns(good, capsys, output):
 
 def test_missing_skip_warns_in_the_api_too(good):
     from reteval import evaluate
-    from reteval.evaluation.engine import MissingQueriesWarning
+    from reteval.evaluation.checks import MissingQueriesWarning
 
     with pytest.warns(MissingQueriesWarning, match="every mean is NaN"):
         values = evaluate(good[0], {"q9": ["d1"]}, ["AP"], missing="skip")

@@ -67,10 +67,10 @@ def test_every_module_is_in_a_layer():
 
 
 def test_the_top_level_holds_only_the_entry_points():
-    # The folder listing is the layer diagram: beside __init__, cli, errors and version,
-    # at most two plain modules (today _moved, the old module paths).
+    # The folder listing is the layer diagram: beside the packages, only __init__, cli,
+    # errors and version.
     plain = sorted(p.stem for p in PACKAGE.glob("*.py"))
-    assert plain == ["__init__", "_moved", "cli", "errors", "version"]
+    assert plain == ["__init__", "cli", "errors", "version"]
 
 
 def _public_definitions_outside_all(path: Path):

@@ -27,6 +27,7 @@ __all__ = [
     "check_confidence_level",
     "check_n_resamples",
     "check_number",
+    "check_positive_int",
     "check_probability",
     "check_rng",
 ]
@@ -116,6 +117,28 @@ def check_confidence_level(confidence_level) -> float:
     return check_probability(confidence_level, "confidence_level")
 
 
+def check_positive_int(value, name: str, *, minimum: int = 1) -> int:
+    """An integer (not a bool; a numpy integer too) of at least ``minimum``, as an int.
+
+    Examples
+    --------
+    >>> check_positive_int(10, "depth", minimum=10)
+    10
+    >>> check_positive_int(5, "depth", minimum=10)
+    Traceback (most recent call last):
+    ...
+    reteval.errors.InputError: depth must be an integer of at least 10; got 5
+    >>> check_positive_int(0, "k")
+    Traceback (most recent call last):
+    ...
+    reteval.errors.InputError: k must be a positive integer; got 0
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        what = "a positive integer" if minimum == 1 else f"an integer of at least {minimum}"
+        raise InputError(f"{name} must be {what}; got {value!r}")
+    return int(value)
+
+
 def check_n_resamples(n_resamples) -> int:
     """A number of resamples: a positive integer.
 
@@ -124,10 +147,7 @@ def check_n_resamples(n_resamples) -> int:
     >>> check_n_resamples(1000)
     1000
     """
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) \
-            or n_resamples < 1:
-        raise InputError(f"n_resamples must be a positive integer; got {n_resamples!r}")
-    return int(n_resamples)
+    return check_positive_int(n_resamples, "n_resamples")
 
 
 def check_alternative(alternative) -> str:

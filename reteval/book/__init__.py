@@ -1,6 +1,6 @@
 """Publishing: run the notebooks headless (:mod:`~reteval.book.pipeline`), check the two
 language editions (:mod:`~reteval.book.editions`) and build the offline HTML book
-(:mod:`~reteval.book.html`).
+(:mod:`~reteval.book.html`, its pages sanitised by :mod:`~reteval.book.sanitise`).
 
 ``reteval run`` and ``reteval book`` are the command-line faces of this package.
 """

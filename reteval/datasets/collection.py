@@ -11,8 +11,9 @@ from dataclasses import dataclass
 import pandas as pd
 
 from reteval._util.catalogue import phrase
+from reteval.errors import RetevalError
 
-__all__ = ["Dataset", "DatasetWarning"]
+__all__ = ["Dataset", "DatasetWarning", "DownloadError"]
 
 
 class DatasetWarning(UserWarning):
@@ -69,3 +70,7 @@ class Dataset:
 
     def __repr__(self) -> str:
         return self.describe("en")
+
+
+class DownloadError(RetevalError):
+    """A dataset could not be downloaded, or the download failed its checksum."""

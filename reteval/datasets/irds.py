@@ -55,7 +55,7 @@ def _query_text(query) -> str:
 
 def _unavailable(name: str, part: str, exc: BaseException):
     """One line for a collection ir_datasets cannot get (offline, moved server, ...)."""
-    from reteval.datasets import DownloadError
+    from reteval.datasets.collection import DownloadError
 
     reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
     return DownloadError(

@@ -55,8 +55,8 @@ from pathlib import Path
 import pandas as pd
 
 from reteval._util.progress import progress_counter
-from reteval.datasets.collection import Dataset, DatasetWarning
-from reteval.errors import InputError, RetevalError
+from reteval.datasets.collection import Dataset, DatasetWarning, DownloadError
+from reteval.errors import InputError
 from reteval.io import read_qrels
 from reteval.io.textfile import as_path, decode, iter_lines, parse_json
 
@@ -108,10 +108,6 @@ _CHUNK = 1 << 20
 
 #: The duplicate policy of :func:`reteval.io.read_qrels` for BEIR qrels: the last grade.
 QRELS_DUPLICATES = "last"
-
-
-class DownloadError(RetevalError):
-    """A dataset could not be downloaded, or the download failed its checksum."""
 
 
 # --------------------------------------------------------------------------- reading

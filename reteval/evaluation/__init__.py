@@ -1,11 +1,13 @@
-"""Evaluation: measures, ranking, the per-query values, and comparisons of systems.
+"""Evaluation: ranking, the per-query values of runs, on one machine or on Dask.
+
+The measures themselves (names, registry, kernels) are :mod:`reteval.measures`.
 
 =====================  =================================================================
 module                 idea
 =====================  =================================================================
-``measures``           the measure registry; names (``nDCG@10``, ``ndcg_cut_10``) as values
 ``ranking``            each query's ranking in trec_eval's order, with its judgments
-``metrics``            the measure kernels: one vectorised value per query
+``checks``             the checks every engine applies (measures, options, missing queries)
+``columns``            the in-memory engine: values as columns, several runs, one qrels
 ``engine``             :func:`evaluate` (in memory, or partition by partition on Dask)
 ``distributed``        the Dask engine: runs larger than one machine
 ``cutoffs``            a measure against its cutoff k, recall levels
@@ -14,7 +16,6 @@ module                 idea
 ``disagreement``       pairs of queries that two measures order in opposite ways
 ``formats``            per-query results as long tables and trec_eval's text
 ``preferences``        trec_eval's preference and multi-judge measures (``-R``)
-``comparison``         :func:`compare`: several systems, tests, corrections, the best
 ``ties``               :func:`tie_bounds`: each measure over every order of the tied documents
 =====================  =================================================================
 
@@ -24,12 +25,8 @@ Every public name is importable from ``reteval.evaluation``, loaded on first use
 from reteval._util.lazy import lazy_names
 
 _HOMES = {
-    "MISSING_POLICIES": "engine", "MissingQueriesWarning": "engine", "aggregate": "engine",
-    "evaluate": "engine", "evaluate_preferences": "engine", "relevance_strings": "engine",
-    "REGISTRY": "measures", "is_count": "measures",
-    "DEFAULT_MEASURES": "measures", "MEASURE_FAMILIES": "measures", "Measure": "measures",
-    "measure_columns": "measures", "parse_measure": "measures", "parse_measures": "measures",
-    "trec_name": "measures",
+    "MISSING_POLICIES": "checks", "MissingQueriesWarning": "checks", "aggregate": "engine",
+    "evaluate": "engine", "evaluate_preferences": "engine", "relevance_strings": "columns",
     "cutoff_groups": "cutoffs", "measure_curves": "cutoffs", "recall_levels": "cutoffs",
     "Explanation": "formulas", "MetricState": "formulas", "gain_term": "formulas",
     "DEFAULT_FIGURE_MEASURES": "ranked_lists", "RankedList": "ranked_lists",
@@ -37,31 +34,22 @@ _HOMES = {
     "TIE_TOLERANCE": "disagreement", "disagreeing_pairs": "disagreement",
     "disagreeing_queries": "disagreement",
     "to_long": "formats", "to_trec_eval": "formats",
-    "Comparison": "comparison", "compare": "comparison", "compare_scores": "comparison",
-    "COMPARE_TESTS": "comparison", "evaluate_runs": "engine",
+    "evaluate_runs": "columns", "evaluate_columns": "columns",
     "evaluate_dask": "distributed", "evaluate_on_cluster": "distributed",
     "read_run_dask": "distributed",
     "TieBounds": "ties", "UNBOUNDED_FAMILIES": "ties", "tie_bounds": "ties",
 }
 __all__ = [
-    "COMPARE_TESTS",
     "DEFAULT_FIGURE_MEASURES",
-    "DEFAULT_MEASURES",
-    "MEASURE_FAMILIES",
     "MISSING_POLICIES",
-    "REGISTRY",
     "TIE_TOLERANCE",
     "UNBOUNDED_FAMILIES",
-    "Comparison",
     "Explanation",
-    "Measure",
     "MetricState",
     "MissingQueriesWarning",
     "RankedList",
     "TieBounds",
     "aggregate",
-    "compare",
-    "compare_scores",
     "cutoff_groups",
     "disagreeing_pairs",
     "disagreeing_queries",
@@ -72,11 +60,7 @@ __all__ = [
     "evaluate_preferences",
     "evaluate_runs",
     "gain_term",
-    "is_count",
-    "measure_columns",
     "measure_curves",
-    "parse_measure",
-    "parse_measures",
     "ranked_list",
     "ranked_lists",
     "read_run_dask",
@@ -85,7 +69,6 @@ __all__ = [
     "tie_bounds",
     "to_long",
     "to_trec_eval",
-    "trec_name",
 ]
 __getattr__, __dir__ = lazy_names(
     __name__, {name: f"reteval.evaluation.{module}" for name, module in _HOMES.items()}, __all__)

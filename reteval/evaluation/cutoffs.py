@@ -19,8 +19,8 @@ import pandas as pd
 
 from reteval.errors import InputError, UnknownMeasureError
 from reteval.evaluation.engine import evaluate
-from reteval.evaluation.measures import parse_measure
 from reteval.io import as_qrels, as_run
+from reteval.measures import parse_measure
 
 __all__ = ["cutoff_groups", "measure_curves", "recall_levels"]
 

@@ -39,17 +39,19 @@ import pandas as pd
 
 from reteval._util.dask import compute, dask_client, import_dask, is_dask_collection, share
 from reteval.errors import InputError
-from reteval.evaluation.engine import (
-    MissingQueriesWarning,
-    check_arguments,
-    check_missing,
-    evaluate,
-)
+from reteval.evaluation.checks import MissingQueriesWarning, check_arguments, check_missing
+from reteval.evaluation.columns import evaluate_columns, values_frame
 from reteval.io import RUN_COLUMNS, as_qrels, read_run
 
 __all__ = ["evaluate_dask", "evaluate_on_cluster", "read_run_dask"]
 
 _PARQUET_SUFFIXES = (".parquet", ".parq", ".pq")
+
+
+def _evaluate(qrels, run, measures, *, relevance_level, missing) -> pd.DataFrame:
+    """One partition (or the whole of a small input) evaluated in memory, as a table."""
+    return values_frame(*evaluate_columns(qrels, run, measures, relevance_level=relevance_level,
+                                          missing=missing))
 
 
 def _empty_run() -> pd.DataFrame:
@@ -133,7 +135,7 @@ def _evaluate_partition(part: pd.DataFrame, qrels: pd.DataFrame, names, relevanc
     lo, sizes = lo[keep], (hi - lo)[keep]
     rows = np.arange(sizes.sum()) + np.repeat(lo - (np.cumsum(sizes) - sizes), sizes)
     try:
-        return evaluate(qrels.iloc[rows], part, names, relevance_level=relevance_level,
+        return _evaluate(qrels.iloc[rows], part, names, relevance_level=relevance_level,
                         missing="skip")
     except InputError as exc:
         # A duplicate among the evaluated queries: name its file and lines when known.
@@ -204,7 +206,7 @@ def evaluate_dask(qrels, run, measures, *, relevance_level: int = 1,
         qrels = qrels.compute()
     qrels = as_qrels(qrels)
     if not is_dask_collection(run):
-        return evaluate(qrels, run, names, relevance_level=relevance_level, missing=missing)
+        return _evaluate(qrels, run, names, relevance_level=relevance_level, missing=missing)
     dask, _ = import_dask()
 
     grouped = _by_query(run)
@@ -231,13 +233,13 @@ def evaluate_dask(qrels, run, measures, *, relevance_level: int = 1,
         # The in-memory values of empty rankings, computed by the in-memory code itself.
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", MissingQueriesWarning)
-            zeros = evaluate(qrels[qrels["query_id"].isin(absent)], _empty_run(), names,
+            zeros = _evaluate(qrels[qrels["query_id"].isin(absent)], _empty_run(), names,
                              relevance_level=relevance_level, missing="zero")
         results.append(zeros)
     if not results:
         with warnings.catch_warnings():  # said above
             warnings.simplefilter("ignore", MissingQueriesWarning)
-            return evaluate(qrels, _empty_run(), names, relevance_level=relevance_level,
+            return _evaluate(qrels, _empty_run(), names, relevance_level=relevance_level,
                             missing="skip")
     return pd.concat(results).sort_index()
 

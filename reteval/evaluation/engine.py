@@ -3,101 +3,18 @@
 from __future__ import annotations
 
 import math
-import numbers
-import os
-import warnings
-from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from reteval._util.dask import is_dask_collection
-from reteval.errors import InputError, outside_stacklevel
-from reteval.evaluation.measures import measure_columns, parse_measure
-from reteval.io.textfile import INT64_MAX
+from reteval.errors import InputError
+from reteval.evaluation.checks import MISSING_POLICIES, check_missing, check_trec_options
+from reteval.evaluation.columns import GEOMETRIC_FLOOR, evaluate_columns, values_frame
+from reteval.measures import measure_columns, parse_measure
 
 if TYPE_CHECKING:
     import pandas as pd
 
-# numpy, pandas, pyarrow and the modules that need them are imported inside the functions:
-# ``import reteval`` (and so every command line call, ``reteval --help`` too) does not pay
-# for them.
-
-__all__ = ["MISSING_POLICIES", "MissingQueriesWarning", "aggregate", "check_arguments",
-           "check_missing", "evaluate", "evaluate_columns", "evaluate_preferences",
-           "evaluate_runs", "relevance_strings", "summarize"]
-
-MISSING_POLICIES = ("zero", "skip", "error")
-
-
-class MissingQueriesWarning(UserWarning):
-    """Judged queries had no results in the run and were scored 0."""
-
-
-def _describe(ids, limit=10) -> str:
-    ids = sorted(ids)
-    shown = ", ".join(repr(i) for i in ids[:limit])
-    return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
-
-
-def check_missing(absent, missing: str, judged=None) -> None:
-    """Apply the ``missing`` policy to judged queries absent from the run.
-
-    Raises for ``"error"``, warns (:class:`MissingQueriesWarning`) for ``"zero"``;
-    ``"skip"`` says nothing, unless it skips every judged query (``judged``, when
-    given): then no query is evaluated and every mean is NaN, which it warns about.
-    """
-    if absent and missing == "skip" and judged is not None and len(absent) == len(judged):
-        warnings.warn(
-            f"no judged query has results in the run: all {len(absent)} are skipped "
-            f"(missing 'skip'), so nothing is evaluated and every mean is NaN; "
-            f"judged queries: {_describe(absent)}",
-            MissingQueriesWarning,
-            stacklevel=outside_stacklevel(),
-        )
-    if absent and missing == "error":
-        raise InputError(
-            f"{len(absent)} judged queries have no results in the run: {_describe(absent)} "
-            "(missing 'zero' scores them 0, 'skip' leaves them out)"
-        )
-    if absent and missing == "zero":
-        warnings.warn(
-            f"{len(absent)} judged queries have no results in the run and score 0: "
-            f"{_describe(absent)}",
-            MissingQueriesWarning,
-            stacklevel=outside_stacklevel(),
-        )
-
-
-def check_arguments(measures, relevance_level, missing) -> list:
-    """Check :func:`evaluate`'s options; return the ``(label, measure)`` columns.
-
-    ``relevance_level`` (and a measure's ``rel=``) must be an integer from 0 to
-    2**63 - 1. A negative level is refused: negative judgments mean "in the pool
-    but not judged" (trec_eval), so they can never count as relevant.
-    """
-    if missing not in MISSING_POLICIES:
-        raise InputError(f"missing must be one of {MISSING_POLICIES}; got {missing!r}")
-    if isinstance(relevance_level, bool) or not isinstance(relevance_level, numbers.Integral):
-        raise InputError(f"relevance_level must be an integer; got {relevance_level!r}")
-    if not 0 <= int(relevance_level) <= INT64_MAX:
-        raise InputError(f"relevance_level must be from 0 to {INT64_MAX} (negative judgments "
-                         f"are never relevant); got {relevance_level!r}")
-    if measures is None or not (isinstance(measures, str) or hasattr(measures, "__iter__")
-                                or hasattr(measures, "family")):
-        raise InputError("measures must be a measure name or a list of names such as "
-                         f"['nDCG@10', 'AP']; got {measures!r}")
-    if not isinstance(measures, str) and isinstance(measures, Iterable):
-        measures = list(measures)
-        odd = [m for m in measures if not isinstance(m, str) and not hasattr(m, "family")
-               and type(m).__module__.partition(".")[0] != "ir_measures"]
-        if odd:
-            raise InputError(f"a measure must be a name such as 'nDCG@10'; got {odd[0]!r}")
-    columns = measure_columns(measures)
-    for label, spec in columns:
-        rel = getattr(spec, "rel", None)
-        if rel is not None and not 0 <= rel <= INT64_MAX:
-            raise InputError(f"measure {label!r}: rel must be from 0 to {INT64_MAX} (negative "
-                             f"judgments are never relevant); got {rel}")
-    return columns
+__all__ = ["aggregate", "evaluate", "evaluate_preferences", "summarize"]
 
 
 def evaluate(qrels, run, measures, *, relevance_level: int = 1,
@@ -117,8 +34,8 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1,
     measures : str or sequence of str
         Measure names such as ``"nDCG@10"``, ``"AP"``, ``"MRR"``,
         ``"P(rel=2)@10"`` or trec_eval's ``"P_5,10"`` and ``"official"``
-        (see :mod:`reteval.evaluation.measures`; lists and defaults expand into several
-        columns, named by :func:`reteval.evaluation.measures.measure_columns`).
+        (see :mod:`reteval.measures`; lists and defaults expand into several
+        columns, named by :func:`reteval.measures.measure_columns`).
     relevance_level : int, default 1
         Minimum judged relevance that counts as relevant (trec_eval ``-l``);
         a measure's own ``rel`` parameter overrides it for that measure.
@@ -196,235 +113,12 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1,
             qrels, run, measures, rel_format=rel_format, relevance_level=relevance_level,
             missing=missing, max_docs=max_docs, judged_only=judged_only)
     else:
-        query_ids, values = _values(qrels, run, measures, relevance_level, missing,
-                                    judged_only=judged_only, max_docs=max_docs,
-                                    num_docs=num_docs, zscores=zscores)
-    import numpy as np
-    import pandas as pd
+        query_ids, values = evaluate_columns(qrels, run, measures,
+                                             relevance_level=relevance_level, missing=missing,
+                                             judged_only=judged_only, max_docs=max_docs,
+                                             num_docs=num_docs, zscores=zscores)
+    return values_frame(query_ids, values, zscored=zscores is not None)
 
-    frame = pd.DataFrame(values, index=pd.Index(query_ids, name="query_id"))
-    frame = frame.astype(np.float64)
-    if zscores is not None:
-        frame.attrs["zscores"] = True
-    return frame
-
-
-def evaluate_columns(qrels, run, measures, *, relevance_level: int = 1,
-                     missing: str = "zero", judged_only: bool = False,
-                     max_docs: int | None = None, num_docs: int = 0,
-                     zscores=None) -> tuple[list[str], dict]:
-    """:func:`evaluate`'s values without the DataFrame: ``(query ids, {column: values})``.
-
-    Files are read into Arrow and numpy columns and evaluated without loading
-    pandas (the command line answers sooner); the values are those of
-    :func:`evaluate`, bit for bit.
-
-    Examples
-    --------
-    >>> ids, values = evaluate_columns({"q1": {"d1": 1}}, {"q1": ["d2", "d1"]}, ["RR", "P@2"])
-    >>> ids, {k: v.tolist() for k, v in values.items()}
-    (['q1'], {'RR': [0.5], 'P@2': [0.5]})
-    """
-    return _values(qrels, run, measures, relevance_level, missing, judged_only=judged_only,
-                   max_docs=max_docs, num_docs=num_docs, zscores=zscores)
-
-
-def evaluate_runs(qrels, runs, measures, *, relevance_level: int = 1,
-                  missing: str = "zero") -> dict:
-    """:func:`evaluate_columns` of several runs against the same qrels, read once.
-
-    ``runs`` maps a name to a run (anything :func:`evaluate` takes); the qrels
-    are read (or converted) once for all of them, and run files are read one ahead,
-    on a second thread, while the run before is scored. Returns
-    ``{name: (query ids, {column: values})}``, each as :func:`evaluate_columns`
-    gives it.
-
-    Examples
-    --------
-    >>> out = evaluate_runs({"q1": {"d1": 1}}, {"a": {"q1": ["d1"]}, "b": {"q1": ["d2", "d1"]}},
-    ...                     ["RR"])
-    >>> {name: values["RR"].tolist() for name, (ids, values) in out.items()}
-    {'a': [1.0], 'b': [0.5]}
-    """
-    from concurrent.futures import ThreadPoolExecutor
-
-    from reteval.io.columns import as_qrels_columns, as_run_columns
-
-    check_arguments(measures, relevance_level, missing)
-    items = list(runs.items())
-    out = {}
-    # Run files are read one ahead on a second thread (Arrow parses them outside the GIL)
-    # while the run before is ranked and scored here; runs are scored in their order, so
-    # warnings and the first error come as they would one after the other.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-
-        def read_ahead(k):
-            run = items[k][1] if k < len(items) else None
-            return (pool.submit(as_run_columns, run) if isinstance(run, (str, os.PathLike))
-                    else None)
-
-        ahead = read_ahead(0)
-        judged = as_qrels_columns(qrels)
-        for k, (name, run) in enumerate(items):
-            read, ahead = ahead, read_ahead(k + 1)
-            out[name] = _values(judged, run if read is None else read.result(), measures,
-                                relevance_level, missing)
-    return out
-
-
-def _check_options(judged_only, max_docs, num_docs):
-    if not isinstance(judged_only, bool):
-        raise InputError(f"judged_only must be True or False; got {judged_only!r}")
-    for name, value in (("max_docs", max_docs), ("num_docs", num_docs)):
-        if value is None and name == "max_docs":
-            continue
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
-            raise InputError(f"{name} must be a non-negative integer; got {value!r}")
-
-
-def _values(qrels, run, measures, relevance_level, missing, *, judged_only=False,
-            max_docs=None, num_docs=0, zscores=None):
-    columns = check_arguments(measures, relevance_level, missing)
-    _check_options(judged_only, max_docs, num_docs)
-    table = None
-    if zscores is not None:
-        from reteval.io.zscores import read_zscores
-
-        table = read_zscores(zscores)
-    if is_dask_collection(run) or is_dask_collection(qrels):
-        raise InputError("a Dask collection is evaluated by reteval.evaluate, which gives the "
-                         "values partition by partition; evaluate_columns works in memory")
-    from reteval.evaluation.metrics import compute, limit_ranking
-    from reteval.evaluation.metrics import judged_only as only_judged
-
-    ranking = _rank(qrels, run, missing)
-    ranking, absent = _placeholder_rankings(ranking)
-    if max_docs is not None:
-        ranking = limit_ranking(ranking, int(max_docs))
-    if judged_only:
-        ranking = only_judged(ranking)
-    values = {
-        label: compute(ranking, spec, relevance_level=int(relevance_level),
-                       num_docs=int(num_docs))
-        for label, spec in columns
-    }
-    if absent.any():
-        _clean_placeholders(values, columns, absent)
-    query_ids = ranking.query_ids.astype(str).tolist()
-    if table is not None:
-        values = _standardise(query_ids, values, columns, table)
-    return query_ids, values
-
-
-def _placeholder_rankings(ranking):
-    """trec_eval's ``-c``: a judged query without results is ranked as one document that no
-    judgment names (trec_eval's "bogus ranking"), so that every measure is computed as for
-    a real ranking; :func:`_clean_placeholders` then zeroes what trec_eval zeroes."""
-    import dataclasses
-
-    import numpy as np
-
-    absent = np.asarray(ranking.num_ret) == 0
-    if absent.any():
-        ranking = dataclasses.replace(ranking, num_ret=np.where(absent, 1, ranking.num_ret)
-                                      .astype(ranking.num_ret.dtype))
-    return ranking, absent
-
-
-def _clean_placeholders(values, columns, absent) -> None:
-    """Zero, for the placeholder rankings, the values trec_eval zeroes by name: ``num_ret``,
-    ``utility`` (not ``utility_a,b,c,d``), ``unj_*`` and ``rbp_resid``."""
-    from reteval.evaluation.measures import trec_name
-
-    for label, spec in columns:
-        name = trec_name(spec) or ""
-        if name in ("num_ret", "utility", "rbp_resid") or name.startswith("unj"):
-            values[label][absent] = 0.0
-
-
-def relevance_strings(qrels, run, length: int = 10, *, missing: str = "zero",
-                      judged_only: bool = False, max_docs: int | None = None) -> dict:
-    """trec_eval's ``relstring.LENGTH`` per query: the grades of the top documents as text.
-
-    Examples
-    --------
-    >>> relevance_strings({"q1": {"a": 1, "b": 0, "c": -1}}, {"q1": ["a", "x", "b", "c"]})
-    {'q1': '1-0.'}
-    """
-    if missing not in MISSING_POLICIES:
-        raise InputError(f"missing must be one of {MISSING_POLICIES}; got {missing!r}")
-    _check_options(judged_only, max_docs, 0)
-    from reteval.evaluation.metrics import judged_only as only_judged
-    from reteval.evaluation.metrics import limit_ranking, relevance_strings
-
-    ranking = _rank(qrels, run, missing)
-    if max_docs is not None:
-        ranking = limit_ranking(ranking, int(max_docs))
-    if judged_only:
-        ranking = only_judged(ranking)
-    return relevance_strings(ranking, length)
-
-
-MISSING_ZSCORE = -1000000.0  # trec_eval's MISSING_ZSCORE_VALUE
-GEOMETRIC_FLOOR = 0.00001  # trec_eval's MIN_GEO_MEAN
-
-
-def _standardise(query_ids, values, columns, table):
-    """trec_eval's -Z: every value as (value - mean) / stddev of its (query, measure)."""
-    import numpy as np
-
-    from reteval.evaluation.measures import trec_name
-
-    out = {}
-    for label, spec in columns:
-        name = trec_name(label) or label
-        column = np.asarray(values[label], dtype=np.float64)
-        if spec.spec.aggregate == "gmean":
-            column = np.log(np.maximum(column, GEOMETRIC_FLOOR))
-        converted = np.empty_like(column)
-        for i, query in enumerate(query_ids):
-            entry = table.get((query, name))
-            if entry is None:
-                converted[i] = MISSING_ZSCORE
-            elif entry[1]:
-                converted[i] = (column[i] - entry[0]) / entry[1]
-            else:
-                converted[i] = 0.0 if column[i] == entry[0] else MISSING_ZSCORE
-        out[label] = converted
-    return out
-
-
-def _evaluated_queries(judged: set, retrieved: set, missing: str) -> set:
-    check_missing(judged - retrieved, missing, judged)
-    return judged & retrieved if missing == "skip" else judged
-
-
-def _rank(qrels, run, missing):
-    """Both inputs as columns (each read once, whatever its form), then ranked."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from reteval.evaluation.ranking import rank
-    from reteval.io.columns import as_qrels_columns, as_run_columns
-    from reteval.io.qrelsfile import QrelsColumns
-
-    if isinstance(qrels, QrelsColumns):  # already read (evaluate_runs reads them once)
-        run = as_run_columns(run)
-    else:
-        # The qrels are read while the run is: a large run file is parsed by Arrow outside
-        # the GIL. The run's error, if any, is the one reported (it is raised first).
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            qrels = pool.submit(as_qrels_columns, qrels)
-            run = as_run_columns(run)
-            qrels = qrels.result()
-    queries = _evaluated_queries(_distinct(qrels.query_ids), _distinct(run.query_ids), missing)
-    return rank(qrels, run, queries)
-
-
-def _distinct(ids) -> set:
-    """The distinct ids of an Arrow column (a dictionary array lists each once already)."""
-    import pyarrow as pa
-
-    return set((ids.dictionary if pa.types.is_dictionary(ids.type) else ids.unique()).to_pylist())
 
 
 def aggregate(per_query: pd.DataFrame) -> pd.Series:
@@ -536,7 +230,7 @@ def evaluate_preferences(qrels, run, measures, *, rel_format: str, relevance_lev
                          f"{rel_format!r}")
     if missing not in MISSING_POLICIES:
         raise InputError(f"missing must be one of {MISSING_POLICIES}; got {missing!r}")
-    _check_options(judged_only, max_docs, 0)
+    check_trec_options(judged_only, max_docs, 0)
     columns = measure_columns(measures)
     wanted = "qrels_jg" if rel_format == "qrels_jg" else "prefs"
     for label, spec in columns:

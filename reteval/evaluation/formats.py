@@ -14,7 +14,7 @@ import pandas as pd
 
 from reteval.errors import InputError
 from reteval.evaluation.engine import aggregate
-from reteval.evaluation.measures import parse_measure, trec_name, trec_order
+from reteval.measures import parse_measure, trec_name, trec_order
 
 __all__ = ["to_long", "to_trec_eval"]
 
@@ -46,7 +46,7 @@ def to_trec_eval(per_query: pd.DataFrame, *, queries: bool = False, runid: str |
         The run's tag, printed first as trec_eval's ``runid`` line.
     relstrings : (str, dict), optional
         trec_eval's ``relstring`` lines: the printed name and ``{query: string}``
-        (:func:`reteval.metrics.relevance_strings`).
+        (:func:`reteval.measures.relevance_strings`).
 
     Returns
     -------

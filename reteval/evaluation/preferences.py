@@ -313,7 +313,7 @@ def judge_group_values(groups: dict, run, measures, queries, *, relevance_level:
                        max_docs, judged_only) -> dict:
     """``{label: values}`` of the ``*_avgjg`` measures: the measure on every judgment
     group's qrels, summed in group order and divided by the number of groups."""
-    from reteval.evaluation.engine import evaluate_columns
+    from reteval.evaluation.columns import evaluate_columns
 
     inner = {"APAvgJG": "AP", "PAvgJG": "P", "RprecMultAvgJG": "RprecMult"}
     names = sorted({jg for by_group in groups.values() for jg in by_group},
@@ -339,6 +339,6 @@ def judge_group_values(groups: dict, run, measures, queries, *, relevance_level:
 
 
 def _inner_measure(measure, inner):
-    from reteval.evaluation.measures import Measure
+    from reteval.measures import Measure
 
     return Measure(inner[measure.family], measure.cutoff)

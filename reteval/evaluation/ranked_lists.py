@@ -22,10 +22,11 @@ import numpy as np
 import pandas as pd
 
 from reteval.errors import InputError
-from reteval.evaluation.engine import MissingQueriesWarning, evaluate
-from reteval.evaluation.measures import measure_columns
+from reteval.evaluation.checks import MissingQueriesWarning
+from reteval.evaluation.engine import evaluate
 from reteval.io.frames import as_qrels, as_run
 from reteval.io.tables import sort_run
+from reteval.measures import measure_columns
 
 __all__ = ["DEFAULT_FIGURE_MEASURES", "RankedList", "discount", "ranked_list", "ranked_lists"]
 

@@ -16,12 +16,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from reteval.evaluation.metrics import POOL_UNJUDGED, JudgedRanking
 from reteval.io.arrow import from_numpy, strings, take, to_numpy
 from reteval.io.columns import as_qrels_columns, as_run_columns
 from reteval.io.duplicates import duplicate_error, first_duplicate, row_keys
 from reteval.io.qrelsfile import QrelsColumns
 from reteval.io.runfile import RunColumns
+from reteval.measures import POOL_UNJUDGED, JudgedRanking
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -189,7 +189,7 @@ def _judged_rows(query, doc, candidates, candidate_keys, judged_query, judged_do
     then its query and doc id are compared with that judgment's: equal keys of
     different pairs are dropped. Should two judgments share a key (a 64-bit
     hash collision), doc ids are looked up exactly instead. Negative judgments
-    become :data:`reteval.evaluation.metrics.POOL_UNJUDGED`.
+    become :data:`reteval.measures.POOL_UNJUDGED`.
     """
     if len(candidates) == 0:
         return candidates, judged_rel[:0]

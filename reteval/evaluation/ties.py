@@ -22,12 +22,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from reteval.errors import InputError
-from reteval.evaluation.engine import (
-    MissingQueriesWarning,
-    aggregate,
-    check_arguments,
-    evaluate,
-)
+from reteval.evaluation.checks import MissingQueriesWarning, check_arguments
+from reteval.evaluation.engine import aggregate, evaluate
 
 if TYPE_CHECKING:
     import pandas as pd

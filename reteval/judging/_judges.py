@@ -425,7 +425,7 @@ class TermOverlapJudge:
         object.__setattr__(self, "thresholds", t)
 
     def __call__(self, query_text: str, doc_text: str) -> int:
-        from reteval.retrievers.tokenize import tokenize
+        from reteval.retrievers.tokenize import DEFAULT_TOKENIZER as tokenize
 
         terms = set(tokenize(query_text))
         if not terms:

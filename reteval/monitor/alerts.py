@@ -34,7 +34,7 @@ import pandas as pd
 
 from reteval._util.validation import check_number, check_probability, check_rng
 from reteval.errors import InputError
-from reteval.evaluation.measures import parse_measure
+from reteval.measures import parse_measure
 
 __all__ = [
     "ALERT_KINDS",

@@ -20,7 +20,7 @@ import math
 import sys
 
 from reteval.errors import InputError
-from reteval.evaluation.measures import is_count
+from reteval.measures import is_count
 
 __all__ = ["ALERT_EXIT_STATUS", "add_subcommands"]
 
@@ -77,7 +77,7 @@ def _key_value(text: str):
 
 def add_subcommands(subparsers) -> None:
     """Add ``monitor`` and ``history`` to the ``reteval`` command line."""
-    from reteval.evaluation.measures import DEFAULT_MEASURES
+    from reteval.measures import DEFAULT_MEASURES
 
     p = subparsers.add_parser(
         "monitor",

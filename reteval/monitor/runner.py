@@ -174,7 +174,7 @@ def _read_queries(path) -> dict[str, str]:
 
 
 def _canonical_measures(measures) -> list[str]:
-    from reteval.evaluation.measures import DEFAULT_MEASURES, parse_measure
+    from reteval.measures import DEFAULT_MEASURES, parse_measure
 
     names = list(DEFAULT_MEASURES) if measures is None else (
         [measures] if isinstance(measures, str) else list(measures)
@@ -210,7 +210,7 @@ class MonitorOptions:
     split : str, default "test"
         The dataset's qrels split.
     measures : sequence of str, optional
-        Default :data:`reteval.evaluation.measures.DEFAULT_MEASURES`. Measures named in
+        Default :data:`reteval.measures.DEFAULT_MEASURES`. Measures named in
         ``thresholds`` are added (see :attr:`measure_names`).
     relevance_level : int, default 1
     name : str, optional

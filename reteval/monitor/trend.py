@@ -18,7 +18,7 @@ from reteval._util.catalogue import check_lang, phrase
 from reteval._util.extras import require
 from reteval._util.fonts import figure_text, use_cjk_font
 from reteval.errors import InputError
-from reteval.evaluation.measures import is_count
+from reteval.measures import is_count
 from reteval.monitor.history import HistoryStore, open_history
 
 __all__ = ["display_name", "history_frame", "plot_history"]
@@ -44,7 +44,7 @@ def display_name(name) -> str:
 def _select_measures(frame_measures: list[str], measures) -> list[str]:
     if measures is None:
         return frame_measures
-    from reteval.evaluation.measures import parse_measure
+    from reteval.measures import parse_measure
 
     wanted = [measures] if isinstance(measures, str) else list(measures)
     chosen = []

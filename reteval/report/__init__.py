@@ -1,4 +1,4 @@
-"""The evaluation report of a :class:`reteval.evaluation.Comparison`, in Chinese or English.
+"""The evaluation report of a :class:`reteval.comparison.Comparison`, in Chinese or English.
 
 The chapter's ``generate_evaluation_report`` prints a table of means, the best
 system per measure and the overall best (the highest mean of means). This
@@ -35,23 +35,32 @@ layers; neither imports the other).
 :func:`write_report` writes ``report.md``, ``report.html``, ``report.tex`` and
 ``figures/*.png`` into a folder.
 
-=============  ==============================================================
-module         idea
-=============  ==============================================================
-``document``   the content as language-neutral blocks: tables, verdicts,
-               recommendation, history (every word from
-               :mod:`reteval._util.catalogue`)
-``markdown``   :func:`to_markdown`
-``html``       :func:`to_html`: a self-contained page
-``latex``      :func:`to_latex`: a ``tabular`` for a paper
-``files``      :func:`write_report`: the three files and the figures
-=============  ==============================================================
+==================  ==========================================================
+module              idea
+==================  ==========================================================
+``document``        the content as language-neutral blocks: tables, verdicts,
+                    recommendation, history (every word from
+                    :mod:`reteval._util.catalogue`)
+``markdown``        :func:`to_markdown`
+``html``            :func:`to_html`: a self-contained page
+``latex``           :func:`to_latex`: a ``tabular`` for a paper
+``files``           :func:`write_report`: the three files and the figures
+``figures``         the figures of a comparison (matplotlib)
+``ranked_figures``  one query's ranked list as a strip, several stacked
+``means``           the means table alone, as ``reteval compare`` prints it (text,
+                    JSON, CSV, Markdown, LaTeX)
+``command``         ``reteval compare``: many run files against one qrels file
+==================  ==========================================================
+
+Every public name is loaded on first use (PEP 562).
 """
 
-from reteval._util.catalogue import LANGUAGES
-from reteval.report.files import write_report
-from reteval.report.html import to_html
-from reteval.report.latex import to_latex
-from reteval.report.markdown import to_markdown
+from reteval._util.lazy import lazy_names
 
 __all__ = ["LANGUAGES", "to_html", "to_latex", "to_markdown", "write_report"]
+
+__getattr__, __dir__ = lazy_names(__name__, {
+    "LANGUAGES": "reteval._util.catalogue", "write_report": "reteval.report.files",
+    "to_html": "reteval.report.html", "to_latex": "reteval.report.latex",
+    "to_markdown": "reteval.report.markdown",
+}, __all__)

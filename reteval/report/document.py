@@ -1,6 +1,6 @@
 """The report's content as a language-neutral list of blocks, before any format.
 
-:func:`build_document` turns a :class:`reteval.evaluation.comparison.Comparison` (and,
+:func:`build_document` turns a :class:`reteval.comparison.Comparison` (and,
 optionally, a continuous-evaluation history) into headings, paragraphs, bullet
 lists, tables and figure references, every piece of text in the chosen
 language. A text is a tuple of runs ``(text, bold)``; the renderers
@@ -20,14 +20,24 @@ import pandas as pd
 
 from reteval._util.catalogue import check_lang, join_names, phrase, phrases
 from reteval._util.languages import language
+from reteval.comparison.result import Comparison
 from reteval.errors import InputError
-from reteval.evaluation.comparison import Comparison
-from reteval.evaluation.measures import is_count
+from reteval.measures import is_count
 from reteval.stats import format_pvalue, minimum_detectable_difference, queries_needed
 
 __all__ = [
-    "CORRECTION_NAMES", "Bullets", "Figure", "Heading", "Paragraph", "Table", "alert_text",
-    "build_document", "check_arguments", "check_history", "fmt", "p_label"
+    "CORRECTION_NAMES",
+    "Bullets",
+    "Figure",
+    "Heading",
+    "Paragraph",
+    "Table",
+    "alert_text",
+    "build_document",
+    "check_history",
+    "check_report_arguments",
+    "fmt",
+    "p_label"
 ]
 
 #: Names of the multiple-comparison corrections (the same in both languages).
@@ -35,22 +45,22 @@ CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini
                     "none": None}
 
 
-def check_arguments(comparison, digits, lang="en") -> None:
+def check_report_arguments(comparison, digits, lang="en") -> None:
     """Raise :class:`~reteval.errors.InputError` unless the arguments of a report are valid.
 
-    ``comparison`` must be a :class:`~reteval.evaluation.comparison.Comparison`, ``digits`` an
+    ``comparison`` must be a :class:`~reteval.comparison.Comparison`, ``digits`` an
     integer from 0 to 12 and ``lang`` one of :data:`reteval.report.LANGUAGES`.
 
     Examples
     --------
-    >>> check_arguments(None, 4)
+    >>> check_report_arguments(None, 4)
     Traceback (most recent call last):
     ...
-    reteval.errors.InputError: expected a reteval.evaluation.comparison.Comparison; got NoneType
+    reteval.errors.InputError: expected a reteval.comparison.Comparison; got NoneType
     """
     if not isinstance(comparison, Comparison):
         raise InputError(
-            f"expected a reteval.evaluation.comparison.Comparison; got {type(comparison).__name__}"
+            f"expected a reteval.comparison.Comparison; got {type(comparison).__name__}"
         )
     if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 12:
         raise InputError(f"digits must be an integer from 0 to 12; got {digits!r}")

@@ -6,8 +6,8 @@ import base64
 from pathlib import Path
 
 from reteval._util.catalogue import phrase
-from reteval.evaluation.comparison import Comparison
-from reteval.report.document import build_document, check_arguments, check_history
+from reteval.comparison.result import Comparison
+from reteval.report.document import build_document, check_history, check_report_arguments
 from reteval.report.html import png, render_html
 from reteval.report.latex import to_latex
 from reteval.report.markdown import render_markdown
@@ -23,7 +23,7 @@ def write_report(comparison: Comparison, output_dir, *, title: str | None = None
     Parameters
     ----------
     comparison : Comparison
-        The result of :func:`reteval.evaluation.comparison.compare`.
+        The result of :func:`reteval.comparison.compare`.
     output_dir : path
         Created if needed; existing report files are overwritten.
     title : str, optional, keyword-only
@@ -54,7 +54,7 @@ def write_report(comparison: Comparison, output_dir, *, title: str | None = None
     Examples
     --------
     >>> import tempfile
-    >>> from reteval.evaluation.comparison import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     >>> runs = {"a": {"q1": ["d1"], "q2": ["x", "d2"]}, "b": {"q1": ["x", "d1"], "q2": ["d2"]}}
     >>> with tempfile.TemporaryDirectory() as tmp:
@@ -65,7 +65,7 @@ def write_report(comparison: Comparison, output_dir, *, title: str | None = None
     """
     from reteval.report.figures import report_figures  # plots import matplotlib; keep it lazy
 
-    check_arguments(comparison, digits, lang)
+    check_report_arguments(comparison, digits, lang)
     out = Path(output_dir).resolve()
     (out / "figures").mkdir(parents=True, exist_ok=True)
     frame = check_history(history)

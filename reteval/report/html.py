@@ -13,7 +13,7 @@ import io
 
 from reteval._util.catalogue import phrase
 from reteval._util.languages import language
-from reteval.evaluation.comparison import Comparison
+from reteval.comparison.result import Comparison
 from reteval.report.document import (
     Bullets,
     Figure,
@@ -21,8 +21,8 @@ from reteval.report.document import (
     Paragraph,
     Table,
     build_document,
-    check_arguments,
     check_history,
+    check_report_arguments,
 )
 
 __all__ = ["png", "render_html", "to_html"]
@@ -112,7 +112,7 @@ def to_html(comparison: Comparison, *, title: str | None = None, digits: int = 4
 
     Examples
     --------
-    >>> from reteval.evaluation.comparison import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     >>> runs = {"<b>": {"q1": ["d1"], "q2": ["d2"]}, "b": {"q1": ["x", "d1"], "q2": ["d2"]}}
     >>> page = to_html(compare(qrels, runs, ["RR"], rng=0))
@@ -121,7 +121,7 @@ def to_html(comparison: Comparison, *, title: str | None = None, digits: int = 4
     >>> '<html lang="zh-CN">' in to_html(compare(qrels, runs, ["RR"], rng=0), lang="zh")
     True
     """
-    check_arguments(comparison, digits, lang)
+    check_report_arguments(comparison, digits, lang)
     figures = dict(figures or {})
     images = {name: base64.b64encode(png(fig, dpi)).decode("ascii")
               for name, fig in figures.items()}

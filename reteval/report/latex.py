@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from reteval._util.catalogue import phrase, phrases
 from reteval._util.latex import system_letters, tex_escape
+from reteval.comparison.result import Comparison
 from reteval.errors import InputError
-from reteval.evaluation.comparison import Comparison
-from reteval.report.document import CORRECTION_NAMES, check_arguments, fmt, p_label
+from reteval.report.document import CORRECTION_NAMES, check_report_arguments, fmt, p_label
 
 __all__ = ["to_latex"]
 
@@ -38,7 +38,7 @@ def to_latex(comparison: Comparison, *, digits: int = 3, lang: str = "en",
 
     Examples
     --------
-    >>> from reteval.evaluation.comparison import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {f"q{i}": {f"d{i}": 1} for i in range(4)}
     >>> runs = {"a": {f"q{i}": [f"d{i}"] for i in range(4)},
     ...         "b_2": {f"q{i}": ["x", f"d{i}"] for i in range(4)}}
@@ -57,7 +57,7 @@ def to_latex(comparison: Comparison, *, digits: int = 3, lang: str = "en",
     >>> print(to_latex(compare(qrels, runs, ["RR"], rng=0), lang="zh").splitlines()[-2])
     \multicolumn{3}{l}{\footnotesize 上标：显著优于该检索器（Holm 校正后 p $\leq$ 0.05）。} \\
     """
-    check_arguments(comparison, digits, lang)
+    check_report_arguments(comparison, digits, lang)
     if not isinstance(standalone, bool):
         raise InputError(f"standalone must be True or False; got {standalone!r}")
     c = comparison

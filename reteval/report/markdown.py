@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from reteval._util.catalogue import phrase
-from reteval.evaluation.comparison import Comparison
+from reteval.comparison.result import Comparison
 from reteval.report.document import (
     Bullets,
     Figure,
@@ -13,8 +13,8 @@ from reteval.report.document import (
     Paragraph,
     Table,
     build_document,
-    check_arguments,
     check_history,
+    check_report_arguments,
 )
 
 __all__ = ["render_markdown", "to_markdown"]
@@ -90,7 +90,7 @@ def to_markdown(comparison: Comparison, *, title: str | None = None, digits: int
 
     Examples
     --------
-    >>> from reteval.evaluation.comparison import compare
+    >>> from reteval.comparison import compare
     >>> qrels = {f"q{i}": {f"d{i}": 1} for i in range(4)}
     >>> runs = {"a": {f"q{i}": [f"d{i}"] for i in range(4)},
     ...         "b": {f"q{i}": ["x", "y", "z"][:i] + [f"d{i}"] for i in range(4)}}
@@ -104,7 +104,7 @@ def to_markdown(comparison: Comparison, *, title: str | None = None, digits: int
     - **RR †**（平均倒数排名 MRR）：**a**（1.0000），高于第二名 b（0.5208），但差异不显著：Holm
     校正后 p = 0.0650 > α = 0.05。这一差异可能只是偶然。（† 在不同深度下比较。）
     """
-    check_arguments(comparison, digits, lang)
+    check_report_arguments(comparison, digits, lang)
     figure_paths = figure_paths or {}
     title = phrase("report.title", lang) if title is None else str(title)
     doc = build_document(comparison, title, digits, list(figure_paths), lang,

@@ -25,10 +25,11 @@ from reteval.retrievers.contract import RetrieverError, as_retriever
 from reteval.retrievers.hybrid import HybridRetriever
 from reteval.retrievers.registry import available_retrievers, make_retriever
 from reteval.retrievers.rerank import RerankedRetriever
-from reteval.retrievers.tokenize import ENGLISH_STOP_WORDS, Tokenizer, tokenize
+from reteval.retrievers.tokenize import DEFAULT_TOKENIZER, ENGLISH_STOP_WORDS, Tokenizer
 from reteval.retrievers.vector import LsaEncoder, NeuralEncoder, UseEncoder, VectorRetriever
 
 __all__ = [
+    "DEFAULT_TOKENIZER",
     "ENGLISH_STOP_WORDS",
     "BM25Retriever",
     "HybridRetriever",
@@ -45,5 +46,4 @@ __all__ = [
     "available_retrievers",
     "from_invoke",
     "make_retriever",
-    "tokenize",
 ]

@@ -27,7 +27,7 @@ from reteval._util.extras import require
 from reteval._util.text import cjk_terms, normalize, runs
 from reteval.errors import InputError
 
-__all__ = ["ENGLISH_STOP_WORDS", "Tokenizer", "tokenize"]
+__all__ = ["DEFAULT_TOKENIZER", "ENGLISH_STOP_WORDS", "Tokenizer"]
 
 #: English function words removed by default. A short list on purpose: only
 #: articles, pronouns, auxiliaries, prepositions and conjunctions, which carry
@@ -141,15 +141,6 @@ class Tokenizer:
         return terms
 
 
-_DEFAULT = Tokenizer()
-
-
-def tokenize(text: str) -> list[str]:
-    """Tokenize ``text`` with the default :class:`Tokenizer`.
-
-    Examples
-    --------
-    >>> tokenize("机器学习算法 (machine-learning algorithms)")
-    ['机器', '器学', '学习', '习算', '算法', 'machin', 'learn', 'algorithm']
-    """
-    return _DEFAULT(text)
+#: The default :class:`Tokenizer` (English stop words, Porter stems, CJK bigrams), a callable
+#: ``text -> list of terms``: ``DEFAULT_TOKENIZER("机器学习算法")``.
+DEFAULT_TOKENIZER = Tokenizer()

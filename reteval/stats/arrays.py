@@ -27,7 +27,8 @@ from reteval.stats.distributions import f_sf, t_ppf
 from reteval.stats.inputs import EXTREME_RTOL
 
 __all__ = ["anova_numbers", "margin_of_error", "randomised_critical_difference",
-           "randomised_pvalues", "randomised_ranges", "system_means"]
+           "randomised_pvalues", "randomised_ranges", "system_means", "tukey_arrays",
+           "tukey_critical_difference"]
 
 # Rounds of the randomised Tukey HSD drawn at once: about 130,000 scores per chunk.
 _CHUNK_VALUES = 1 << 17
@@ -100,6 +101,64 @@ def randomised_critical_difference(ranges: np.ndarray, confidence_level: float =
     ranges = np.sort(ranges)
     k = math.ceil(level * (ranges.size + 1)) - 1
     return float(ranges[min(k, ranges.size - 1)])
+
+
+def tukey_arrays(x, *, method: str, ranges, residual_variance: float,
+                 df_residual: int) -> dict:
+    """Tukey's HSD of every pair of ``x``'s systems, as system x system arrays.
+
+    ``method`` is ``"randomised"`` (``ranges``: the rounds' ranges, from
+    :func:`randomised_ranges`) or ``"studentized"`` (``ranges`` ignored; scipy's
+    studentized range distribution with the two-way ANOVA's ``residual_variance`` and
+    ``df_residual``). Keys: ``mean_difference`` (``mean_i - mean_j``), ``statistic``
+    (``|mean_i - mean_j| / sqrt(V_E / n)``), ``effect_size`` (``/ sqrt(V_E)``),
+    ``pvalue`` (family-wise, diagonal 1) and ``null_ranges`` (empty for the
+    studentized method).
+
+    Examples
+    --------
+    >>> x = np.array([[0.4, 0.3, 0.1], [0.6, 0.4, 0.3], [0.8, 0.8, 0.5], [0.7, 0.5, 0.4]])
+    >>> aov = anova_numbers(x)
+    >>> out = tukey_arrays(x, method="studentized", ranges=None,
+    ...                    residual_variance=aov["residual_variance"],
+    ...                    df_residual=aov["df_residual"])
+    >>> out["pvalue"].round(4).tolist()
+    [[1.0, 0.0427, 0.0006], [0.0427, 1.0, 0.01], [0.0006, 0.01, 1.0]]
+    """
+    n, m = np.shape(x)
+    means = system_means(x)
+    diff = means[:, None] - means[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q = np.abs(diff) / np.sqrt(residual_variance / n)
+        es = diff / np.sqrt(residual_variance)
+    if method == "studentized":
+        from scipy.stats import studentized_range
+
+        p = studentized_range.sf(q, m, df_residual)
+        p = np.minimum(np.where(np.isnan(q), 1.0, p), 1.0)
+        np.fill_diagonal(p, 1.0)
+        ranges = np.empty(0)
+    else:
+        p = randomised_pvalues(diff, ranges)
+    return {"mean_difference": diff, "statistic": q, "effect_size": es, "pvalue": p,
+            "null_ranges": ranges}
+
+
+def tukey_critical_difference(method: str, ranges, *, residual_variance: float, n_topics: int,
+                              n_systems: int, df_residual: int,
+                              confidence_level: float = 0.95) -> float:
+    """Smallest difference of means Tukey's HSD finds significant at ``1 - confidence_level``.
+
+    Studentized: ``q(m, phi_E; level) * sqrt(V_E / n)``. Randomised:
+    :func:`randomised_critical_difference` of the rounds' ``ranges``.
+    """
+    level = check_confidence_level(confidence_level)
+    if method == "studentized":
+        from scipy.stats import studentized_range
+
+        q = float(studentized_range.ppf(level, n_systems, df_residual))
+        return q * math.sqrt(residual_variance / n_topics)
+    return randomised_critical_difference(ranges, level)
 
 
 #: Up to this many systems the randomised Tukey HSD draws permutations from tables.

@@ -61,9 +61,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from reteval._util.lazy import LazyModule
 from reteval._util.validation import (
-    check_confidence_level,
     check_n_resamples,
     check_probability,
     check_rng,
@@ -72,15 +70,12 @@ from reteval.errors import InputError
 from reteval.stats.arrays import (
     anova_numbers,
     margin_of_error,
-    randomised_critical_difference,
-    randomised_pvalues,
     randomised_ranges,
-    system_means,
+    tukey_arrays,
+    tukey_critical_difference,
 )
 from reteval.stats.pairwise import TESTS, pairwise_tests
 from reteval.stats.results import ConfidenceInterval
-
-_st = LazyModule("scipy.stats")
 
 __all__ = [
     "TUKEY_METHODS",
@@ -93,6 +88,7 @@ __all__ = [
     "score_frame",
     "tukey_hsd",
     "tukey_hsd_measures",
+    "tukey_result",
 ]
 
 #: Accepted names of the two Tukey HSD procedures.
@@ -355,11 +351,10 @@ class TukeyHSDResult:
         ``confidence_level`` quantile of the null ranges (the observed
         arrangement counted as one of them, as in the p-values).
         """
-        level = check_confidence_level(confidence_level)
-        if self.method == "studentized":
-            q = float(_st.studentized_range.ppf(level, self.n_systems, self.df_residual))
-            return q * math.sqrt(self.residual_variance / self.n_topics)
-        return randomised_critical_difference(self.null_ranges, level)
+        return tukey_critical_difference(
+            self.method, self.null_ranges, residual_variance=self.residual_variance,
+            n_topics=self.n_topics, n_systems=self.n_systems, df_residual=self.df_residual,
+            confidence_level=confidence_level)
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """Simultaneous intervals of every difference of means, two DataFrames.
@@ -527,41 +522,34 @@ def tukey_hsd_measures(scores: Mapping, *, method: str = "randomised",
 
 def _tukey_result(frame: pd.DataFrame, name: str, ranges) -> TukeyHSDResult:
     """Tukey's HSD of one checked score frame; ``ranges`` are the randomised method's rounds."""
-    x = frame.to_numpy()
-    n, m = x.shape
     aov = anova(frame)
-    means = system_means(x)
-    diff = means[:, None] - means[None, :]
-    v_e = aov.residual_variance
-    with np.errstate(divide="ignore", invalid="ignore"):
-        q = np.abs(diff) / np.sqrt(v_e / n)
-        es = diff / np.sqrt(v_e)
-    if name == "studentized":
-        p = _st.studentized_range.sf(q, m, aov.df_residual)
-        p = np.minimum(np.where(np.isnan(q), 1.0, p), 1.0)
-        np.fill_diagonal(p, 1.0)
-        ranges = np.empty(0)
-    else:
-        p = randomised_pvalues(diff, ranges)
-    rounds = len(ranges)
-    names = frame.columns
+    arrays = tukey_arrays(frame.to_numpy(), method=name, ranges=ranges,
+                          residual_variance=aov.residual_variance,
+                          df_residual=aov.df_residual)
+    return tukey_result(arrays, aov, method=name)
+
+
+def tukey_result(arrays: Mapping, aov: AnovaResult, *, method: str) -> TukeyHSDResult:
+    """The :class:`TukeyHSDResult` of :func:`reteval.stats.arrays.tukey_arrays`'s ``arrays``,
+    the systems named by the index of ``aov.means`` (the same scores' ANOVA)."""
+    names = aov.means.index
 
     def square(values):
         return pd.DataFrame(values, index=names.copy(), columns=names.copy())
 
     return TukeyHSDResult(
-        method=name,
-        pvalue=square(p),
-        effect_size=square(es),
-        mean_difference=square(diff),
-        statistic=square(q),
+        method=method,
+        pvalue=square(arrays["pvalue"]),
+        effect_size=square(arrays["effect_size"]),
+        mean_difference=square(arrays["mean_difference"]),
+        statistic=square(arrays["statistic"]),
         means=aov.means,
-        residual_variance=v_e,
+        residual_variance=aov.residual_variance,
         df_residual=aov.df_residual,
-        n_topics=n,
-        n_systems=m,
-        n_resamples=rounds,
-        null_ranges=ranges,
+        n_topics=aov.n_topics,
+        n_systems=aov.n_systems,
+        n_resamples=len(arrays["null_ranges"]),
+        null_ranges=arrays["null_ranges"],
     )
 
 

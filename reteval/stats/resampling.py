@@ -32,7 +32,6 @@ __all__ = [
     "bootstrap_test",
     "randomization_results",
     "randomization_test",
-    "skip_bootstrap_mean_ci",
 ]
 
 
@@ -201,26 +200,6 @@ def _bootstrap_draws(n: int, n_resamples: int, rng: np.random.Generator):
     for start in range(0, n_resamples, rows):
         stop = min(start + rows, n_resamples)
         yield start, stop, rng.integers(0, n, size=(stop - start, n))
-
-
-def skip_bootstrap_mean_ci(n_queries: int, *, n_resamples: int = 10_000, rng=None) -> None:
-    """Draw what :func:`bootstrap_mean_ci` draws for ``n_queries`` queries, and no more.
-
-    The generator is then where it would be after the intervals, for a caller that does
-    not report them but must draw the next random numbers as if it had (``reteval
-    compare`` prints no interval of the means and gives the Tukey HSD the draws that
-    :func:`reteval.compare` gives it).
-
-    Examples
-    --------
-    >>> a, b = np.random.default_rng(3), np.random.default_rng(3)
-    >>> _ = bootstrap_mean_ci([[0.1, 0.5, 0.9], [0.2, 0.2, 0.4]], n_resamples=500, rng=a)
-    >>> skip_bootstrap_mean_ci(3, n_resamples=500, rng=b)
-    >>> a.random() == b.random()
-    True
-    """
-    for _ in _bootstrap_draws(n_queries, check_n_resamples(n_resamples), check_rng(rng)):
-        pass
 
 
 def _count_extreme(null: np.ndarray, observed: np.ndarray, scale: np.ndarray) -> np.ndarray:

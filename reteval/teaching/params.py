@@ -19,9 +19,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from reteval._util.catalogue import check_lang
-from reteval._util.validation import check_probability
+from reteval._util.validation import check_positive_int, check_probability
 from reteval.errors import InputError
-from reteval.evaluation.measures import parse_measure, parse_measures
+from reteval.measures import parse_measure, parse_measures
 from reteval.retrievers import available_retrievers
 
 __all__ = [
@@ -46,24 +46,6 @@ __all__ = [
 
 #: File endings of the interaction logs notebook 07 reads.
 LOG_SUFFIXES = (".csv", ".jsonl", ".ndjson", ".sqlite", ".db")
-
-
-def check_positive_int(value, name: str, *, minimum: int = 1) -> int:
-    """An integer (not a bool) of at least ``minimum``.
-
-    Examples
-    --------
-    >>> check_positive_int(10, "depth", minimum=10)
-    10
-    >>> check_positive_int(5, "depth", minimum=10)
-    Traceback (most recent call last):
-    ...
-    reteval.errors.InputError: depth must be an integer of at least 10; got 5
-    """
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        what = "a positive integer" if minimum == 1 else f"an integer of at least {minimum}"
-        raise InputError(f"{name} must be {what}; got {value!r}")
-    return value
 
 
 def check_positive_ints(values, name: str) -> list[int]:

@@ -14,8 +14,8 @@ from reteval.ab import power
 from reteval.ab.interleaving import team_draft
 from reteval.ab.simulation import CascadeModel
 from reteval.ab.stats import z_test
+from reteval.comparison import compare
 from reteval.errors import InputError
-from reteval.evaluation.comparison import compare
 from reteval.stats import randomization_test
 
 

@@ -12,7 +12,7 @@ from reteval.ab.assignment import Experiment
 from reteval.ab.sequential import msprt
 from reteval.ab.simulation import compare_methods, synthetic_collection
 from reteval.ab.sufficient import reduce_log
-from reteval.evaluation.comparison import compare
+from reteval.comparison import compare
 from reteval.report import to_markdown
 
 _NUMBER = re.compile(r"[+-]?\d+(?:,\d{3})*(?:\.\d+)?(?:e[+-]?\d+)?%?")

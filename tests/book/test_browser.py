@@ -205,7 +205,7 @@ def test_explorer_notebook_runs_and_slider_updates_measures(browser, jupyterlab,
 
 def test_html_report_renders_tables_and_figures(browser, tmp_path):
     try:
-        from reteval.evaluation.comparison import compare
+        from reteval.comparison import compare
         from reteval.report import write_report
     except ImportError as error:
         pytest.skip(f"the report writer is not available yet: {error}")

@@ -14,8 +14,9 @@ import pytest
 
 from reteval import evaluate
 from reteval.cli import main
-from reteval.evaluation.engine import aggregate, relevance_strings
-from reteval.evaluation.measures import trec_name
+from reteval.evaluation.columns import relevance_strings
+from reteval.evaluation.engine import aggregate
+from reteval.measures import trec_name
 
 # expected output, qrels, run, trec_eval's flags (trec_eval's Makefile, target quicktest)
 CASES = [

@@ -28,8 +28,8 @@ from reteval import evaluate
 from reteval.ab.dask import reduce_log_dask
 from reteval.cli import main
 from reteval.errors import InputError
+from reteval.evaluation.checks import MissingQueriesWarning
 from reteval.evaluation.distributed import evaluate_dask, read_run_dask
-from reteval.evaluation.engine import MissingQueriesWarning
 from reteval.io import write_qrels, write_run
 
 # Every measure family, with and without cutoffs.
@@ -410,7 +410,7 @@ def test_cli_progress_on_the_dask_engine_and_quiet(client, files, capsys, monkey
 
 
 def test_column_engine_refuses_dask_and_names_the_function_that_takes_it(teaching):
-    from reteval.evaluation.engine import evaluate_columns
+    from reteval.evaluation.columns import evaluate_columns
 
     qrels, run = teaching
     with pytest.raises(InputError, match="Dask collection is evaluated by reteval.evaluate"):

@@ -17,7 +17,7 @@ from reteval import evaluate
 from reteval.cli import main
 from reteval.errors import UnknownMeasureError
 from reteval.evaluation.engine import aggregate
-from reteval.evaluation.measures import (
+from reteval.measures import (
     REGISTRY,
     is_count,
     measure_columns,
@@ -25,7 +25,7 @@ from reteval.evaluation.measures import (
     parse_measure,
     trec_name,
 )
-from reteval.evaluation.metrics import _KERNELS
+from reteval.measures.dispatch import _KERNELS
 
 DOCS_PAGE = ROOT / "docs" / "measures.md"
 

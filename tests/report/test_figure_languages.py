@@ -11,7 +11,7 @@ from reteval._util.fonts import use_cjk_font
 from reteval.ab.plots import plot_method_comparison, plot_sequential
 from reteval.ab.sequential import msprt
 from reteval.ab.simulation import compare_methods, synthetic_collection
-from reteval.evaluation.comparison import compare
+from reteval.comparison import compare
 from reteval.monitor import monitor_once
 from reteval.monitor.trend import plot_history
 from reteval.report.figures import plot_precision_recall, report_figures

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
+from reteval.comparison import compare
 from reteval.errors import InputError
-from reteval.evaluation.comparison import compare
 from reteval.report import LANGUAGES, to_html, to_latex, to_markdown, write_report
 from reteval.report.figures import (
     cutoff_families,
@@ -248,11 +248,11 @@ def test_write_report(tmp_path, evil):
 
 
 def test_input_errors(evil):
-    with pytest.raises(InputError, match="expected a reteval.evaluation.comparison.Comparison"):
+    with pytest.raises(InputError, match="expected a reteval.comparison.Comparison"):
         to_markdown({"not": "a comparison"})
     with pytest.raises(InputError, match="digits must be an integer"):
         to_latex(evil, digits=-1)
-    with pytest.raises(InputError, match="expected a reteval.evaluation.comparison.Comparison"):
+    with pytest.raises(InputError, match="expected a reteval.comparison.Comparison"):
         plot_forest(None)
 
 

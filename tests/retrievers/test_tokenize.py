@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reteval.errors import InputError
-from reteval.retrievers.tokenize import ENGLISH_STOP_WORDS, Tokenizer, tokenize
+from reteval.retrievers.tokenize import DEFAULT_TOKENIZER, ENGLISH_STOP_WORDS, Tokenizer
 
 PLAIN = Tokenizer(stemmer=None, stopwords=None)
 
@@ -91,7 +91,7 @@ def test_japanese_kana_and_korean_hangul_are_cjk_runs():
 # --- mixed -----------------------------------------------------------------
 
 def test_mixed_chapter_query():
-    assert tokenize("Python 编程入门") == ["python", "编程", "程入", "入门"]
+    assert DEFAULT_TOKENIZER("Python 编程入门") == ["python", "编程", "程入", "入门"]
 
 
 def test_mixed_without_spaces():
@@ -104,8 +104,8 @@ def test_mixed_full_width_latin_inside_chinese():
 
 
 def test_empty_and_punctuation_only():
-    assert tokenize("") == []
-    assert tokenize(" ，。!?_ ") == []
+    assert DEFAULT_TOKENIZER("") == []
+    assert DEFAULT_TOKENIZER(" ，。!?_ ") == []
 
 
 # --- properties and errors -------------------------------------------------
@@ -139,7 +139,7 @@ def test_stopwords_as_a_string_is_rejected():
 
 def test_non_string_text_is_rejected():
     with pytest.raises(InputError, match="text must be a string; got int"):
-        tokenize(42)
+        DEFAULT_TOKENIZER(42)
 
 
 def test_options_are_keyword_only():

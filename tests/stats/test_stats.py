@@ -27,7 +27,6 @@ from reteval.stats import (
     randomization_test,
     wilcoxon_test,
 )
-from reteval.stats.resampling import skip_bootstrap_mean_ci
 
 X4 = [0.5, 0.6, 0.9, 0.4]
 Y4 = [0.3, 0.5, 0.6, 0.4]
@@ -317,16 +316,6 @@ def test_bootstrap_mean_ci_against_scipy():
         assert ci.high[k] == pytest.approx(ref.high, abs=0.1 * se)
     one = bootstrap_mean_ci(scores[0], n_resamples=20_000, rng=0)
     assert isinstance(one.low, float) and one.low < scores[0].mean() < one.high
-
-
-@pytest.mark.parametrize(("n_queries", "n_resamples"), [(1, 10), (50, 10_000), (7000, 300)])
-def test_skip_bootstrap_mean_ci_draws_what_the_intervals_draw(n_queries, n_resamples):
-    # several chunks of rounds for 50 and 7,000 queries, one for a single query
-    scores = np.random.default_rng(1).random((4, n_queries))
-    computed, skipped = np.random.default_rng(9), np.random.default_rng(9)
-    bootstrap_mean_ci(scores, n_resamples=n_resamples, rng=computed)
-    assert skip_bootstrap_mean_ci(n_queries, n_resamples=n_resamples, rng=skipped) is None
-    assert computed.bit_generator.state == skipped.bit_generator.state
 
 
 # --------------------------------------------------------------------------- pairwise

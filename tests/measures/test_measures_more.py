@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from reteval import evaluate
 from reteval.errors import UnknownMeasureError
 from reteval.evaluation.engine import aggregate
-from reteval.evaluation.measures import Measure, measure_columns, parse_measure, trec_name
+from reteval.measures import Measure, measure_columns, parse_measure, trec_name
 
 # q1 ranked (score desc, doc id desc): 1 a(3)  2 c(1)  3 b(0)  4 d(-)  5 e(4); f(2) unretrieved.
 QRELS = {"q1": {"a": 3, "b": 0, "c": 1, "e": 4, "f": 2, "g": -1}, "q2": {"x": 2, "y": -1}}
@@ -248,7 +248,7 @@ def test_err_and_rbp_match_ir_measures(case):
 
 
 def test_precision_recall_figure_draws_every_level_of_every_system():
-    from reteval.evaluation.comparison import compare
+    from reteval.comparison import compare
     from reteval.report.figures import plot_precision_recall
 
     runs = {"a": RUN, "b": {"q1": {"f": 1.0, "e": 0.5}, "q2": {"x": 1.0}}}

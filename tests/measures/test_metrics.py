@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 
 from reteval import evaluate
-from reteval.evaluation.engine import MissingQueriesWarning, aggregate
+from reteval.evaluation.checks import MissingQueriesWarning
+from reteval.evaluation.engine import aggregate
 
 # q1: graded judgments, a negative judgment (d5), a relevant doc never retrieved (d6),
 # a tie at score 0.8 (d5 before d3: doc id descending), an unjudged doc (d7).

@@ -14,7 +14,7 @@ from scipy import stats
 
 from reteval import evaluate
 from reteval.cli import main
-from reteval.evaluation.comparison import compare, compare_scores
+from reteval.comparison import compare, compare_scores
 
 N_QUERIES = 8
 

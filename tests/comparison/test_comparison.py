@@ -1,4 +1,4 @@
-"""Tests of reteval.evaluation.comparison: per-query scores, tests, corrections, the best."""
+"""Tests of reteval.comparison: per-query scores, tests, corrections, the best."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 import scipy.stats as st
 from statsmodels.stats.multitest import multipletests
 
+from reteval.comparison import Comparison, compare
 from reteval.errors import InputError
-from reteval.evaluation.comparison import Comparison, compare
 
 # Ten queries, one relevant document each: q{i} -> d{i}.
 QRELS = {f"q{i}": {f"d{i}": 1} for i in range(10)}
@@ -231,7 +231,7 @@ def test_differences_against_baseline():
     ({"baseline": "bm26"}, "baseline must be one of the systems"),
     ({"test": "anova"}, "test must be one of"),
     ({"correction": "sidak"}, "correction must be one of"),
-    ({"alpha": 5}, "alpha must be a number strictly between 0 and 1; got 5"),
+    ({"alpha": 5}, "alpha must be strictly between 0 and 1; got 5"),
     ({"confidence_level": 1.0}, "confidence_level must be"),
     ({"n_resamples": 0}, "n_resamples must be a positive integer; got 0"),
     ({"rng": "x"}, "rng must be"),

@@ -1,0 +1,104 @@
+"""The checks every engine applies: the measures, the relevance level, the missing-queries
+policy and trec_eval's ranking options (shared by the in-memory, Dask and preference engines)."""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from collections.abc import Iterable
+
+from reteval.errors import InputError, outside_stacklevel
+from reteval.io.textfile import INT64_MAX
+from reteval.measures import measure_columns
+
+__all__ = ["MISSING_POLICIES", "MissingQueriesWarning", "check_arguments", "check_missing",
+           "check_trec_options"]
+
+MISSING_POLICIES = ("zero", "skip", "error")
+
+
+class MissingQueriesWarning(UserWarning):
+    """Judged queries had no results in the run and were scored 0."""
+
+
+def _describe(ids, limit=10) -> str:
+    ids = sorted(ids)
+    shown = ", ".join(repr(i) for i in ids[:limit])
+    return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
+
+
+def check_missing(absent, missing: str, judged=None) -> None:
+    """Apply the ``missing`` policy to judged queries absent from the run.
+
+    Raises for ``"error"``, warns (:class:`MissingQueriesWarning`) for ``"zero"``;
+    ``"skip"`` says nothing, unless it skips every judged query (``judged``, when
+    given): then no query is evaluated and every mean is NaN, which it warns about.
+    """
+    if absent and missing == "skip" and judged is not None and len(absent) == len(judged):
+        warnings.warn(
+            f"no judged query has results in the run: all {len(absent)} are skipped "
+            f"(missing 'skip'), so nothing is evaluated and every mean is NaN; "
+            f"judged queries: {_describe(absent)}",
+            MissingQueriesWarning,
+            stacklevel=outside_stacklevel(),
+        )
+    if absent and missing == "error":
+        raise InputError(
+            f"{len(absent)} judged queries have no results in the run: {_describe(absent)} "
+            "(missing 'zero' scores them 0, 'skip' leaves them out)"
+        )
+    if absent and missing == "zero":
+        warnings.warn(
+            f"{len(absent)} judged queries have no results in the run and score 0: "
+            f"{_describe(absent)}",
+            MissingQueriesWarning,
+            stacklevel=outside_stacklevel(),
+        )
+
+
+def check_arguments(measures, relevance_level, missing) -> list:
+    """Check :func:`evaluate`'s options; return the ``(label, measure)`` columns.
+
+    ``relevance_level`` (and a measure's ``rel=``) must be an integer from 0 to
+    2**63 - 1. A negative level is refused: negative judgments mean "in the pool
+    but not judged" (trec_eval), so they can never count as relevant.
+    """
+    if missing not in MISSING_POLICIES:
+        raise InputError(f"missing must be one of {MISSING_POLICIES}; got {missing!r}")
+    if isinstance(relevance_level, bool) or not isinstance(relevance_level, numbers.Integral):
+        raise InputError(f"relevance_level must be an integer; got {relevance_level!r}")
+    if not 0 <= int(relevance_level) <= INT64_MAX:
+        raise InputError(f"relevance_level must be from 0 to {INT64_MAX} (negative judgments "
+                         f"are never relevant); got {relevance_level!r}")
+    if measures is None or not (isinstance(measures, str) or hasattr(measures, "__iter__")
+                                or hasattr(measures, "family")):
+        raise InputError("measures must be a measure name or a list of names such as "
+                         f"['nDCG@10', 'AP']; got {measures!r}")
+    if not isinstance(measures, str) and isinstance(measures, Iterable):
+        measures = list(measures)
+        odd = [m for m in measures if not isinstance(m, str) and not hasattr(m, "family")
+               and type(m).__module__.partition(".")[0] != "ir_measures"]
+        if odd:
+            raise InputError(f"a measure must be a name such as 'nDCG@10'; got {odd[0]!r}")
+    columns = measure_columns(measures)
+    for label, spec in columns:
+        rel = getattr(spec, "rel", None)
+        if rel is not None and not 0 <= rel <= INT64_MAX:
+            raise InputError(f"measure {label!r}: rel must be from 0 to {INT64_MAX} (negative "
+                             f"judgments are never relevant); got {rel}")
+    return columns
+
+
+
+def check_trec_options(judged_only, max_docs, num_docs) -> None:
+    """Check trec_eval's ``-J`` (``judged_only``), ``-M`` (``max_docs``) and ``-N``
+    (``num_docs``) options."""
+    if not isinstance(judged_only, bool):
+        raise InputError(f"judged_only must be True or False; got {judged_only!r}")
+    for name, value in (("max_docs", max_docs), ("num_docs", num_docs)):
+        if value is None and name == "max_docs":
+            continue
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+            raise InputError(f"{name} must be a non-negative integer; got {value!r}")
+
+

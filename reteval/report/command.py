@@ -1,0 +1,190 @@
+"""``reteval compare``: many runs against one qrels file, in one process, with statistics.
+
+Researchers compare dozens of runs by calling trec_eval once per run and doing
+the statistics by hand. ``reteval compare QRELS RUN [RUN ...]`` reads the
+qrels once, evaluates every run (trec_eval-exact values), and prints the means
+with significance marks and effect sizes:
+
+* three or more runs without ``--baseline``: the randomised Tukey HSD over all
+  pairs (``--test`` changes it), the two-way ANOVA of each measure, letters
+  marking the runs each mean is significantly better than;
+* with ``--baseline NAME``: each run against the baseline (paired t test and
+  Holm correction unless ``--test``/``--correction`` say otherwise), marks
+  ``▲``/``▼`` for significantly above/below it.
+
+Effect sizes are ``(mean_i - mean_j) / sqrt(V_E)`` with V_E the residual
+variance of the measure's two-way ANOVA (Sakai 2018), with the test's interval
+in the same units. Runs are named by file stem (``bm25.run`` -> ``bm25``) or,
+with ``--names tag``, by the run tag of their first line.
+
+Formats: ``table`` (text), ``json`` (everything), ``csv`` (one row per tested
+pair), ``markdown`` and ``latex`` (the means table with marks).
+
+The numbers are those of :func:`reteval.compare` with the same seed
+(:func:`reteval.comparison.core.compare_arrays`, which :class:`~reteval.comparison.Comparison`
+wraps in tables); the command prints them without building the tables, so that it loads
+neither pandas nor scipy for its default procedure. The renderers are in
+:mod:`reteval.report.means`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+
+from reteval.errors import InputError
+
+__all__ = ["add_subcommands", "run_names"]
+
+_TESTS = ("tukey", "tukey-studentized", "t", "wilcoxon", "randomization", "bootstrap")
+
+
+def add_subcommands(subparsers) -> None:
+    """Add ``compare`` to the ``reteval`` command line."""
+    p = subparsers.add_parser(
+        "compare",
+        help="compare many runs on one qrels file: means, significance, effect sizes",
+        description="Evaluate every RUN against QRELS (read once) and compare them: means with "
+        "significance marks and effect sizes (mean difference / sqrt(V_E) of the two-way "
+        "ANOVA). Without --baseline, three or more runs are compared pairwise by the "
+        "randomised Tukey HSD; with --baseline, each run against it by a paired t test with "
+        "Holm's correction.",
+    )
+    p.add_argument("qrels", help="qrels file: TREC 'qid iter docno rel' or BEIR .tsv")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="run files: TREC 'qid Q0 docno rank "
+                   "score tag'")
+    p.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
+                   help="measure name, repeatable (default: AP and nDCG@10)")
+    p.add_argument("--test", choices=_TESTS, default=None,
+                   help="tukey (randomised Tukey HSD), tukey-studentized, or a paired test "
+                   "with a correction (default: tukey for 3 or more runs without --baseline, "
+                   "else t)")
+    p.add_argument("--correction", choices=("holm", "bonferroni", "bh", "none"), default="holm",
+                   help="correction of the paired tests within a measure (default: holm; "
+                   "Tukey's HSD needs none)")
+    p.add_argument("--baseline", metavar="NAME", help="compare every run with this one")
+    p.add_argument("--alpha", type=_probability, default=0.05,
+                   help="significance level (default: 0.05)")
+    p.add_argument("--n-resamples", type=_positive_int, default=10_000, metavar="N",
+                   help="rounds of the resampling tests and bootstrap intervals (default: 10000)")
+    p.add_argument("--seed", type=_nonnegative_int, default=0,
+                   help="seed of the resampling (default: 0, so that results repeat)")
+    p.add_argument("--names", choices=("stem", "tag"), default="stem",
+                   help="name runs by file stem (default) or by the run tag of their first line")
+    p.add_argument("-l", "--relevance-level", type=_nonnegative_int, default=1, metavar="N",
+                   help="minimum relevance that counts as relevant (default: 1)")
+    p.add_argument("--missing", choices=("zero", "skip", "error"), default="zero",
+                   help="judged queries absent from a run: score 0 (default), leave out, or fail")
+    p.add_argument("--format", choices=("table", "json", "csv", "markdown", "latex"),
+                   default="table", help="output format (default: table)")
+    p.set_defaults(handler=_cmd_compare)
+
+
+def _probability(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be strictly between 0 and 1; got {text!r}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer; got {text!r}")
+    return value
+
+
+def _nonnegative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0; got {text!r}")
+    return value
+
+
+# --------------------------------------------------------------------------- names
+
+
+def _run_tag(path: str) -> str:
+    try:
+        with open(path, "rb") as handle:
+            for raw in handle:
+                fields = raw.split()
+                if fields:
+                    if len(fields) < 6:
+                        raise InputError("a TREC run line needs 6 fields (qid Q0 docno rank "
+                                         "score tag) to name the run by its tag", path=path,
+                                         line=1)
+                    return fields[5].decode("utf-8", "replace")
+    except OSError as exc:
+        raise InputError(f"cannot read the run: {exc.strerror}", path=path) from None
+    raise InputError("the run is empty; it has no tag to be named by", path=path)
+
+
+def run_names(paths, by: str = "stem") -> list[str]:
+    """A distinct name per run file: its stem, or its run tag.
+
+    Examples
+    --------
+    >>> run_names(["runs/bm25.run", "dense.txt"])
+    ['bm25', 'dense']
+    """
+    names = [_run_tag(p) if by == "tag" else os.path.splitext(os.path.basename(p))[0]
+             for p in paths]
+    seen: dict[str, str] = {}
+    for name, path in zip(names, paths, strict=True):
+        if name in seen:
+            other = "--names stem" if by == "tag" else "--names tag"
+            raise InputError(f"two runs are named {name!r} (by {by}): {seen[name]} and {path}; "
+                             f"rename a file or try {other}")
+        seen[name] = path
+    return names
+
+
+# --------------------------------------------------------------------------- command
+
+
+def _cmd_compare(args) -> int:
+    import warnings
+
+    if "numpy" not in sys.modules:
+        # Nothing here multiplies large matrices: a pool of OpenBLAS threads, started when
+        # numpy loads, would cost more (0.06-0.1 s on two cores) than it could save.
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    from reteval.comparison.core import check_options, common_scores, compare_arrays
+    from reteval.evaluation.columns import evaluate_runs
+    from reteval.report import means
+
+    names = run_names(args.runs, args.names)
+    if args.baseline is not None and args.baseline not in names:
+        raise InputError(f"--baseline must name one of the runs {names}; got {args.baseline!r}")
+    if len(names) < 2:
+        raise InputError("compare needs at least 2 runs")
+    measures = args.measures or ["AP", "nDCG@10"]
+    test = args.test or ("tukey" if len(names) >= 3 and args.baseline is None else "t")
+    check_options(names, args.baseline, test, args.correction, args.alpha, 0.95)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evaluated = evaluate_runs(args.qrels, dict(zip(names, args.runs, strict=True)), measures,
+                                  relevance_level=args.relevance_level, missing=args.missing)
+    for message in dict.fromkeys(str(w.message) for w in caught):
+        print(f"reteval: warning: {message}", file=sys.stderr)
+    queries, scores = common_scores(evaluated, names)
+    numbers = compare_arrays(scores, names, queries=queries, baseline=args.baseline, test=test,
+                             correction=args.correction, alpha=args.alpha, rng=args.seed,
+                             n_resamples=args.n_resamples)
+    render = {"table": means.render_table, "json": means.render_json,
+              "csv": means.render_csv, "markdown": means.render_markdown,
+              "latex": means.render_latex}[args.format]
+    sys.stdout.write(render(numbers))
+    return 0
