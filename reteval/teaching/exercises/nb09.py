@@ -21,7 +21,7 @@ import tempfile
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from reteval.teaching.exercises import Exercise, WrongAnswer, number, whole_number, word
+from reteval.teaching.exercises import Exercise, WrongAnswer, WrongType, number, whole_number, word
 
 __all__ = ["EXERCISES", "RELEVANT_PER_QUERY", "THRESHOLD"]
 
@@ -67,7 +67,7 @@ def _run_once(answer) -> bool:
     )
 
     if not callable(answer):
-        raise TypeError("a function is expected")
+        raise WrongType("function", answer)
     start = datetime(2026, 5, 1, tzinfo=timezone.utc)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "history.jsonl"
