@@ -114,7 +114,21 @@ RIGHT = {
     "06.1": [419, 419.0, "419"],
     "06.2": ["B", "b", "(B)"],
     "07.1": [],  # drawn independently below
-    "07.2": [6036, 6036.0, "6036", "6,036", np.int64(6036)],
+    # two textbook answers: the arcsine effect size h = 2 asin(sqrt .82) - 2 asin(sqrt .80)
+    # = 0.051000, n = 2 (1.959964 + 0.841621)^2 / h^2 = 6035.94 -> 6036 (statsmodels
+    # NormalIndPower().solve_power(h, alpha=0.05, power=0.8)); and the formula for two
+    # proportions with the pooled variance under H0, p = 0.81:
+    # (1.959964 sqrt(2 * 0.81 * 0.19) + 0.841621 sqrt(0.8 * 0.2 + 0.82 * 0.18))^2 / 0.02^2
+    # = 6038.53 -> 6039. Each rounded either way, or one off, is accepted.
+    "07.2": [6036, 6036.0, "6036", "6,036", np.int64(6036), 6035, 6037,
+             6039, 6039.0, "6039", "6,039", np.int64(6039), 6038, 6040],
+    # c's top 3 are d7 d8 d2; left out of the pool (a, b: d1 d2 d3 d5) only d2 is judged
+    # relevant: 1/3; contributing, d7 and d2 are: 2/3. Left out first, as the exercise asks.
+    "04.4": [(1 / 3, 2 / 3), [0.33, 0.67], (Fraction(1, 3), Fraction(2, 3)), ("1/3", "2/3"),
+             "1/3, 2/3", "0.33,0.67", " (0.333, 0.667) ", "1/3，2/3", "33.3%, 66.7%",
+             np.array([1 / 3, 2 / 3]), {"left_out": 1 / 3, "pooled": 2 / 3},
+             {"pooled": "2/3", "Left out": "1/3"}, {"不参与": 0.33, "参与": 0.67},
+             {"without": 0.333, "with": 0.667}],
     "07.3": ["B", "b", " (b) ", "B.", {"B"}],
     "07.4": [507, 507.0, "507"],
     # 430 wins, 370 losses, 100 ties, 300 without clicks: n = 900, (430 + 50) / 900 - 0.5 = 1/30
@@ -134,7 +148,8 @@ WRONG = {
     "01.1": [(1 + 2 / 3 + 3 / 5) / 3, (1 + 2 / 3 + 3 / 5) / 5, 0.6, 0.5, "0.6", 1.0, True,
              "0.5667x", 10**400, -(10**400), float("inf"), float("nan"), Fraction(10**400, 3),
              Decimal("Infinity"), "inf", "1e400", [0.5667]],
-    "01.2": [["d1", "d2", "d3", "d4"], ["d9", "d1"], ["d1", "d2"], ["d1", "d1"], [], "d1", [1],
+    "01.2": [["d7", "d5", "d6"],  # the first hint's example of the form
+             ["d1", "d2", "d3", "d4"], ["d9", "d1"], ["d1", "d2"], ["d1", "d1"], [], "d1", [1],
              Fresh(lambda: iter([]))],
     "03.1": [(0.6, 0.4), (0.4, 0.8), (0.8, 0.8), 0.6, (0.6,), "0.6, 0.8", (0.6, 10**400)],
     "03.2": [10 / 15, 9 / 15, 11 / 14, 0.5, "0.5", False, 0.6, 0.65],
@@ -144,7 +159,10 @@ WRONG = {
     "02.4": [(0.65, 0.5667, 0.525), (0.525, 0.65), (0.7, 0.7556, 0.8667), (0.525, 0.525, 0.65),
              "0.525, 0.5667, 0.65"],
     "05.4": ["nDCG@10", "ndcg_cut_10", "nDCG_exp@5", 10],
-    "07.2": [2 * 6036, 6036.5, 3018, True, 10**400],
+    "07.2": [2 * 6036, 2 * 6039, 6036.5, 3018, 6034, 6041, True, 10**400, [6036], "6036 users"],
+    "04.4": [1 / 3, "1/3", 2 / 3, (2 / 3, 1 / 3), (1 / 3, 1 / 3), (0, 2 / 3), (1 / 3, 1),
+             (1 / 3, 2 / 3, 1), [1 / 3], "1/3 2/3 1", {"a": 1 / 3, "b": 2 / 3},
+             {"pooled": 2 / 3}, True, lambda: (1 / 3, 2 / 3), "1/3, 2/3, 1"],
     "07.3": ["a", "c", "d", "A, B", 2, "bc"],
     "07.4": [254, 1000, 507.5, True],
     # no-click impressions counted in n; ties dropped; the share of wins; the wrong sign
@@ -193,6 +211,9 @@ def test_hints_never_state_the_answer():
     for exercise_id, _ in all_exercises():
         said = " ".join(hints(exercise_id, "zh") + hints(exercise_id, "en"))
         for answer in RIGHT.get(exercise_id, []):
+            if isinstance(answer, (list, tuple)) and all(isinstance(a, str) for a in answer):
+                for text in (json.dumps(list(answer)), repr(list(answer)), repr(tuple(answer))):
+                    assert text not in said, (exercise_id, text)  # a list of doc ids
             if isinstance(answer, str) and len(answer.strip(" '()")) > 1:
                 assert answer.strip(" '()") not in said, (exercise_id, answer)
             elif isinstance(answer, (int, float)) and not isinstance(answer, bool):
@@ -204,6 +225,90 @@ def test_hints_never_state_the_answer():
                                 ("10.3", "B")):
         said = " ".join(hints(exercise_id, "en"))
         assert f"answer is {answer}" not in said.lower().replace("the answer is one", "")
+
+
+def test_the_01_2_hint_shows_the_form_of_an_answer_that_is_not_one():
+    first = hints("01.2", "en")[0]
+    assert '["d7", "d5", "d6"]' in first and '["d7", "d5", "d6"]' in hints("01.2", "zh")[0]
+    assert not check("01.2", ["d7", "d5", "d6"])
+
+
+# --------------------------------------------------------------------------- the wrong kind
+
+
+@pytest.mark.parametrize(("exercise_id", "answer", "en", "zh"), [
+    ("01.2", "d1",
+     'This exercise expects a list of doc ids, such as ["d5", "d6"]; your answer is of type str.',
+     '这道题要的是一个文档 id 的列表，例如 ["d5", "d6"]，你给的是 str'),
+    ("01.3", 0.5,
+     ("This exercise expects a function (answer = your_function, no parentheses); your answer "
+      "is of type float."),
+     "这道题要的是一个函数（answer = 函数名，不加括号），你给的是 float"),
+    ("10.4", {"ndcg@10": ["bm25"]},
+     ("This exercise expects a function (answer = your_function, no parentheses); your answer "
+      "is of type dict."),
+     "你给的是 dict 类型的值"),
+    ("07.2", [6036], "This exercise expects a number; your answer is of type list.",
+     "这道题要的是一个数，你给的是 list 类型的值。"),
+    ("11.2", print,
+     "This exercise expects a number; your answer is of type builtin_function_or_method.",
+     "这道题要的是一个数"),
+    ("04.1", {"kappa": 0.4}, "This exercise expects a number; your answer is of type dict.",
+     "你给的是 dict 类型的值"),
+    ("04.4", [0.33],
+     "This exercise expects a pair of numbers, such as (0.1, 0.2); your answer is of type list.",
+     "这道题要的是一对数"),
+    ("09.3", 1, "This exercise expects a word (a string); your answer is of type int.",
+     "这道题要的是一个词（字符串）"),
+    ("07.3", 2, 'This exercise expects option letters, such as "B"; your answer is of type int.',
+     "这道题要的是选项字母"),
+    ("10.2", "precision@1",
+     ('This exercise expects a collection of column names, such as {"recall@5"}; your answer '
+      "is of type str."),
+     "这道题要的是列名的集合"),
+    ("05.4", ["nDCG@10"],
+     "This exercise expects a measure name (a string); your answer is of type list.",
+     "这道题要的是一个指标名"),
+])
+def test_an_answer_of_the_wrong_kind_is_told_so_beside_the_hint(exercise_id, answer, en, zh):
+    verdict = check(exercise_id, answer, lang="en")
+    assert not verdict and verdict.answered and verdict.hint == 1
+    assert verdict.message.startswith(f"Not yet. {en} Hint 1/"), verdict.message
+    said = check(exercise_id, answer, lang="zh").message
+    assert said.startswith("还不对。这道题要的是") and zh in said and "提示 2/" in said, said
+
+
+def test_a_function_returning_the_wrong_kind_is_told_so():
+    verdict = check("01.3", lambda ranking, relevant: [0.5], lang="en")
+    assert "Your function should return a number; it returned a value of type list." \
+        in verdict.message
+    assert "你的函数应当返回一个数，它返回的是 NoneType 类型的值。" in \
+        check("04.5", lambda a, b: None).message
+    verdict = check("10.4", lambda results: sorted(results), lang="en")
+    assert "Your function should return a dict; it returned a value of type list." \
+        in verdict.message
+    # a function that fails is still told which hidden case it failed on
+    assert 'On the hidden table "a table without ties" your function raised ZeroDivisionError' \
+        in check("10.4", lambda results: 1 / 0, lang="en").message
+
+
+def test_07_2_tells_a_total_of_both_variants_and_04_4_a_single_number_or_a_swap():
+    for total in (2 * 6036, 2 * 6039, 12077):
+        verdict = check("07.2", total, lang="en")
+        assert not verdict and "That counts both variants together" in verdict.message
+    assert "两组合计" in check("07.2", 12072).message
+    reset("07.2")
+    first = check("07.2", 6041, lang="en").message
+    assert "Hint 1/3: The answer is a whole number. How does section 6 go from" in first
+    assert "The usual formula for two proportions (pooled variance under the null)" in first
+    said = [check("04.4", answer, lang="en").message
+            for answer in (1 / 3, "0.33", (2 / 3, 1 / 3), {"a": 1 / 3, "b": 2 / 3})]
+    assert "The exercise asks for two numbers" in said[0]
+    assert "The exercise asks for two numbers" in said[1]
+    assert "The order is reversed" in said[2]
+    assert "The dict's two keys must say which case each is" in said[3]
+    assert "这道题要两个数" in check("04.4", 1 / 3).message
+    assert hints("04.4", "en")[0].startswith("The answer is a pair")
 
 
 # --------------------------------------------------------------------------- computed on data
@@ -385,9 +490,12 @@ def test_06_4_runs_the_students_effect_size_on_hidden_tables():
     def unsigned(scores, system, other):
         return abs(two_way_effect_size(scores, system, other))
 
-    for wrong in (cohen_d_z, one_way, the_pair_only, unsigned, lambda s, a, b: None):
+    for wrong in (cohen_d_z, one_way, the_pair_only, unsigned):
         verdict = check("06.4", wrong, lang="en")
         assert not verdict and "hidden score table" in verdict.message, wrong
+    verdict = check("06.4", lambda s, a, b: None, lang="en")
+    assert not verdict and "should return a number; it returned a value of type NoneType" \
+        in verdict.message
     assert not check("06.4", 1.05)
 
 
@@ -591,6 +699,30 @@ def test_10_4_runs_the_students_best_retrievers_on_hidden_tables():
         verdict = check("10.4", function, lang="en")
         assert not verdict and message in verdict.message, verdict
     assert not check("10.4", {"A", "B", "C"}) and not check("10.4", "best_retrievers")
+
+
+@pytest.mark.parametrize("decimals", [2, 3, 4])
+def test_10_4_rejects_a_function_that_rounds_and_so_invents_ties(decimals):
+    def rounded(results):
+        frame = pd.DataFrame(results).T.round(decimals)
+        return {m: [s for s in frame.index if frame.at[s, m] == frame[m].max()]
+                for m in frame.columns}
+
+    # the rounding is the only fault: on a table whose means have 2 decimals it is right
+    two_decimals = {"bm25": {"mrr": 0.61, "ndcg@5": 0.62}, "vector": {"mrr": 0.61, "ndcg@5": 0.66}}
+    assert rounded(two_decimals) == {"mrr": ["bm25", "vector"], "ndcg@5": ["vector"]}
+    verdict = check("10.4", rounded, lang="en")
+    assert not verdict
+    assert 'On the hidden table "two means that differ only in the 5th decimal"' in verdict.message
+    assert "只在第 5 位小数上不同" in check("10.4", rounded).message
+
+    def close_enough(results):  # a tolerance invents the same ties
+        frame = pd.DataFrame(results).T
+        return {m: [s for s in frame.index if math.isclose(frame.at[s, m], frame[m].max(),
+                                                           abs_tol=1e-4)]
+                for m in frame.columns}
+
+    assert not check("10.4", close_enough)
 
 
 @pytest.mark.slow

@@ -20,11 +20,23 @@ def test_show_source_gives_the_code_as_written():
     assert source._repr_markdown_().startswith("```python\ndef mrr(")
 
 
-def test_unknown_exercise_or_language_is_an_input_error():
-    with pytest.raises(InputError, match="no exercise '99.1'"):
-        check("99.1", 0)
+def test_an_unknown_exercise_is_a_message_an_unknown_language_an_input_error():
+    verdict = check("99.1", 0, lang="en")
+    assert not verdict and not verdict.answered
+    assert verdict.message == ('There is no exercise "99.1": exercise ids are written as in '
+                               'the notebook, such as "07.2".')
+    assert check("99.1", 0).message == '没有编号为“99.1”的练习：练习编号按笔记本里写，例如 "07.2"。'
+    verdict = check("03.9", 0, lang="en")  # a notebook that exists: its exercises are named
+    assert verdict.message == ('There is no exercise "03.9": notebook 03\'s exercises are '
+                               '03.1, 03.2 and 03.3.')
+    assert "03.1、03.2 和 03.3" in check("03.9", 0).message
+    for odd in ("", "x", "7.2", "../01.1", 7.2, None):
+        verdict = check(odd, 1, lang="en")
+        assert not verdict and "There is no exercise" in verdict.message, odd
     with pytest.raises(InputError, match="lang must be 'zh' or 'en'"):
         check("99.1", 0, lang="fr")
+    with pytest.raises(InputError, match="lang must be 'zh' or 'en'"):
+        check("01.1", 0, lang="fr")
 
 
 # --- notebook 03: the chapter's RAGAS code; notebooks 01 and 03: the exercises -----------------

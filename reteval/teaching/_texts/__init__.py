@@ -30,11 +30,40 @@ _CHECK = section(
     right=("正确！", "Correct!"),
     wrong=("还不对。", "Not yet."),
     hint=("提示 {i}/{n}：", "Hint {i}/{n}: "),
+    unknown=("没有编号为“{id}”的练习：练习编号按笔记本里写，例如 \"07.2\"。",
+             ("There is no exercise \"{id}\": exercise ids are written as in the notebook, "
+              "such as \"07.2\".")),
+    unknown_in=("没有编号为“{id}”的练习：笔记本 {notebook} 的练习是 {ids}。",
+                "There is no exercise \"{id}\": notebook {notebook}'s exercises are {ids}."),
+    wrong_type=("这道题要的是{expected}，你给的是 {given} 类型的值。",
+                "This exercise expects {expected}; your answer is of type {given}."),
+    wrong_return=("你的函数应当返回{expected}，它返回的是 {given} 类型的值。",
+                  "Your function should return {expected}; it returned a value of type {given}."),
+)
+
+# What an answer of the wrong kind is told the exercise expects (WrongType's ``expected``).
+_EXPECTED = section(
+    "exercise.expected",
+    number=("一个数", "a number"),
+    function=("一个函数（answer = 函数名，不加括号）",
+              "a function (answer = your_function, no parentheses)"),
+    word=("一个词（字符串）", "a word (a string)"),
+    letters=("选项字母，例如 \"B\"", "option letters, such as \"B\""),
+    doc_ids=("一个文档 id 的列表，例如 [\"d5\", \"d6\"]",
+             "a list of doc ids, such as [\"d5\", \"d6\"]"),
+    pair=("一对数，例如 (0.1, 0.2)", "a pair of numbers, such as (0.1, 0.2)"),
+    **{"numbers.2": ("两个数，例如 (1, 0.5)", "two numbers, such as (1, 0.5)"),
+       "numbers.3": ("三个数，例如 (0.1, 0.2, 0.3)", "three numbers, such as (0.1, 0.2, 0.3)")},
+    measure=("一个指标名（字符串）", "a measure name (a string)"),
+    dict=("一个字典", "a dict"),
+    names=("一个字典，每个指标对应一组名字", "a dict from each measure to a collection of names"),
+    columns=("列名的集合，例如 {\"recall@5\"}",
+             "a collection of column names, such as {\"recall@5\"}"),
 )
 
 
 def _entries() -> dict:
-    entries = dict(_CHECK)
+    entries = {**_CHECK, **_EXPECTED}
     for module in pkgutil.iter_modules(__path__):
         number = module.name.removeprefix("nb")
         words = importlib.import_module(f"{__name__}.{module.name}")

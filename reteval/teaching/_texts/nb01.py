@@ -56,15 +56,16 @@ EXERCISE_TEXTS = {
     ),
     "2.hints": (
         (
-            "答案是一个文档 id 的列表（不重复），例如 [\"d1\", \"d9\"]。比较两种 AP 的分母。",
+            ("答案是一个文档 id 的列表（不重复），写法如 [\"d7\", \"d5\", \"d6\"]。"
+             "比较两种 AP 的分母。"),
             ("本章的 average_precision 只对检索到的相关文档取平均：检索到的每个相关文档前面"
             "都没有不相关文档时，它给出 1.0。"),
             ("trec_eval 的 AP 除以全部 4 个相关文档：检索到的相关文档越少，它越低。"
             "最少要检索到几个相关文档，才能让本章的函数不返回 0？"),
         ),
         (
-            ("The answer is a list of doc ids without repeats, e.g. [\"d1\", \"d9\"]. Compare the "
-            "denominators of the two APs."),
+            ("The answer is a list of doc ids without repeats, written like [\"d7\", \"d5\", "
+             "\"d6\"]. Compare the denominators of the two APs."),
             ("The chapter's average_precision averages over the relevant documents retrieved "
             "only: when no irrelevant document comes before any retrieved relevant one, it "
             "gives 1.0."),

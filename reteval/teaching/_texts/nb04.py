@@ -137,17 +137,31 @@ EXERCISE_TEXTS = {
     ),
     "4.hints": (
         (
-            "答案是一个数。c 不参与建池时，哪些文档会被判断？",
-            "只用 a 和 b 的前 3 个文档组成的池：池外的判断都当作不存在（不相关）。",
-            "再看 c 的前 3 个文档里有几个既在池里又相关，除以 3。",
+            ("答案是一对数：(c 不参与建池时的 P@3, c 参与建池时的 P@3)。"
+             "c 不参与建池时，哪些文档会被判断？"),
+            ("不参与时只用 a 和 b 的前 3 个文档组成的池：池外的判断都当作不存在（不相关）；"
+             "参与时 c 的前 3 个文档都在池里。"),
+            "两种情况下都数一数 c 的前 3 个文档里有几个既在池里又相关，除以 3。",
         ),
         (
-            "The answer is a number. With c left out of the pool, which documents get judged?",
-            ("Pool only a's and b's top 3; judgments outside that pool are dropped (unjudged "
-            "counts as not relevant)."),
-            "Then count c's top 3 documents that are in the pool and relevant, and divide by 3.",
+            ("The answer is a pair: (c's P@3 left out of the pool, c's P@3 contributing to it). "
+             "With c left out of the pool, which documents get judged?"),
+            ("Left out, pool only a's and b's top 3; judgments outside that pool are dropped "
+             "(unjudged counts as not relevant). Contributing, c's top 3 are all in the pool."),
+            ("In each case count c's top 3 documents that are in the pool and relevant, and "
+             "divide by 3."),
         ),
     ),
+    # 04.4: what a wrong answer is told
+    "4.one_number": ("这道题要两个数：c 不参与建池时的 P@3，和参与建池时的 P@3。",
+                     ("The exercise asks for two numbers: c's P@3 left out of the pool, and "
+                      "contributing to it.")),
+    "4.swapped": ("顺序反了：先写 c 不参与建池时的 P@3，再写参与建池时的。",
+                  ("The order is reversed: first c's P@3 left out of the pool, then "
+                   "contributing to it.")),
+    "4.keys": ("字典的两个键要说明各是哪种情况，例如键 \"left_out\" 和 \"pooled\"。",
+               ("The dict's two keys must say which case each is, such as the keys "
+                "\"left_out\" and \"pooled\".")),
     "5.hints": (
         (
             ("写一个函数 kappa(a, b)，返回一个数。先算 p_o：两人给出相同等级的文档占多少。"),

@@ -152,16 +152,23 @@ EXERCISE_TEXTS = {
     ),
     "2.hints": (
         (
-            "答案是一个整数：每组（不是两组合计）的用户数。",
+            ("答案是一个整数。第 6 节怎样从基线比率和希望达到的比率得到每组的人数？"
+             "两比例检验的常用公式（原假设下合并方差）也可以。"),
             "先求效应量 ab.proportion_effect_size(0.82, 0.80)（Cohen 的 h）。",
             "再用 ab.sample_size(h, alpha=0.05, power=0.8)（双侧），向上取整。",
         ),
         (
-            "The answer is a whole number: users per variant (not both variants together).",
+            ("The answer is a whole number. How does section 6 go from the base rate and the "
+             "hoped-for rate to the users per variant? The usual formula for two proportions "
+             "(pooled variance under the null) will do too."),
             "First the effect size ab.proportion_effect_size(0.82, 0.80) (Cohen's h).",
             "Then ab.sample_size(h, alpha=0.05, power=0.8) (two-sided), rounded up.",
         ),
     ),
+    # 07.2: what a wrong answer is told
+    "2.both_variants": ("这个数是两组合计的人数；题目问的是每组的人数。",
+                        ("That counts both variants together; the exercise asks for users "
+                         "per variant.")),
     "3.hints": (
         (
             "答案是一个字母。固定样本量检验的 p 值在什么条件下才有效？",

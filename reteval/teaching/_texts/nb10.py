@@ -131,7 +131,8 @@ EXERCISE_TEXTS = {
         (
             ("写一个函数 best_retrievers(results)，返回一个字典：每个指标对应一组检索器名。"
              "先把 results 转成 DataFrame（行是检索器，列是指标）。"),
-            "不要用 idxmax：它只返回第一个最大值。每一列先求最大值，再找出所有等于它（==）的行。",
+            ("不要用 idxmax：它只返回第一个最大值。每一列先求最大值，再找出所有等于它（==）的行；"
+             "比较完整的数值，不要先四舍五入（四舍五入会造出并列）。"),
             ("对每一列 m：top = df[m].max()，保留 df[m] == top 的那些行的名字；"
              "返回的字典要包含每一个指标，并列时值里有几个名字。"),
         ),
@@ -140,7 +141,8 @@ EXERCISE_TEXTS = {
              "collection of retriever names. Start by turning results into a DataFrame (rows: "
              "retrievers, columns: measures)."),
             ("Do not use idxmax: it returns the first maximum only. Take each column's maximum, "
-             "then find every row equal (==) to it."),
+             "then find every row equal (==) to it, on the full values: rounding first invents "
+             "ties."),
             ("For each column m: top = df[m].max(), then keep the names of the rows where "
              "df[m] == top; the dict has every measure, with several names where they tie."),
         ),
@@ -166,5 +168,9 @@ EXERCISE_TEXTS = {
                "a column of zeros"),
         single=("只有一个检索器",
                "a single retriever"),
+        close_not_tied=("两个均值只在第 5 位小数上不同",
+                        "two means that differ only in the 5th decimal"),
+        close_to_a_tie=("第三个均值比并列的最高值只小一点点",
+                        "a third mean a hair below a tie at the top"),
     ),
 }

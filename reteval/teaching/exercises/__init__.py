@@ -23,6 +23,9 @@ How :func:`check` talks to a student:
   ``"62.5%"``), rounded or cut to the decimals the notebook prints; a whole
   number also as ``57756.0``; a word in Chinese or English. An answer that is
   not a number where one is expected (``inf``, ``10**400``) is simply wrong.
+* An answer of the wrong kind (text where a list is expected, a value where a
+  function is expected, a list where a number is expected) is told so, in
+  words, beside the hint; so is an exercise id that does not exist.
 * Code exercises take a function: the check runs it on hidden cases and says
   which kind of case failed, never what it should have returned.
 """
@@ -39,20 +42,21 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
-from reteval._util.catalogue import TEXTS, check_lang, phrase
+from reteval._util.catalogue import TEXTS, check_lang, join_names, phrase
 from reteval._util.languages import language
-from reteval.errors import InputError
 
 __all__ = [
     "Exercise",
     "Verdict",
     "WrongAnswer",
+    "WrongType",
     "check",
     "close_to",
     "hints",
     "letters",
     "number",
     "reset",
+    "returned_number",
     "whole_number",
     "word",
 ]
@@ -95,6 +99,25 @@ class WrongAnswer(ValueError):
         super().__init__(remark)
         self.remark = remark
         self.fields = fields
+
+
+class WrongType(TypeError):
+    """Raised by a checker for an answer of the wrong kind (a list where a number is expected).
+
+    ``expected`` names the kind the exercise asks for, an entry
+    ``teaching.exercise.expected.<expected>`` (``"number"``, ``"function"``,
+    ``"list"``, ...); ``given`` is the value at fault, whose type the message
+    names. :func:`check` says both beside the hint.
+
+    ``returned`` says the value is what the reader's function returned (a code
+    exercise), not the answer itself.
+    """
+
+    def __init__(self, expected: str, given: object, /, *, returned: bool = False):
+        super().__init__(f"{expected} is expected, got {type(given).__name__}")
+        self.expected = expected
+        self.given = given
+        self.returned = returned
 
 
 @dataclass(frozen=True)
@@ -173,15 +196,35 @@ def number(answer) -> float:
     (3.0, 0.625, 0.625)
     """
     if isinstance(answer, (bool, bytes, bytearray)) or answer is None:
-        raise TypeError("a number is expected")  # float(b"0.5") would take bytes for a number
+        raise WrongType("number", answer)  # float(b"0.5") would take bytes for a number
     try:
         exact = _exact(answer)
         value = float(exact) if exact is not None else float(answer)
     except OverflowError as error:
         raise ValueError("a finite number is expected") from error
+    except TypeError as error:  # a list, a function, a dict: not a number at all
+        raise WrongType("number", answer) from error
     if not math.isfinite(value):
         raise ValueError("a finite number is expected")
     return value
+
+
+def returned_number(value) -> float:
+    """What a reader's function returned, as a number: :func:`number`, said of the return value.
+
+    Examples
+    --------
+    >>> returned_number(0.25)
+    0.25
+    >>> returned_number([0.25]).expected
+    Traceback (most recent call last):
+    ...
+    reteval.teaching.exercises.WrongType: number is expected, got list
+    """
+    try:
+        return number(value)
+    except WrongType as wrong:
+        raise WrongType("number", value, returned=True) from wrong
 
 
 def _decimals(answer) -> int | None:
@@ -274,7 +317,7 @@ def word(answer, accepted: Iterable[str]) -> bool:
     (True, True)
     """
     if not isinstance(answer, str):
-        raise TypeError("a word is expected")
+        raise WrongType("word", answer)
     return _normalized(answer) in {_normalized(a) for a in accepted}
 
 
@@ -294,7 +337,7 @@ def letters(answer) -> set[str]:
         return set(found)
     if isinstance(answer, Iterable):
         return set().union(*(letters(a) for a in answer)) if answer else set()
-    raise TypeError("option letters are expected")
+    raise WrongType("letters", answer)
 
 
 # --------------------------------------------------------------------------- check
@@ -310,16 +353,24 @@ def reset(exercise_id: str | None = None) -> None:
         _wrong_tries.pop(str(exercise_id), None)
 
 
-def _exercise(exercise_id: str) -> Exercise:
-    notebook, _, _ = str(exercise_id).partition(".")
+def _exercises_of(exercise_id: str) -> dict[str, Exercise]:
+    """The exercises of the notebook an id names (none when it names no notebook)."""
+    notebook, _, _ = exercise_id.partition(".")
+    if not re.fullmatch(r"\d\d", notebook):
+        return {}
     try:
         module = importlib.import_module(f"{__name__}.nb{notebook}")
     except ModuleNotFoundError:
-        module = None
-    exercises = getattr(module, "EXERCISES", {})
-    if exercise_id not in exercises:
-        raise InputError(f"no exercise {exercise_id!r}")
-    return exercises[exercise_id]
+        return {}
+    return getattr(module, "EXERCISES", {})
+
+
+def _type_remark(wrong: WrongType, lang: str) -> str:
+    """What an answer of the wrong kind is told, in ``lang``."""
+    said = "wrong_return" if wrong.returned else "wrong_type"
+    return phrase(f"teaching.exercise.{said}", lang,
+                  expected=phrase(f"teaching.exercise.expected.{wrong.expected}", lang),
+                  given=type(wrong.given).__name__)
 
 
 def check(exercise_id: str, answer, *, lang: str = "zh") -> Verdict:
@@ -344,7 +395,8 @@ def check(exercise_id: str, answer, *, lang: str = "zh") -> Verdict:
     Raises
     ------
     InputError
-        No such exercise, or an unknown language.
+        An unknown language. An unknown exercise id is a message, like a
+        wrong answer's (the verdict is not correct and not answered).
 
     Examples
     --------
@@ -353,10 +405,21 @@ def check(exercise_id: str, answer, *, lang: str = "zh") -> Verdict:
     … 11.2: Not answered yet: replace answer = None with your answer and run the cell again.
     >>> check("11.2", 1, lang="en").hint
     1
+    >>> check("11.9", 1, lang="en")
+    … 11.9: There is no exercise "11.9": notebook 11's exercises are 11.1, 11.2 and 11.3.
     """
     check_lang(lang)
-    exercise_id = str(exercise_id)
-    exercise = _exercise(exercise_id)
+    exercise_id = str(exercise_id).strip()
+    exercises = _exercises_of(exercise_id)
+    if exercise_id not in exercises:
+        if exercises:
+            unknown = phrase("teaching.exercise.unknown_in", lang, id=exercise_id,
+                             notebook=exercise_id.partition(".")[0],
+                             ids=join_names(sorted(exercises), lang))
+        else:
+            unknown = phrase("teaching.exercise.unknown", lang, id=exercise_id)
+        return Verdict(exercise_id, False, unknown, answered=False)
+    exercise = exercises[exercise_id]
     if answer is None:
         asked = "ask_code" if exercise.code else "ask"
         return Verdict(exercise_id, False, phrase(f"teaching.exercise.{asked}", lang),
@@ -366,6 +429,8 @@ def check(exercise_id: str, answer, *, lang: str = "zh") -> Verdict:
         correct = bool(exercise.is_correct(answer))
     except WrongAnswer as wrong:
         correct, remark = False, _remark(exercise_id, wrong, lang)
+    except WrongType as wrong:
+        correct, remark = False, _type_remark(wrong, lang)
     except (TypeError, ValueError, KeyError, IndexError, ArithmeticError, AttributeError):
         correct = False
     if correct:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from reteval.teaching.exercises import Exercise, WrongAnswer, close_to, number
+from reteval.teaching.exercises import Exercise, WrongAnswer, WrongType, close_to, returned_number
 
 __all__ = ["EXERCISES", "FLAW_RELEVANT", "RANKING", "RELEVANT"]
 
@@ -58,10 +58,10 @@ def _check_01_1(answer) -> bool:
 
 def _doc_ids(answer) -> list[str]:
     if isinstance(answer, (str, bytes)):
-        raise TypeError("a list of doc ids is expected")
+        raise WrongType("doc_ids", answer)
     ranking = list(answer)
     if not all(isinstance(d, str) for d in ranking):
-        raise TypeError("a list of doc ids is expected")
+        raise WrongType("doc_ids", answer)
     return ranking
 
 
@@ -77,12 +77,13 @@ def _check_01_2(answer) -> bool:
 
 def _check_01_3(answer) -> bool:
     if not callable(answer):
-        raise TypeError("a function is expected")
+        raise WrongType("function", answer)
     for ranking, relevant, case in _AP_CASES:
         try:
-            got = number(answer(list(ranking), list(relevant)))
+            result = answer(list(ranking), list(relevant))
         except Exception as error:  # the student's code may fail in any way
             raise WrongAnswer("raised", case=case, error=type(error).__name__) from error
+        got = returned_number(result)
         if abs(got - _trec_ap(ranking, relevant)) > 1e-9:
             raise WrongAnswer("differs", case=case)
     return True

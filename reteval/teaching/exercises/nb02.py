@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from reteval.teaching.exercises import Exercise, WrongAnswer, close_to, number
+from reteval.teaching.exercises import Exercise, WrongAnswer, WrongType, close_to, number
 
 __all__ = [
     "EXERCISES",
@@ -75,10 +75,10 @@ def _trec_ap(ranking, relevant) -> float:
 
 def _pair(answer, size):
     if isinstance(answer, (str, bytes)):
-        raise TypeError(f"{size} numbers are expected")
+        raise WrongType(f"numbers.{size}", answer)
     values = list(answer)
     if len(values) != size:
-        raise TypeError(f"{size} numbers are expected")
+        raise ValueError(f"{size} numbers are expected")
     return values
 
 
@@ -96,7 +96,7 @@ def _check_02_1(answer) -> bool:
 
 def _check_02_2(answer) -> bool:
     if not callable(answer):
-        raise TypeError("a function is expected")
+        raise WrongType("function", answer)
     for ranking, case in _DUPLICATE_CASES:
         try:
             got = answer(list(ranking))

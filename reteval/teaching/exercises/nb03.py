@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from reteval.teaching.exercises import Exercise, WrongAnswer, close_to, number
+from reteval.teaching.exercises import Exercise, WrongAnswer, WrongType, close_to, returned_number
 
 __all__ = ["EXERCISES", "JUDGED_RANKING", "JUDGMENTS", "RAG_CONTEXT", "RAG_STATEMENT"]
 
@@ -45,7 +45,7 @@ def _check_03_1(answer) -> bool:
     import reteval
 
     if isinstance(answer, (str, bytes)):
-        raise TypeError("a pair of numbers is expected")
+        raise WrongType("pair", answer)
     judged_at_5, max_p_at_5 = list(answer)
     run = pd.DataFrame({"query_id": "q", "doc_id": JUDGED_RANKING,
                         "score": [5.0, 4.0, 3.0, 2.0, 1.0]})
@@ -67,12 +67,13 @@ def _check_03_3(answer) -> bool:
     from reteval.rag import context_precision_score
 
     if not callable(answer):
-        raise TypeError("a function is expected")
+        raise WrongType("function", answer)
     for verdicts, case in _PRECISION_CASES:
         try:
-            got = number(answer(list(verdicts)))
+            result = answer(list(verdicts))
         except Exception as error:  # the student's code may fail in any way
             raise WrongAnswer("raised", case=case, error=type(error).__name__) from error
+        got = returned_number(result)
         if abs(got - context_precision_score(verdicts)) > 1e-9:
             raise WrongAnswer("differs", case=case)
     return True

@@ -12,16 +12,30 @@ Worked solutions: ``notebooks/solutions/04_solutions.ipynb``.
   :data:`POOL_RUNS` sends to the assessors, a number.
 * ``04.4`` (reusability): P@3 of run ``"c"`` of :data:`POOL_RUNS` when it is
   left out of the depth-3 pool, judged by :data:`POOL_QRELS` (unjudged = not
-  relevant), a number.
+  relevant), and when it contributes to the pool: a pair of numbers (left out
+  first), as a tuple or list, a dict keyed by what each is, or text ``"a, b"``.
 * ``04.5`` (code): ``kappa(a, b)``, plain Cohen's kappa of two lists of grades,
   run on hidden judgments against :func:`reteval.judging.cohen_kappa`.
 """
 
 from __future__ import annotations
 
+import numbers
+import re
+from collections.abc import Iterable
+from decimal import Decimal
+
 import pandas as pd
 
-from reteval.teaching.exercises import Exercise, WrongAnswer, close_to, number, whole_number
+from reteval.teaching.exercises import (
+    Exercise,
+    WrongAnswer,
+    WrongType,
+    close_to,
+    number,
+    returned_number,
+    whole_number,
+)
 
 __all__ = [
     "ASSESSOR_A",
@@ -83,7 +97,7 @@ def _check_2(answer) -> bool:
     from reteval.judging import tau_ap
 
     if isinstance(answer, (str, bytes)):
-        raise TypeError("a pair of numbers is expected")
+        raise WrongType("pair", answer)
     top, bottom = list(answer)
     truth = pd.Series(TRUTH)
     return (_close(top, tau_ap(truth, pd.Series(TOP_SWAP)))
@@ -96,23 +110,65 @@ def _check_3(answer) -> bool:
     return whole_number(answer, len(pool(POOL_RUNS, depth=3)))
 
 
+# 04.4: the words a dict answer may key its two numbers by (compared without case, spaces, _ or -).
+_LEFT_OUT_KEYS = {"leftout", "left", "out", "without", "excluded", "notpooled", "unpooled",
+                  "不参与", "未参与", "没有参与", "不参与建池", "未参与建池", "排除"}
+_POOLED_KEYS = {"pooled", "with", "in", "included", "contributing", "contributed",
+                "参与", "参与建池", "建池"}
+
+
+def _left_out_and_pooled(answer) -> tuple:
+    """``(left out, pooled)`` from a pair, a dict keyed by what each is, or text ``"a, b"``."""
+    if isinstance(answer, dict):
+        found = {}
+        for key, value in answer.items():
+            name = "".join(str(key).lower().split()).replace("_", "").replace("-", "")
+            side = ("left_out" if name in _LEFT_OUT_KEYS
+                    else "pooled" if name in _POOLED_KEYS else None)
+            if side is None or side in found:
+                raise WrongAnswer("keys")
+            found[side] = value
+        if len(found) != 2:
+            raise WrongAnswer("keys")
+        return found["left_out"], found["pooled"]
+    if isinstance(answer, str):
+        parts = [part for part in re.split(r"[,，;；\s]+", answer.strip(" ()[]（）")) if part]
+        if len(parts) == 1:
+            number(parts[0])  # one number: said below
+            raise WrongAnswer("one_number")
+        answer = parts
+    if isinstance(answer, (numbers.Number, Decimal)) and not isinstance(answer, bool):
+        raise WrongAnswer("one_number")
+    if isinstance(answer, (bytes, bytearray)) or not isinstance(answer, Iterable):
+        raise WrongType("pair", answer)
+    values = list(answer)
+    if len(values) != 2:
+        raise WrongType("pair", answer)
+    return values[0], values[1]
+
+
 def _check_4(answer) -> bool:
     from reteval.judging import leave_one_out
 
-    result = leave_one_out(POOL_QRELS, POOL_RUNS, measure="P@3", depth=3)
-    return _close(answer, result.table.loc["c", "left_out"])
+    left_out, pooled = _left_out_and_pooled(answer)
+    table = leave_one_out(POOL_QRELS, POOL_RUNS, measure="P@3", depth=3).table
+    expected_out, expected_pooled = table.loc["c", "left_out"], table.loc["c", "pooled"]
+    if _close(pooled, expected_out) and _close(left_out, expected_pooled):
+        raise WrongAnswer("swapped")
+    return _close(left_out, expected_out) and _close(pooled, expected_pooled)
 
 
 def _kappa_function(answer) -> bool:
     from reteval.judging import cohen_kappa
 
     if not callable(answer):
-        raise TypeError("a function is expected")
+        raise WrongType("function", answer)
     for a, b, case in _KAPPA_CASES:
         try:
-            got = number(answer(list(a), list(b)))
+            result = answer(list(a), list(b))
         except Exception as error:  # the student's code may fail in any way
             raise WrongAnswer("raised", case=case, error=type(error).__name__) from error
+        got = returned_number(result)
         if abs(got - cohen_kappa(a, b)) > 1e-9:
             raise WrongAnswer("wrong", case=case)
     return True

@@ -28,6 +28,7 @@ from reteval._util.catalogue import LANGUAGES, phrases
 from reteval.teaching.exercises import (
     Exercise,
     WrongAnswer,
+    WrongType,
     close_to,
     letters,
     whole_number,
@@ -91,7 +92,7 @@ def _check_letter(answer) -> bool:
 
 def _check_measure(answer) -> bool:
     if not isinstance(answer, str):
-        raise TypeError("a measure name is expected")
+        raise WrongType("measure", answer)
     return answer.strip().replace(" ", "").lower() == "ndcg_exp@10"
 
 
@@ -119,7 +120,7 @@ def _check_top_k(answer) -> bool:
     from reteval.io import sort_run
 
     if not callable(answer):
-        raise TypeError("a function is expected")
+        raise WrongType("function", answer)
     for run, k, case in _TOP_K_CASES:
         try:
             got = pd.DataFrame(answer(run.copy(), k))

@@ -29,9 +29,10 @@ from reteval._util.catalogue import LANGUAGES, phrases
 from reteval.teaching.exercises import (
     Exercise,
     WrongAnswer,
+    WrongType,
     close_to,
     letters,
-    number,
+    returned_number,
     whole_number,
 )
 
@@ -115,14 +116,15 @@ def _check_effect_size(answer) -> bool:
     from reteval.stats import anova
 
     if not callable(answer):
-        raise TypeError("a function is expected")
+        raise WrongType("function", answer)
     for scores, system, other, case in _EFFECT_SIZE_CASES:
         residual_sd = math.sqrt(anova(scores).residual_variance)
         expected = (scores[system].mean() - scores[other].mean()) / residual_sd
         try:
-            got = number(answer(scores.copy(), system, other))
+            result = answer(scores.copy(), system, other)
         except Exception as error:  # the student's code may fail in any way
             raise WrongAnswer("raised", case=case, error=type(error).__name__) from error
+        got = returned_number(result)
         if not math.isclose(got, expected, rel_tol=1e-6, abs_tol=1e-9):
             raise WrongAnswer("wrong", case=case)
     return True

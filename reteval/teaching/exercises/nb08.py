@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from reteval.teaching.exercises import Exercise, WrongAnswer, close_to, letters
+from reteval.teaching.exercises import Exercise, WrongAnswer, WrongType, close_to, letters
 
 __all__ = ["EXERCISES"]
 
@@ -54,7 +54,7 @@ def _team_draft_winner(answer) -> bool:
     from reteval.ab.interleaving import Interleaving, credit
 
     if not callable(answer):
-        raise TypeError("a function is expected")
+        raise WrongType("function", answer)
     for kind, docs, teams, clicked in _hidden_impressions():
         shown = Interleaving(tuple(docs), tuple(teams), "team_draft", tuple(docs), tuple(docs))
         expected = credit(shown, clicked).winner

@@ -26,6 +26,7 @@ from pathlib import Path
 from reteval.teaching.exercises import (
     Exercise,
     WrongAnswer,
+    WrongType,
     close_to,
     number,
     whole_number,
@@ -85,7 +86,7 @@ def _run_once(answer) -> bool:
     )
 
     if not callable(answer):
-        raise TypeError("a function is expected")
+        raise WrongType("function", answer)
     start = datetime(2026, 5, 1, tzinfo=timezone.utc)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "history.jsonl"

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 
-from reteval.teaching.exercises import Exercise, WrongAnswer, letters, word
+from reteval.teaching.exercises import Exercise, WrongAnswer, WrongType, letters, word
 
 __all__ = ["EXERCISES"]
 
@@ -74,7 +75,7 @@ def _chapter_key(name: str) -> str:
 
 def _tied_columns(answer) -> bool:
     if isinstance(answer, str) or not hasattr(answer, "__iter__"):
-        raise TypeError("a collection of column names")
+        raise WrongType("columns", answer)
     given = {_chapter_key(name) for name in answer}
     table = _chapter_table()
     tied = {col for col in table.columns if int((table[col] == table[col].max()).sum()) > 1}
@@ -109,6 +110,13 @@ _TABLES = [
      "zeros"),
     ({"only": {"recall@5": 0.4, "mrr": 0.3}},
      "single"),
+    # means that differ only in the 5th decimal: rounded to 2, 3 or 4 decimals they tie
+    ({"bm25": {"ndcg@10": 0.62961, "mrr": 0.71}, "vector": {"ndcg@10": 0.62959, "mrr": 0.7},
+      "hybrid": {"ndcg@10": 0.5, "mrr": 0.7}},
+     "close_not_tied"),
+    ({"a": {"precision@5": 0.5, "recall@5": 0.31}, "b": {"precision@5": 0.5, "recall@5": 0.3},
+      "c": {"precision@5": 0.49999, "recall@5": 0.2}},
+     "close_to_a_tie"),
 ]
 
 
@@ -122,14 +130,19 @@ def _best_retrievers(answer) -> bool:
     import copy
 
     if not callable(answer):
-        raise TypeError("a function is expected")
+        raise WrongType("function", answer)
     for table, case in _TABLES:
         try:
-            got = dict(answer(copy.deepcopy(table)))
-            got = {m: ({names} if isinstance(names, str) else set(names))
-                   for m, names in got.items()}
+            result = answer(copy.deepcopy(table))
         except Exception as error:  # the student's code may fail in any way
             raise WrongAnswer("raised", case=case, error=type(error).__name__) from error
+        if not isinstance(result, Mapping):
+            raise WrongType("dict", result, returned=True)
+        try:
+            got = {m: ({names} if isinstance(names, str) else set(names))
+                   for m, names in result.items()}
+        except TypeError as error:  # a measure's value is not a collection of names
+            raise WrongType("names", result, returned=True) from error
         if got != _best(table):
             raise WrongAnswer("wrong", case=case)
     return True
