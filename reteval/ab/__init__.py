@@ -8,7 +8,8 @@ The flow, one module per step::
                                sums)           variances)
     planning (power, sample size, minimum detectable effect; from reteval.stats.planning)
     interleaving (team-draft, balanced, credit, sign test)
-    simulation (click models over judged data; A/B against interleaving)  ->  plots
+    clicks (click models)  ->  simulation (simulated users over judged data; A/B
+                               against interleaving)  ->  plots
 
 Planning lives in one module, :mod:`reteval.stats.planning`; this package gives
 its two-group functions their A/B names: ``power`` is
@@ -36,6 +37,7 @@ True
 from reteval.ab.analysis import ABResult, MetricResult, analyze, summarize_variants
 from reteval.ab.assignment import Experiment, assign, bucket
 from reteval.ab.bayesian import BayesianResult, bayesian_test
+from reteval.ab.clicks import CascadeModel, PositionBasedModel
 from reteval.ab.cuped import CupedResult, cuped_test
 from reteval.ab.interleaving import (
     Interleaving,
@@ -51,9 +53,7 @@ from reteval.ab.log import ImportReport, Interaction, InteractionLog, parse_reco
 from reteval.ab.metrics import METRICS, Metric, estimate
 from reteval.ab.sequential import SequentialResult, msprt, sequential_test
 from reteval.ab.simulation import (
-    CascadeModel,
     MethodComparison,
-    PositionBasedModel,
     compare_methods,
     expected_outcomes,
     simulate_log,
