@@ -16,12 +16,9 @@ its two-group functions their A/B names: ``power`` is
 :func:`~reteval.stats.planning.two_sample_power`, ``sample_size`` is
 :func:`~reteval.stats.planning.two_sample_size`, and
 ``minimum_detectable_effect``, ``proportion_effect_size`` and ``proportion_mde``
-keep their names. ``reteval.ab.power`` is therefore the *function*: there is no
-submodule of that name (there was one, holding only these aliases, and it was
-hidden by the function as an attribute). ``from reteval.ab import power,
-sample_size`` and ``ab.sample_size(...)`` work as before; code that imported the
-submodule (``from reteval.ab.power import sample_size``) imports from
-``reteval.ab`` or from ``reteval.stats.planning`` instead.
+keep their names. ``reteval.ab.power`` is the *function* (there is no submodule
+of that name): ``from reteval.ab import power, sample_size`` or
+``ab.sample_size(...)``.
 
 >>> from reteval import ab
 >>> from reteval.stats.planning import two_sample_power
