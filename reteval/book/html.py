@@ -22,7 +22,7 @@ place on the page says so, and the text version the notebook prints beside it
 remains.
 
 The notebooks' content is not trusted: every notebook page (and the glossary)
-is re-written from an allow-list (:mod:`reteval.book.safe_html`), so no script, event
+is re-written from an allow-list (:func:`sanitise`), so no script, event
 handler, JavaScript output, style sheet, frame or remote image reaches a page
 (SVG outputs become images, ``\text{...}`` in formulas stays text); relative
 links may not leave the book's folder, and only files inside the source
@@ -39,17 +39,16 @@ import html
 import os
 import re
 import shutil
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import NamedTuple
-from urllib.parse import quote, unquote
+from urllib.parse import quote, unquote, urlsplit
 
 from reteval._util.catalogue import LANGUAGES, TEXTS, phrase, phrases
 from reteval._util.languages import language
-from reteval.book.mathml import math_to_mathml
-from reteval.book.safe_html import is_inside, sanitise
 from reteval.errors import InputError
 
-__all__ = ["add_subcommands", "build_book"]
+__all__ = ["add_subcommands", "build_book", "math_to_mathml", "sanitise"]
 
 HTML_LANG = {lang: language(lang).html_lang for lang in LANGUAGES}
 # The notebooks are numbered in the order they are read (the chapter's order, except that the
@@ -136,6 +135,56 @@ def _title(nb, name: str, lang: str) -> str:
     return _section(name, lang)
 
 
+# -- Markdown math to MathML ------------------------------------------------------------------
+
+_CODE = re.compile(r"(```.*?```|~~~.*?~~~|`[^`\n]*`)", re.DOTALL)
+_MATH = re.compile(r"\$\$(.+?)\$\$|\$([^$\n]+?)\$", re.DOTALL)
+
+
+def _converter():
+    try:
+        from latex2mathml.converter import convert_to_element
+    except ImportError:
+        return None
+    from xml.etree.ElementTree import tostring
+
+    def convert(tex: str, display: str) -> str:
+        # latex2mathml's own convert() unescapes its whole output, so that the text of
+        # \text{<script>} would be a tag: serialise escaped, keeping its character references.
+        xml = tostring(convert_to_element(tex, display=display), encoding="unicode")
+        return re.sub(r"&amp;(#x?[0-9a-fA-F]+;)", r"&\1", xml)
+
+    return convert
+
+
+def math_to_mathml(markdown: str) -> str:
+    """Markdown with ``$...$`` and ``$$...$$`` replaced by MathML (code spans untouched).
+
+    TeX that cannot be converted is shown as code. Without ``latex2mathml``
+    installed, the text is returned unchanged.
+
+    Examples
+    --------
+    >>> math_to_mathml("R@K = $x^2$ and `$not math$`")  # doctest: +ELLIPSIS
+    'R@K = <math display="inline">...<msup><mi>x</mi><mn>2</mn></msup>...</math> and `$not math$`'
+    """
+    convert = _converter()
+    if convert is None:
+        return markdown
+
+    def replace(match):
+        block = match.group(1) is not None
+        tex = match.group(1) if block else match.group(2)
+        try:
+            out = convert(tex.strip(), display="block" if block else "inline")
+        except Exception:  # noqa: BLE001  (latex2mathml raises many kinds on TeX it does not know)
+            return f"<code>{html.escape(match.group(0))}</code>"
+        return out.replace(' xmlns="http://www.w3.org/1998/Math/MathML"', "")
+
+    parts = _CODE.split(markdown)
+    return "".join(part if i % 2 else _MATH.sub(replace, part) for i, part in enumerate(parts))
+
+
 # -- Notebook to HTML -------------------------------------------------------------------------
 
 _MD_LINK = re.compile(r"(!?\[[^\]]*\]\()([^)\s]+)(\s+\"[^\"]*\")?(\))")
@@ -157,6 +206,11 @@ def _source_dir(nb, notebooks_dir: Path | None) -> Path | None:
         if folder.is_relative_to(notebooks_dir):
             return folder
     return notebooks_dir
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    """``path`` (followed through links) lies in ``folder`` (not beside or above it)."""
+    return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder))
 
 
 def _relink(markdown: str, page_dir: Path, source_dir: Path | None, pages: dict) -> str:
@@ -185,7 +239,7 @@ def _relink(markdown: str, page_dir: Path, source_dir: Path | None, pages: dict)
         page = pages.get(found.stem) if found.suffix == ".ipynb" else None
         if page is not None:
             return _href(page, page_dir) + sep + fragment
-        if (not found.is_file() or not is_inside(found, source_dir)
+        if (not found.is_file() or not _inside(found, source_dir)
                 or any(part.startswith(".") for part in found.relative_to(source_dir).parts)):
             return target
         relative = found.relative_to(source_dir)
@@ -271,6 +325,188 @@ def _markdown_html(text: str) -> str:
     from nbconvert.filters.markdown_mistune import markdown2html_mistune
 
     return markdown2html_mistune(math_to_mathml(text))
+
+
+# -- Sanitising: an allow-list of tags, attributes and addresses ------------------------------
+
+def _words(text: str) -> frozenset:
+    return frozenset(text.split())
+
+
+_HTML_TAGS = _words("""
+a abbr b blockquote br caption cite code col colgroup dd del details dfn div dl dt em figcaption
+figure h1 h2 h3 h4 h5 h6 hr i img ins kbd li mark ol p pre q s samp section small span strong sub
+summary sup table tbody td tfoot th thead tr tt u ul var wbr
+""")
+_MATH_TAGS = _words("""
+math annotation maligngroup malignmark menclose merror mfenced mfrac mi mmultiscripts mn mo mover
+mpadded mphantom mprescripts mroot mrow ms mspace msqrt mstyle msub msubsup msup mtable mtd mtext
+mtr munder munderover none semantics
+""")
+_VOID_TAGS = frozenset({"br", "col", "hr", "img", "wbr"})
+# Dropped with everything inside them (the rest of an unknown tag's content stays, as text).
+_DROPPED_TAGS = _words("""
+script style iframe frame frameset object embed applet template noscript noembed noframes
+textarea title xmp plaintext select svg canvas video audio head base link meta form
+""")
+_ATTRIBUTES = frozenset({"class", "id", "lang", "dir", "title", "role", "align", "valign",
+                         "width", "height", "style", "aria-label", "aria-hidden"})
+_TAG_ATTRIBUTES = {
+    "a": {"href", "rel", "hreflang"}, "img": {"src", "alt"},
+    "td": {"colspan", "rowspan", "headers", "scope"},
+    "th": {"colspan", "rowspan", "headers", "scope", "abbr"},
+    "ol": {"start", "type", "reversed"}, "col": {"span"}, "colgroup": {"span"},
+    "details": {"open"}, "table": {"border", "cellpadding", "cellspacing"},
+}
+_MATH_ATTRIBUTES = _words("""
+display mathvariant mathsize mathcolor mathbackground stretchy fence separator separators lspace
+rspace columnalign columnspacing columnlines columnwidth rowalign rowspacing rowlines frame
+equalrows equalcolumns displaystyle scriptlevel accent accentunder movablelimits linethickness
+minsize maxsize symmetric depth voffset notation form largeop encoding open close bevelled
+numalign denomalign
+""")
+_CSS_PROPERTIES = _words("""
+color background-color text-align vertical-align font-weight font-style font-size font-family
+text-decoration white-space width height min-width max-width padding padding-left padding-right
+padding-top padding-bottom margin margin-left margin-right margin-top margin-bottom border
+border-left border-right border-top border-bottom border-color border-style border-width
+border-collapse border-spacing display line-height opacity text-transform
+""")
+_CSS_VALUE = re.compile(r"""(?:[#\w\s.,%+'"-]|(?:rgba?|hsla?)\([\d\s.,%]*\))*""")
+_IMAGE_DATA = re.compile(r"data:image/(?:png|jpeg|gif|webp|svg\+xml)(?:;[\w=.+-]+)*,",
+                         re.IGNORECASE)
+
+
+def _safe_style(value: str) -> str:
+    """Only the declarations of a style attribute that change how text and tables look."""
+    kept = []
+    for declaration in value.split(";"):
+        name, colon, text = declaration.partition(":")
+        name, text = name.strip().lower(), text.strip()
+        if colon and name in _CSS_PROPERTIES and _CSS_VALUE.fullmatch(text):
+            kept.append(f"{name}: {text}")
+    return "; ".join(kept)
+
+
+class _Sanitiser(HTMLParser):
+    """Re-writes HTML from an allow-list: nothing runs and nothing loads from the network.
+
+    Every tag, attribute and address is either known to be harmless or dropped:
+    no script, no ``on*`` attribute, no style sheet, no frame, no address with a
+    scheme but ``http(s)`` and ``mailto`` links, and no image but ``data:``
+    images and files in the book's folder. Text is escaped again, tags are
+    balanced: the page is what the browser reads.
+    """
+
+    def __init__(self, page_dir: Path, root: Path):
+        super().__init__(convert_charrefs=True)
+        self.page_dir, self.root = page_dir, root
+        self.out, self.open, self.skip = [], [], []
+
+    def _local(self, url: str) -> bool:
+        """A relative address of a file inside the book's folder."""
+        if url.startswith(("/", "\\")) or "\\" in url or ":" in url.split("/")[0]:
+            return False
+        path = unquote(urlsplit(url).path)
+        target = Path(os.path.normpath(self.page_dir / path)) if path else self.page_dir
+        return _inside(target, self.root)
+
+    def _url(self, tag: str, name: str, value: str) -> str | None:
+        compact = re.sub(r"[\x00-\x20\x7f]+", "", value)
+        scheme = re.match(r"([a-zA-Z][a-zA-Z0-9+.-]*):", compact)
+        if name == "src":
+            if scheme:
+                return value if _IMAGE_DATA.match(compact) else None
+            return value if self._local(compact) else None
+        if scheme:
+            return value if scheme.group(1).lower() in ("http", "https", "mailto") else None
+        if compact.startswith("#"):
+            return value
+        return value if self._local(compact) else None
+
+    def _attributes(self, tag: str, attrs) -> str | None:
+        allowed = _MATH_ATTRIBUTES if tag in _MATH_TAGS else (
+            _ATTRIBUTES | _TAG_ATTRIBUTES.get(tag, set()))
+        parts = []
+        for name, value in attrs:
+            name = name.lower()
+            if name not in allowed or value is None and name not in ("open", "reversed"):
+                continue
+            value = value or ""
+            if name in ("href", "src"):
+                value = self._url(tag, name, value)
+                if value is None:
+                    if tag == "img":
+                        return None
+                    continue
+            elif name == "style":
+                value = _safe_style(value)
+                if not value:
+                    continue
+            parts.append(f' {name}="{html.escape(value, quote=True)}"')
+        return "".join(parts)
+
+    def handle_starttag(self, tag, attrs):
+        if self.skip:
+            if tag == self.skip[-1]:
+                self.skip.append(tag)
+            return
+        if tag in _DROPPED_TAGS:
+            self.skip.append(tag)
+            return
+        if tag not in _HTML_TAGS and tag not in _MATH_TAGS:
+            return
+        attributes = self._attributes(tag, attrs)
+        if attributes is None:  # an image from elsewhere: its alternative text
+            alt = dict(attrs).get("alt")
+            if alt:
+                self.out.append(html.escape(alt))
+            return
+        self.out.append(f"<{tag}{attributes}>")
+        if tag not in _VOID_TAGS:
+            self.open.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        last = (self.skip or self.open or [None])[-1]
+        if last == tag:
+            self.handle_endtag(tag)
+
+    def handle_endtag(self, tag):
+        if self.skip:
+            if tag == self.skip[-1]:
+                self.skip.pop()
+            return
+        if tag in self.open:
+            while self.open:
+                last = self.open.pop()
+                self.out.append(f"</{last}>")
+                if last == tag:
+                    break
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.out.append(html.escape(data, quote=False))
+
+    def result(self) -> str:
+        self.close()
+        return "".join(self.out) + "".join(f"</{t}>" for t in reversed(self.open))
+
+
+def sanitise(markup: str, page_dir: str | os.PathLike, root: str | os.PathLike) -> str:
+    """HTML for a page of the book in ``page_dir``: only harmless tags, attributes and addresses.
+
+    Relative addresses must stay inside ``root`` (the book's folder).
+
+    Examples
+    --------
+    >>> sanitise('<p onclick="x()">a<script>alert(1)</script> <img src="http://e.org/t.png" '
+    ...          'alt="t"><a href="../../../etc/passwd">b</a></p>', "/book/zh/01", "/book")
+    '<p>a t<a>b</a></p>'
+    """
+    parser = _Sanitiser(Path(page_dir), Path(root))
+    parser.feed(markup)
+    return parser.result()
 
 
 # -- Pages ------------------------------------------------------------------------------------

@@ -11,8 +11,7 @@ import nbformat
 import pytest
 from nbformat import v4
 
-from reteval.book.html import build_book
-from reteval.book.mathml import math_to_mathml
+from reteval.book.html import build_book, math_to_mathml
 from reteval.cli import main
 from reteval.errors import InputError
 
