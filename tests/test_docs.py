@@ -14,7 +14,7 @@ What is checked, in ``README.md``, ``docs/*.md`` and ``bench/README.md``:
   ``def name`` or ``class name`` in that file.
 * **Module names in code**: ``reteval.a.b.name`` must be a module or package of ``reteval/``
   followed by at most one name that the module defines, imports or lists (``__all__``, a lazy
-  loader's table) at its top level, so a page names where a thing lives now; ``name*`` must
+  loader's table) at its top level, so a page names where a thing lives; ``name*`` must
   match some module.
 * **Placeholders**: ``NN`` in a path stands for two digits, ``<...>`` for one path part, and
   ``*`` is a glob; such a path must match at least one file or folder.

@@ -8,19 +8,17 @@ The flow, one module per step::
                                sums)           variances)
     planning (power, sample size, minimum detectable effect; from reteval.stats.planning)
     interleaving (team-draft, balanced, credit, sign test)
-    simulation (click models over judged data; A/B against interleaving)  ->  plots
+    clicks (click models)  ->  simulation (simulated users over judged data; A/B
+                               against interleaving)  ->  plots
 
 Planning lives in one module, :mod:`reteval.stats.planning`; this package gives
 its two-group functions their A/B names: ``power`` is
 :func:`~reteval.stats.planning.two_sample_power`, ``sample_size`` is
 :func:`~reteval.stats.planning.two_sample_size`, and
 ``minimum_detectable_effect``, ``proportion_effect_size`` and ``proportion_mde``
-keep their names. ``reteval.ab.power`` is therefore the *function*: there is no
-submodule of that name (there was one, holding only these aliases, and it was
-hidden by the function as an attribute). ``from reteval.ab import power,
-sample_size`` and ``ab.sample_size(...)`` work as before; code that imported the
-submodule (``from reteval.ab.power import sample_size``) imports from
-``reteval.ab`` or from ``reteval.stats.planning`` instead.
+keep their names. ``reteval.ab.power`` is the *function* (there is no submodule
+of that name): ``from reteval.ab import power, sample_size`` or
+``ab.sample_size(...)``.
 
 >>> from reteval import ab
 >>> from reteval.stats.planning import two_sample_power
@@ -36,6 +34,7 @@ True
 from reteval.ab.analysis import ABResult, MetricResult, analyze, summarize_variants
 from reteval.ab.assignment import Experiment, assign, bucket
 from reteval.ab.bayesian import BayesianResult, bayesian_test
+from reteval.ab.clicks import CascadeModel, PositionBasedModel
 from reteval.ab.cuped import CupedResult, cuped_test
 from reteval.ab.interleaving import (
     Interleaving,
@@ -51,9 +50,7 @@ from reteval.ab.log import ImportReport, Interaction, InteractionLog, parse_reco
 from reteval.ab.metrics import METRICS, Metric, estimate
 from reteval.ab.sequential import SequentialResult, msprt, sequential_test
 from reteval.ab.simulation import (
-    CascadeModel,
     MethodComparison,
-    PositionBasedModel,
     compare_methods,
     expected_outcomes,
     simulate_log,

@@ -9,6 +9,7 @@ module                 idea
 =====================  ==========================================================
 ``fingerprint``        which dataset (qrels + queries) an evaluation ran on
 ``history``            the SQLite history file: one transaction per entry
+``entry``              one entry of the history: the record, its stored fields
 ``alerts``             threshold and regression rules (a paired test, not a mean)
 ``channels``           delivering an alert: a shell command, an HTTP POST
 ``runstore``           the run behind each entry, kept to be scored again
@@ -46,7 +47,8 @@ _HOME = {
                "check_regression", "check_thresholds", "parse_threshold"),
     "channels": ("Delivery", "post_json", "run_command"),
     "commands": ("ALERT_EXIT_STATUS", "add_subcommands"),
-    "history": ("Entry", "HistoryError", "HistoryLockedError", "HistoryStore", "open_history"),
+    "entry": ("Entry",),
+    "history": ("HistoryError", "HistoryLockedError", "HistoryStore", "open_history"),
     "runner": ("MonitorOptions", "MonitorResult", "RetrieverError", "load_retriever",
                "monitor_once"),
     "schedule": ("parse_interval", "repeat"),

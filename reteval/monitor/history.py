@@ -51,7 +51,6 @@ import os
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 import numpy as np
@@ -61,6 +60,7 @@ from reteval._util.sqlitefile import FileKind, Translate, check_timeout, immedia
 from reteval.errors import InputError
 from reteval.io.textfile import INT64_MAX, as_path
 from reteval.monitor.alerts import Alert
+from reteval.monitor.entry import Entry, entry_fields, stored_number, utc_text
 from reteval.monitor.fingerprint import DatasetFingerprint
 from reteval.monitor.runstore import KeptRun, kept_run, store_kept
 
@@ -146,116 +146,6 @@ class HistoryLockedError(HistoryError):
 _KIND = FileKind("history", APPLICATION_ID, SCHEMA_VERSION, _SCHEMA,
                  frozenset({"entries", "query_scores", "aggregates", "alerts", "sqlite_sequence"}),
                  error=HistoryError, locked_error=HistoryLockedError)
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One recorded evaluation (without its per-query values; see
-    :meth:`HistoryStore.per_query`).
-
-    Attributes
-    ----------
-    id : int
-    created_utc : datetime.datetime
-        When the entry was recorded, timezone-aware UTC.
-    retriever : str
-        The evaluated system's name; "latest" baselines are chosen per name.
-    dataset_name : str or None
-    fingerprint : DatasetFingerprint
-    reteval_version : str
-    parameters : dict
-        The evaluation's parameters as recorded (JSON-compatible).
-    measures : tuple of str
-        Canonical measure names, in evaluation order.
-    num_queries : int
-    aggregates : dict of str to float
-        Aggregate value per measure.
-    alerts : tuple of Alert
-    notices : tuple of str
-        Things the run reported without alerting (e.g. a skipped comparison).
-    """
-
-    id: int
-    created_utc: datetime
-    retriever: str
-    dataset_name: str | None
-    fingerprint: DatasetFingerprint
-    reteval_version: str
-    parameters: dict = field(hash=False)
-    measures: tuple[str, ...]
-    num_queries: int
-    aggregates: dict = field(hash=False)
-    alerts: tuple[Alert, ...] = ()
-    notices: tuple[str, ...] = ()
-
-
-def _utc_text(moment: datetime) -> str:
-    if moment.tzinfo is None:
-        raise InputError(f"created_utc must be timezone-aware; got naive {moment!r}")
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def _parse_utc(text: str) -> datetime:
-    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
-
-
-def _json_field(text, name: str, kind: type, item: type | None = None):
-    if not isinstance(text, str):
-        raise TypeError(f"{name} is {type(text).__name__}, not JSON text")
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
-        raise ValueError(f"{name} is not valid JSON") from None
-    if not isinstance(value, kind) or (item is not None and not all(
-            isinstance(v, item) for v in value)):
-        what = f"a list of {item.__name__}" if item else kind.__name__
-        raise ValueError(f"{name} is not {what}: {text!r:.60}")
-    return value
-
-
-def _text_field(value, name: str, *, optional: bool = False, empty: bool = False):
-    if value is None and optional:
-        return None
-    if not isinstance(value, str) or (not empty and not value):
-        raise ValueError(f"{name} is not a non-empty text: {value!r:.60}")
-    return value
-
-
-def _entry_fields(row) -> dict:
-    """The checked fields of one ``entries`` row; ValueError names the first bad field."""
-    (entry_id, created, retriever, dataset_name, _digest, qrels_sha, queries_sha,
-     version, parameters, measures, num_queries, notices) = row
-    if isinstance(num_queries, bool) or not isinstance(num_queries, int) or num_queries < 0:
-        raise ValueError(f"num_queries is not a count: {num_queries!r:.60}")
-    try:
-        created_utc = _parse_utc(_text_field(created, "created_utc"))
-    except (TypeError, ValueError):
-        raise ValueError(f"created_utc is not a UTC timestamp: {created!r:.60}") from None
-    measures = _json_field(measures, "measures", list, str)
-    if not measures or len(set(measures)) != len(measures) or not all(measures):
-        raise ValueError(f"measures is not a list of distinct names: {measures!r:.60}")
-    return {
-        "id": entry_id,
-        "created_utc": created_utc,
-        "retriever": _text_field(retriever, "retriever"),
-        "dataset_name": _text_field(dataset_name, "dataset_name", optional=True, empty=True),
-        "fingerprint": DatasetFingerprint(_text_field(qrels_sha, "qrels_sha256"),
-                                       _text_field(queries_sha, "queries_sha256", optional=True)),
-        "reteval_version": _text_field(version, "reteval_version"),
-        "parameters": _json_field(parameters, "parameters", dict),
-        "measures": tuple(measures),
-        "num_queries": num_queries,
-        "notices": tuple(_json_field(notices, "notices", list, str)),
-    }
-
-
-def _stored_number(value, what: str) -> float:
-    """A stored REAL (NULL is NaN); text or bytes put there by hand is a ValueError."""
-    if value is None:
-        return math.nan
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"{what} is not a number: {value!r:.60}")  # noqa: TRY004 (bad data)
-    return float(value)
 
 
 # Every numeric column and what it holds, as verify() and the readers check them.
@@ -390,7 +280,7 @@ class HistoryStore:
         if reteval_version is None:
             from reteval.version import __version__ as reteval_version
         created = datetime.now(timezone.utc) if created_utc is None else created_utc
-        created_text = _utc_text(created)
+        created_text = utc_text(created)
         query_ids = [str(q) for q in per_query.index]
         values = per_query.to_numpy(dtype=np.float64)
         score_rows = [
@@ -452,8 +342,8 @@ class HistoryStore:
             f"SELECT entry_id, measure, value FROM aggregates WHERE entry_id IN ({marks})", ids
         ):
             try:
-                aggregates[entry_id][measure] = _stored_number(value, f"the aggregate of "
-                                                               f"{measure!r:.40}")
+                aggregates[entry_id][measure] = stored_number(value, f"the aggregate of "
+                                                              f"{measure!r:.40}")
             except ValueError as exc:
                 damaged.setdefault(entry_id, str(exc))
         alerts: dict[int, list[Alert]] = {i: [] for i in ids}
@@ -463,7 +353,7 @@ class HistoryStore:
             ids,
         ):
             try:
-                numbers = [None if v is None else _stored_number(v, f"an alert's {name}")
+                numbers = [None if v is None else stored_number(v, f"an alert's {name}")
                            for v, name in zip(numbers, ("value", "reference", "p-value"),
                                               strict=True)]
             except ValueError as exc:
@@ -473,7 +363,7 @@ class HistoryStore:
         entries = []
         for row in rows:
             try:
-                fields = _entry_fields(row)
+                fields = entry_fields(row)
                 if row[0] in damaged:
                     raise ValueError(damaged[row[0]])
             except (TypeError, ValueError) as exc:
@@ -562,7 +452,7 @@ class HistoryStore:
             ).fetchall()
         frame = pd.DataFrame(rows, columns=["query_id", "measure", "value"])
         try:
-            values = [_stored_number(v, f"a per-query value of {m!r:.40}")
+            values = [stored_number(v, f"a per-query value of {m!r:.40}")
                       for m, v in zip(frame["measure"], frame["value"], strict=True)]
         except ValueError as exc:
             raise HistoryError(f"entry {entry.id} is damaged: {exc}; 'reteval history --check' "
@@ -634,7 +524,7 @@ class HistoryStore:
         for *row, n_scores, n_aggregates in rows:
             entry_id = row[0]
             try:
-                fields = _entry_fields(row)
+                fields = entry_fields(row)
             except (TypeError, ValueError) as exc:
                 problems.append(f"entry {entry_id}: {exc}")
                 continue

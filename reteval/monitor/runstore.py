@@ -104,7 +104,7 @@ def _pack(frame: pd.DataFrame) -> tuple[bytes, str]:
 
 def _judged_part(run: pd.DataFrame, judged_queries, measures) -> pd.DataFrame:
     """The judged queries' rows, down to the deepest cutoff when every measure has one."""
-    from reteval.evaluation.measures import parse_measure
+    from reteval import parse_measure
     from reteval.io import sort_run
 
     part = sort_run(run[run["query_id"].astype(str).isin(set(judged_queries))])

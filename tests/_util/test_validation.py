@@ -11,8 +11,8 @@ from reteval._util.validation import (
     check_rng,
 )
 from reteval.ab import power
+from reteval.ab.clicks import CascadeModel
 from reteval.ab.interleaving import team_draft
-from reteval.ab.simulation import CascadeModel
 from reteval.ab.stats import z_test
 from reteval.comparison import compare
 from reteval.errors import InputError

@@ -10,12 +10,10 @@ from scipy import stats
 import reteval
 from reteval.ab.analysis import analyze
 from reteval.ab.assignment import Experiment
+from reteval.ab.clicks import CascadeModel, PositionBasedModel, attractiveness
 from reteval.ab.interleaving import balanced, credit, team_draft
 from reteval.ab.log import InteractionLog
 from reteval.ab.simulation import (
-    CascadeModel,
-    PositionBasedModel,
-    attractiveness,
     compare_methods,
     expected_outcomes,
     simulate_log,

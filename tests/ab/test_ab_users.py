@@ -37,7 +37,7 @@ def test_users_alike_by_default_and_heterogeneous_users_inflate_the_user_level_v
                              user_sd=1.0, rng=2)
     naive, by_user = per_query_and_per_user_variance(differ)
     assert by_user / naive > 1.4
-    # the default draws nothing more: the same seed gives the same log as before user_sd existed
+    # user_sd=0 (the default) draws no factors: the same seed gives the same log with it or without
     again = ab.simulate_log(design, qrels, run_a, run_b, n_users=1500, queries_per_user=4.0,
                             user_sd=0.0, rng=2)
     pd.testing.assert_frame_equal(alike, again)

@@ -105,7 +105,7 @@ def test_default_run_records_the_library_values_and_the_conclusions_its_prose_dr
     assert needed["interleaving"] < needed["ab"]
     assert il["queries_per_user"] == 3.0 and il["user_sd"] == 0.8
     table = pd.DataFrame(il["table"]).T
-    assert len(table) >= 12  # a finer grid than the seven sizes of old
+    assert len(table) >= 12  # a finer grid than compare_methods' seven default sizes
     # interpolation: the needed sizes lie between the last grid size below 80% and the first above
     for method, column in (("ab", "ab_power"), ("interleaving", "interleaving_power")):
         power = table[column].astype(float)

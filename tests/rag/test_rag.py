@@ -238,7 +238,7 @@ def test_chapter_example_default_judge():
 def test_chapter_example_bigram_judge_is_stricter():
     # With character pairs, sample 1's statement has 11 bigrams
     # (机器 器学 学习 习是 是人 人工 工智 智能 能的 的分 分支); c1 gives
-    # {机器 器学 学习 习是 ai 的分 分支}: 6/11 = 0.545; with characters it was 8/12 = 0.667.
+    # {机器 器学 学习 习是 ai 的分 分支}: 6/11 = 0.545; with characters, 8/12 = 0.667.
     # At threshold 0.6 only the character judge accepts it:
     #   bigram: not supported (the joined contexts add only 学习 again), not relevant;
     #           c2 shares 学习 (1/11) -> recall 0/1 = 0, v = [0, 0] -> precision 0.
