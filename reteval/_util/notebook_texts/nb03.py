@@ -29,6 +29,8 @@ TEXTS = {
                      ("A depth-{depth} pool of these two retrievers would have judged "
                       "{inside:.0%} of the known relevant documents; the other {outside:.0%} fall "
                       "outside it and would count as not relevant.")),
+    "pool_judgments": (("全部判断", "只有池内的判断"), ("all judgments", "pool judgments only")),
+    "pool_scores_index": (("检索器", "判断"), ("retriever", "judgments")),
     # unjudged documents
     "p10_lower": ("P@10 下限", "P@10 lower"),
     "p10_upper": ("P@10 上限", "P@10 upper"),
