@@ -13,6 +13,8 @@ TEXTS = {
     "subset": ("只保留 {columns}：“综合最佳”是 {best}，比第二名 {runner} 高 {margin:.6f}。",
                ("Keeping only {columns}: the \"best overall\" is {best}, ahead of {runner} by "
                 "{margin:.6f}.")),
+    "subset_changes": ("（不再是全部列上的 {overall}）",
+                       " (no longer {overall}, the full table's)"),
     "mean_of_means": ("均值的均值", "mean of means"),
     "tie": (
         ("{column} 上 {systems} 的均值完全相同（{value:.4f}）。本章的报告写 {first}；"
