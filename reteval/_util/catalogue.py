@@ -270,10 +270,10 @@ _TEXTS: dict[str, dict[str, object]] = {
                      "systems differ at all; in the matrix ▲/▼ mark a row system significantly "
                      "above/below the column system; effect size = mean difference / sqrt(V_E), "
                      "its interval the test's {level} interval divided by sqrt(V_E).")),
-        many_anova=(("：F({d1}, {d2}) = {f:.3f}，{p}，V_E = {ve}，均值的误差幅度（MOE）"
+        many_anova=(("：F({d1}, {d2}) = {f:.3f}，{p}，V_E = {ve}，按 V_E 的误差幅度（MOE）"
                      "±{moe}。"),
-                    (": F({d1}, {d2}) = {f:.3f}, {p}, V_E = {ve}, margin of error of a "
-                     "mean ±{moe}.")),
+                    (": F({d1}, {d2}) = {f:.3f}, {p}, V_E = {ve}, margin of error by "
+                     "V_E (MOE) ±{moe}.")),
     ),
     # Measure families: (term of one query's score, term of the mean over queries).
     **_section(
