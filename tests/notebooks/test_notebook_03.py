@@ -125,6 +125,20 @@ def check_evaluation_set(results, collection):
     ranges = list(results["judged"].values())
     overlap = max(r["P@10_lower"] for r in ranges) <= min(r["P@10_upper"] for r in ranges)
     assert results["judged_ranges_overlap"] == overlap
+    # the permutation test of section 1.5, recomputed with scipy's: the recorded p-value is
+    # the share of sign flips at least as far from 0 (within resampling error), close to the
+    # paired t test's, as the prose says
+    from scipy import stats
+
+    nd = {n: reteval.evaluate(qrels, r, ["nDCG@10"])["nDCG@10"] for n, r in runs.items()}
+    x, y = nd[results["other_retriever"]], nd[results["retriever"]]
+    reference = stats.permutation_test((x.to_numpy(), y.to_numpy()),
+                                       lambda a, b: np.mean(a - b), permutation_type="samples",
+                                       n_resamples=20_000, random_state=1).pvalue
+    got = results["permutation"]
+    assert got["p"] == pytest.approx(reference, abs=0.01)
+    assert got["p_t"] == pytest.approx(stats.ttest_rel(x, y).pvalue, abs=1e-12)
+    assert abs(got["p"] - got["p_t"]) < 0.02
     # planning: sd of the per-query nDCG@10 differences, and the library's queries_needed
     scores = {n: reteval.evaluate(qrels, r, ["nDCG@10"])["nDCG@10"] for n, r in runs.items()}
     diff = scores[results["other_retriever"]] - scores[results["retriever"]]
