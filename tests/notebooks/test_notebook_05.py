@@ -432,3 +432,35 @@ def test_every_prose_cell_has_its_translation_and_ends_with_exercises(path):
         assert "notebook_texts(\"05\", lang)" in cells[3].source
         recording = [c for c in cells if "results.json" in c.source]
         assert [c.metadata.get("tags") for c in recording] == [["record"]]
+
+
+def test_section_6_shows_the_interval_of_the_paired_difference(teaching):
+    """Section 6's lesson, computed with scipy: on R@10 the bootstrap intervals of bm25's and
+    vector's means overlap, yet the t interval of the paired difference excludes 0 and the
+    Holm-corrected p (3 comparisons with bm25) is 0.042; over all 6 pairs (notebook 06) it is
+    no longer significant."""
+    from scipy import stats
+
+    collection, runs = teaching
+    table = reteval.compare(collection.qrels, runs, ["R@10"], baseline="bm25",
+                            rng=0).table.set_index("system")
+    assert table.loc["bm25", "ci_high"] > table.loc["vector", "ci_low"]
+    assert (table.loc["bm25", ["ci_low", "ci_high"]].round(3).tolist(),
+            table.loc["vector", ["ci_low", "ci_high"]].round(3).tolist()) == (
+        [0.415, 0.562], [0.510, 0.672])
+    scores = {n: reteval.evaluate(collection.qrels, r, ["R@10"])["R@10"] for n, r in runs.items()}
+    d = scores["vector"] - scores["bm25"]
+    half = stats.t.ppf(0.975, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d))
+    assert (round(d.mean(), 3), round(d.mean() - half, 3), round(d.mean() + half, 3)) == (
+        0.106, 0.017, 0.195)
+    p = {s: stats.ttest_rel(scores[s], scores["bm25"]).pvalue for s in RETRIEVERS[1:]}
+    ordered = sorted(p, key=p.get)  # Holm by hand over the 3 comparisons with bm25
+    holm, running = {}, 0.0
+    for i, s in enumerate(ordered):
+        running = max(running, min(1.0, (3 - i) * p[s]))
+        holm[s] = running
+    assert round(holm["vector"], 3) == 0.042
+    six = reteval.compare(collection.qrels, runs, ["R@10"], rng=0).pairwise
+    six = six.set_index(["system", "other"])
+    key = ("bm25", "vector") if ("bm25", "vector") in six.index else ("vector", "bm25")
+    assert six.loc[key, "pvalue_corrected"] > 0.05

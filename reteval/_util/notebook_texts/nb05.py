@@ -11,9 +11,10 @@ TEXTS = {
     "max_diff": ("最大绝对差", "largest absolute difference"),
     "direction": ("方向（查询语言→文档语言）", "direction (query → document language)"),
     "comparison_columns": (
-        ("指标", "检索器", "均值", "置信下限", "置信上限", "与基线之差", "p", "校正后 p", "显著"),
-        ("measure", "retriever", "mean", "CI low", "CI high", "difference from baseline", "p",
-         "corrected p", "significant"),
+        ("指标", "检索器", "均值", "均值的自助法区间下限", "上限", "与基线之差", "差值区间下限",
+         "上限", "p", "校正后 p", "显著"),
+        ("measure", "retriever", "mean", "mean: bootstrap low", "high", "difference from baseline",
+         "difference: interval low", "high", "p", "corrected p", "significant"),
     ),
     # figures
     "K": ("截断位置 K", "cutoff K"),
