@@ -23,6 +23,13 @@ TEXTS = {
     "ab_needed": ("A/B 测试所需展示次数", "A/B test: impressions needed"),
     "il_needed": ("交错实验所需展示次数", "interleaving: impressions needed"),
     "seed": ("种子", "seed"),
+    "rr_line": (("点击率（有没有点击）：A {ctr_a:.3f}，B {ctr_b:.3f}；首次点击的倒数排名："
+                 "A {rr_a:.3f}，B {rr_b:.3f}。A/B 测试按点击率需要 {ab_ctr} 次展示，"
+                 "按首次点击的倒数排名需要 {ab_rr} 次；交错实验需要 {il} 次。"),
+                ("Click-through (any click): A {ctr_a:.3f}, B {ctr_b:.3f}; reciprocal rank of the "
+                 "first click: A {rr_a:.3f}, B {rr_b:.3f}. The A/B test needs {ab_ctr} impressions "
+                 "on click-through, {ab_rr} on the reciprocal rank of the first click; "
+                 "interleaving {il}.")),
     "seed_range": (("{n} 个种子：A/B 测试需要 {ab_low:,.0f} 到 {ab_high:,.0f} 次展示，交错实验 "
                     "{il_low:,.0f} 到 {il_high:,.0f} 次，倍数 {r_low:.1f} 到 {r_high:.1f}"
                     "（{missing} 个种子未达到 80% 统计功效）。"),
