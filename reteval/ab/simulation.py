@@ -201,7 +201,9 @@ def expected_outcomes(qrels, run_a, run_b, *, click_model="cascade", depth: int 
     -------
     dict
         ``ctr_a``, ``ctr_b`` (probability of at least one click on each
-        ranker's own list), ``p_win``, ``p_loss``, ``p_tie``, ``p_none`` (per
+        ranker's own list), ``rr_a``, ``rr_b`` (expected reciprocal rank of
+        the first click, 0 without one: it rewards a ranking whose attractive
+        documents come earlier), ``p_win``, ``p_loss``, ``p_tie``, ``p_none`` (per
         interleaved impression, wins counted for A) and ``preference``, the
         limit of ``(wins + ties/2) / n - 0.5`` (``n`` excluding no-click
         impressions).
@@ -221,10 +223,12 @@ def expected_outcomes(qrels, run_a, run_b, *, click_model="cascade", depth: int 
     pair = _prepare(qrels, run_a, run_b, depth=depth, method=method, mapping=mapping)
     patterns = np.array(list(product((False, True), repeat=depth)), dtype=bool)
     p_none_list = ~patterns.any(axis=1)
+    first_rr = np.where(p_none_list, 0.0, 1.0 / (1 + np.argmax(patterns, axis=1)))
     out = {}
     for v in ("A", "B"):
         probs = model.pattern_probabilities(pair.attract[v], patterns)
         out[f"ctr_{v.lower()}"] = float(1 - probs[:, p_none_list].mean(axis=0).sum())
+        out[f"rr_{v.lower()}"] = float((probs * first_rr).mean(axis=0).sum())
     Q, M, _L = pair.il_attract.shape
     lowest = np.where(p_none_list, 0, depth - 1 - np.argmax(patterns[:, ::-1], axis=1))
     win = loss = tie = none = 0.0
@@ -433,7 +437,7 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
                     n_experiments: int = 100, click_model="cascade", depth: int = 10,
                     method: str = "team_draft", alpha: float = 0.05, target_power: float = 0.8,
                     queries_per_user: float = 1.0, user_sd: float = 0.0,
-                    rng=None, lang: str = "en") -> MethodComparison:
+                    ab_metric: str = "ctr", rng=None, lang: str = "en") -> MethodComparison:
     """Simulate A/B tests and interleaving experiments between two rankers.
 
     Parameters
@@ -465,6 +469,11 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
         Spread of the users' propensity to click (see :func:`simulate_log`):
         the between-user variance an A/B test must overcome and interleaving,
         which compares both rankers within each impression, largely avoids.
+    ab_metric : {"ctr", "rr"}, default "ctr"
+        What the A/B test compares per impression: ``"ctr"`` whether there was
+        a click at all, ``"rr"`` the reciprocal rank of the first click (0
+        without one), which also moves when the same documents are clicked
+        higher up. Its true direction is that of ``expected_outcomes``.
     rng : numpy.random.Generator, int or None
     lang : {"en", "zh"}, default "en"
         Language of the verdict (both name the impressions needed and the ratio).
@@ -494,6 +503,8 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
     if isinstance(queries_per_user, bool) or not queries_per_user >= 1:
         raise InputError(f"queries_per_user must be at least 1; got {queries_per_user!r}")
     user_sd = _check_user_sd(user_sd)
+    if ab_metric not in ("ctr", "rr"):
+        raise InputError(f"ab_metric must be 'ctr' or 'rr'; got {ab_metric!r}")
     model = as_click_model(click_model)
     expected = expected_outcomes(qrels, run_a, run_b, click_model=model, depth=depth,
                                  method=method)
@@ -502,7 +513,7 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
     gen = check_rng(rng)
     n_max = sizes[-1]
     Q, M, _ = pair.il_attract.shape
-    true_ab = np.sign(expected["ctr_b"] - expected["ctr_a"])
+    true_ab = np.sign(expected[f"{ab_metric}_b"] - expected[f"{ab_metric}_a"])
     true_il = np.sign(expected["p_win"] - expected["p_loss"])
     ab_hits = np.zeros(len(sizes))
     il_hits = np.zeros(len(sizes))
@@ -515,7 +526,10 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
         q = gen.integers(Q, size=n_max)
         attract = np.where(arm_b[:, None], pair.attract["B"][q], pair.attract["A"][q])
         attract = _heterogeneous(attract, None if factors is None else factors[users])
-        clicked = model.simulate(attract, gen).any(axis=1)
+        pattern = model.simulate(attract, gen)
+        clicked = pattern.any(axis=1)
+        if ab_metric == "rr":
+            clicked = np.where(clicked, 1.0 / (1 + np.argmax(pattern, axis=1)), 0.0)
         z = np.array([_ratio_z(clicked[:n], users[:n], user_in_b, n_max)
                       for n in sizes])
         p = 2 * norm.sf(np.abs(z))

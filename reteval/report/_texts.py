@@ -32,12 +32,17 @@ TEXTS = {
                 "fewest and the most): {listing}.")),
         sensitive=(("标 {dagger} 的指标（{measures}）在一些查询上是在不同深度下比较的："
                    "较短的列表把缺少的名次记为不相关，所以这些指标上的差异可能来自返回了多少文档，"
-                   "而不是排序的好坏；要把两者分开，在共同截断位置（不超过最短列表的深度）上比较。"),
+                   "而不是排序的好坏。要把两者分开，就逐查询在共同深度上比较：在每个查询上把各检索器"
+                   "的列表截断到该查询最短列表的长度，或者让各检索器返回同样多的文档（只要有一个列表"
+                   "很短，一个统一的截断位置就浅得没有用处）。"),
                    (" Measures marked {dagger} ({measures}) compare the systems at unequal depths "
                    "on some queries: a shorter list counts its missing ranks as not relevant, so a "
                    "difference on them may come from how many documents a system returned rather "
-                   "than from how well it ranked them; to tell the two apart, compare at a common "
-                   "cutoff no deeper than the shortest list.")),
+                   "than from how well it ranked them. To tell the two apart, compare at a common "
+                   "depth per query: cut every system's list, on each query, to the length of the "
+                   "shortest list on that query, or have every system return the same number of "
+                   "documents (one cutoff for all queries, no deeper than the shortest list "
+                   "anywhere, is too shallow to use when some list is very short).")),
         unaffected=("每个指标的截断位置都不超过最短列表的深度，所以这里的比较不受影响。",
                     (" No measure's cutoff goes deeper than the shortest list, so these "
                     "comparisons are not affected.")),
@@ -158,12 +163,16 @@ TEXTS = {
                          "significantly better than the runner-up on {sig} of them.")),
         leader_not_significant=(("{leader} 在 {n} 个指标中的 {top} 个上均值最高，但在其中任何一个"
                                 "指标上都不显著优于第二名（α = {alpha:g}）。这些查询选不出最佳"
-                                "检索器：请选择成本更低或更简单的检索器，或在更多查询上评估。"),
+                                "检索器。"),
                                 ("{leader} has the highest mean on {top} of {n} measures, but on "
                                 "none of them is it significantly better than the runner-up "
                                 "(alpha = {alpha:g}). These queries do not single out a best "
-                                "system; prefer the cheaper or simpler system, or evaluate on "
-                                "more queries.")),
+                                "system.")),
+        tied_top=(("在任何指标上，检验都没有把 {leader} 与 {tied} 区分开：可以在 {all} 之间按成本或"
+                   "简单程度选择，或在更多查询上评估。"),
+                  (" On no measure does a test separate {leader} from {tied}: choose among {all} "
+                   "(by cost or simplicity, say), or evaluate on more queries.")),
+        no_tied_top=("请在更多查询上评估。", " Evaluate on more queries."),
         planning=(("样本量规划（{measure}，{system} 对比 {runner}）：逐查询差值的标准差为 {sd}；"
                   "在 {n} 个查询上，α = {alpha:g} 的配对 t 检验能以 80% 的统计功效检测出 {mdd} "
                   "的真实差异。"),
@@ -202,10 +211,10 @@ TEXTS = {
                      "systems differ at all; in the matrix ▲/▼ mark a row system significantly "
                      "above/below the column system; effect size = mean difference / sqrt(V_E), "
                      "its interval the test's {level} interval divided by sqrt(V_E).")),
-        many_anova=(("：F({d1}, {d2}) = {f:.3f}，p = {p}，V_E = {ve}，均值的误差幅度（MOE）"
+        many_anova=(("：F({d1}, {d2}) = {f:.3f}，{p}，V_E = {ve}，按 V_E 的误差幅度（MOE）"
                      "±{moe}。"),
-                    (": F({d1}, {d2}) = {f:.3f}, p = {p}, V_E = {ve}, margin of error of a "
-                     "mean ±{moe}.")),
+                    (": F({d1}, {d2}) = {f:.3f}, {p}, V_E = {ve}, margin of error by "
+                     "V_E (MOE) ±{moe}.")),
     ),
     # Measure families: (term of one query's score, term of the mean over queries).
     **section(

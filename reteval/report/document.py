@@ -272,8 +272,15 @@ def _advice(c: Comparison, digits: int, lang: str) -> list[tuple]:
             out.append(_t(_say("recommended", lang), (leader,),
                           _say("recommended_why", lang, n=n_m, top=top, sig=n_sig) + note))
         else:
-            out.append(_t(_say("leader_not_significant", lang, leader=leader, n=n_m, top=top,
-                               alpha=c.alpha)))
+            text = _say("leader_not_significant", lang, leader=leader, n=n_m, top=top,
+                        alpha=c.alpha)
+            tied = _tied_at_top(c, leader)
+            if tied:
+                text += _say("tied_top", lang, leader=leader, tied=join_names(tied, lang),
+                             all=join_names([leader, *tied], lang))
+            else:
+                text += _say("no_tied_top", lang)
+            out.append(_t(text))
     # how many queries would settle the first measure's best-vs-runner-up question
     m = c.measures[0]
     b = best.loc[m]
@@ -291,6 +298,21 @@ def _advice(c: Comparison, digits: int, lang: str) -> list[tuple]:
                 text += _say("planning_need", lang, observed=fmt(observed, digits), need=need)
             out.append(_t(text))
     return out
+
+
+def _tied_at_top(c: Comparison, leader: str) -> list[str]:
+    """The systems no test separates from ``leader``: on every measure their pair with it
+    was tested and is not significant (an untested pair names no one)."""
+    pairs = c.pairwise
+    tied = []
+    for s in c.systems:
+        if s == leader:
+            continue
+        rows = pairs[((pairs["system"] == leader) & (pairs["other"] == s))
+                     | ((pairs["system"] == s) & (pairs["other"] == leader))]
+        if set(rows["measure"]) == set(c.measures) and not rows["significant"].any():
+            tied.append(s)
+    return tied
 
 
 def alert_text(marks: str, lang: str = "en") -> str:
@@ -437,9 +459,11 @@ def _many_systems_blocks(c: Comparison, digits: int, lang: str) -> list:
             continue
         a = c.anova[m]
         moe = a.margin_of_error(c.confidence_level)
+        p_value = format_pvalue(a.pvalue)
         blocks.append(Paragraph(_t((m,), _say(
             "many_anova", lang, d1=a.df_system, d2=a.df_residual, f=a.statistic,
-            p=format_pvalue(a.pvalue), ve=f"{a.residual_variance:.{digits}f}",
+            p=f"p {p_value}" if p_value.startswith("<") else f"p = {p_value}",
+            ve=f"{a.residual_variance:.{digits}f}",
             moe=f"{moe:.{digits}f}"))))
         matrix = c.significance_matrix(m)
         blocks.append(Table(

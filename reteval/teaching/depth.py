@@ -7,6 +7,9 @@ make that visible in notebook 05:
 
 * :func:`pad_run` appends random documents to a run, so that a reader can see
   how much a measure gains from depth alone;
+* :func:`cut_to_depths` cuts every run of a comparison, per query, to one
+  depth (say min(k, the documents the baseline returned)), so that all
+  systems are scored on lists of the same length;
 * :func:`shared_prefix` measures, per query, how many top-ranked documents two
   runs have in common position by position (two retrievers that rank the
   same documents in the same order).
@@ -20,7 +23,7 @@ import pandas as pd
 from reteval.errors import InputError
 from reteval.io import as_run, sort_run
 
-__all__ = ["pad_run", "shared_prefix"]
+__all__ = ["cut_to_depths", "pad_run", "shared_prefix"]
 
 
 def _ranked(run) -> dict[str, list[str]]:
@@ -72,6 +75,45 @@ def pad_run(run, doc_ids, depth: int, *, rng) -> pd.DataFrame:
         rows.append(pd.DataFrame({"query_id": qid, "doc_id": docs,
                                   "score": np.arange(len(docs), 0, -1, dtype=np.float64)}))
     return pd.concat(rows, ignore_index=True)
+
+
+def cut_to_depths(run, depths) -> pd.DataFrame:
+    """Keep, for each query, only its top ``depths[query]`` documents.
+
+    The run is ranked as trec_eval ranks it (score descending, equal scores
+    by doc id descending) before it is cut. A query missing from ``depths``
+    keeps no document.
+
+    Parameters
+    ----------
+    run : run
+        Anything :func:`reteval.io.as_run` accepts.
+    depths : mapping or pandas.Series
+        Documents to keep per query id (non-negative integers).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The run's rows (``query_id``, ``doc_id``, ``score``) at ranks 1 to
+        the query's depth, in trec_eval's order.
+
+    Examples
+    --------
+    >>> run = {"q": {"a": 3.0, "b": 2.0, "c": 1.0}, "r": {"x": 1.0, "y": 1.0}}
+    >>> cut = cut_to_depths(run, {"q": 2, "r": 1})
+    >>> list(zip(cut["query_id"], cut["doc_id"]))
+    [('q', 'a'), ('q', 'b'), ('r', 'y')]
+    """
+    depths = pd.Series(depths, dtype=object)
+    bad = [(q, d) for q, d in depths.items()
+           if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 0]
+    if bad:
+        raise InputError(f"depths must be non-negative integers; got {bad[0][1]!r} for query "
+                         f"{bad[0][0]!r}")
+    frame = sort_run(as_run(run))
+    rank = frame.groupby("query_id", sort=False).cumcount()
+    keep = rank < frame["query_id"].map(depths).fillna(0).astype(int)
+    return frame.loc[keep, ["query_id", "doc_id", "score"]].reset_index(drop=True)
 
 
 def shared_prefix(run_a, run_b) -> pd.DataFrame:

@@ -205,3 +205,33 @@ def test_simulated_log_goes_through_the_log_and_the_analysis(tmp_path):
     assert back["feedback"].isna().sum() == log["feedback"].isna().sum()
     result = analyze(reduce_log(back), experiment=exp)
     assert result.variants["users"].sum() == 300
+
+
+def test_expected_reciprocal_rank_of_the_first_click_by_hand():
+    """PBM: the first click is at rank i with probability c_i * prod_{j<i} (1 - c_j),
+    c_i = theta_i * r_i; its reciprocal rank averaged over the queries."""
+    qrels, good, bad = _toy()
+    diff = expected_outcomes(qrels, good, bad, click_model="pbm", depth=5)
+    theta = 1 / np.arange(1, 6)
+
+    def rr(grades):
+        c = theta * attractiveness(grades)
+        first = c * np.concatenate([[1.0], np.cumprod(1 - c)[:-1]])
+        return float((first / np.arange(1, 6)).sum())
+
+    assert diff["rr_a"] == pytest.approx(np.mean([rr([3, 1, 0, 0, 0]), rr([2, 1, 0, 0, 0])]))
+    assert diff["rr_b"] == pytest.approx(np.mean([rr([0, 0, 0, 1, 3]), rr([0, 0, 0, 1, 2])]))
+    assert diff["rr_a"] > diff["rr_b"]
+
+
+def test_the_ab_test_on_the_first_clicks_reciprocal_rank():
+    qrels, good, bad = _toy()
+    with pytest.raises(InputError, match="ab_metric must be 'ctr' or 'rr'; got 'ndcg'"):
+        compare_methods(qrels, good, bad, impressions=[100], ab_metric="ndcg")
+    options = {"impressions": [200, 2000], "n_experiments": 30, "click_model": "pbm",
+               "depth": 5, "rng": 3}
+    ctr = compare_methods(qrels, good, bad, **options)
+    rr = compare_methods(qrels, good, bad, ab_metric="rr", **options)
+    # the same random stream: interleaving's power is the same, the A/B test's metric differs
+    assert rr.table["interleaving_power"].tolist() == ctr.table["interleaving_power"].tolist()
+    assert (rr.table["ab_power"] >= ctr.table["ab_power"]).all()

@@ -88,12 +88,25 @@ def check_evaluation_set(results, collection):
     for run in runs.values():
         for qid, group in run.groupby("query_id"):
             pool |= {(qid, d) for d in group["doc_id"].head(10)}
-    assert results["pool"] == {
+    assert {key: value for key, value in results["pool"].items() if key != "scores"} == {
         "depth": 10,
         "documents": len(pool),
         "known_relevant": len(relevant_pairs),
         "in_pool": len(pool & relevant_pairs),
     }
+    # What the prose says of the pooled systems: P@10 exact with the pool's judgments only,
+    # R@10, nDCG@10 and AP inflated (the pool misses relevant documents)
+    in_pool = [(q, d) in pool for q, d in zip(qrels.query_id, qrels.doc_id, strict=True)]
+    pool_qrels = qrels[in_pool]
+    for name, run in runs.items():
+        full = reteval.evaluate(qrels, run, ["P@10", "R@10", "nDCG@10", "AP"]).mean()
+        pooled = reteval.evaluate(pool_qrels, run, ["P@10", "R@10", "nDCG@10", "AP"]).mean()
+        recorded = results["pool"]["scores"][name]
+        assert recorded["all"] == pytest.approx(full.to_dict(), abs=1e-12)
+        assert recorded["pool"] == pytest.approx(pooled.to_dict(), abs=1e-12)
+        assert pooled["P@10"] == pytest.approx(full["P@10"], abs=1e-12)
+        if len(pool & relevant_pairs) < len(relevant_pairs):
+            assert (pooled[["R@10", "nDCG@10", "AP"]] > full[["R@10", "nDCG@10", "AP"]]).all()
     # Judged@10 and the P@10 range: the gap is the share of the top 10 positions left unjudged
     for name, run in runs.items():
         expected = reteval.evaluate(qrels, run, ["Judged@10", "P@10"]).mean()
@@ -112,6 +125,20 @@ def check_evaluation_set(results, collection):
     ranges = list(results["judged"].values())
     overlap = max(r["P@10_lower"] for r in ranges) <= min(r["P@10_upper"] for r in ranges)
     assert results["judged_ranges_overlap"] == overlap
+    # the permutation test of section 1.5, recomputed with scipy's: the recorded p-value is
+    # the share of sign flips at least as far from 0 (within resampling error), close to the
+    # paired t test's, as the prose says
+    from scipy import stats
+
+    nd = {n: reteval.evaluate(qrels, r, ["nDCG@10"])["nDCG@10"] for n, r in runs.items()}
+    x, y = nd[results["other_retriever"]], nd[results["retriever"]]
+    reference = stats.permutation_test((x.to_numpy(), y.to_numpy()),
+                                       lambda a, b: np.mean(a - b), permutation_type="samples",
+                                       n_resamples=20_000, random_state=1).pvalue
+    got = results["permutation"]
+    assert got["p"] == pytest.approx(reference, abs=0.01)
+    assert got["p_t"] == pytest.approx(stats.ttest_rel(x, y).pvalue, abs=1e-12)
+    assert abs(got["p"] - got["p_t"]) < 0.02
     # planning: sd of the per-query nDCG@10 differences, and the library's queries_needed
     scores = {n: reteval.evaluate(qrels, r, ["nDCG@10"])["nDCG@10"] for n, r in runs.items()}
     diff = scores[results["other_retriever"]] - scores[results["retriever"]]

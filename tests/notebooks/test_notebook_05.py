@@ -67,6 +67,23 @@ def directions_by_hand(collection, run, k):
     return out
 
 
+def cut_by_hand(run, baseline_run, k):
+    """Each query's list cut to min(k, the baseline's length), ranked as trec_eval ranks."""
+    lengths = baseline_run.groupby("query_id").size()
+    ranked = run.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, False])
+    rank = ranked.groupby("query_id").cumcount()
+    return ranked[rank < ranked["query_id"].map(lengths.clip(upper=k)).fillna(0)]
+
+
+def equal_depth_by_hand(qrels, runs, cutoffs, **options):
+    """The comparison of section 7: AP at a common depth per query, then full-depth AP."""
+    tables = [reteval.compare(qrels, {n: cut_by_hand(r, runs["bm25"], k) for n, r in runs.items()},
+                              ["AP"], baseline="bm25", **options).table.assign(
+                                  measure=f"AP@min({k},bm25)") for k in cutoffs]
+    tables.append(reteval.compare(qrels, runs, ["AP"], baseline="bm25", **options).table)
+    return pd.concat(tables, ignore_index=True)
+
+
 def rows(table):
     return json.loads(table.to_json(orient="records"))
 
@@ -103,14 +120,12 @@ def test_default_run_records_what_the_library_computes(default_run, teaching):
     )
     assert_rows_equal(results["comparison"], rows(comparison.table))
     # The Holm family holds the four retrievers; the padded control is tested on its own.
-    equal = reteval.compare(
-        collection.qrels, runs, ["AP@10", "AP@20", "AP"], baseline="bm25", test="t", alpha=0.05,
-        rng=0,
-    )
-    assert_rows_equal(results["equal_depth"], rows(equal.table))
+    equal = equal_depth_by_hand(collection.qrels, runs, (10, 20), test="t", alpha=0.05, rng=0)
+    assert_rows_equal(results["equal_depth"], rows(equal))
+    assert results["baseline_shorter_than"] == {"10": 11, "20": 23}
     padded = pad_run(runs["bm25"], list(collection.corpus), 100, rng=0)
     control = reteval.compare(
-        collection.qrels, {"bm25": runs["bm25"], "bm25+random": padded}, ["AP@10", "AP@20", "AP"],
+        collection.qrels, {"bm25": runs["bm25"], "bm25+random": padded}, ["AP"],
         baseline="bm25", test="t", alpha=0.05, rng=0,
     )
     assert_rows_equal(results["control"], rows(control.table))
@@ -121,6 +136,12 @@ def test_default_run_records_what_the_library_computes(default_run, teaching):
         for s in range(40)
     ]
     assert results["padding_seeds"]["ap"] == pytest.approx(padded_ap, abs=1e-12)
+    padded_recall = [
+        reteval.evaluate(collection.qrels, pad_run(runs["bm25"], list(collection.corpus), 100,
+                                                   rng=s), ["R@100"])["R@100"].mean()
+        for s in range(40)
+    ]
+    assert results["padding_seeds"]["R@100"] == pytest.approx(padded_recall, abs=1e-12)
     for name in RETRIEVERS:
         for k in (10, 100):
             assert results["recall_by_direction"][name][f"R@{k}"] == directions_by_hand(
@@ -168,18 +189,28 @@ def test_default_run_draws_the_right_conclusions(default_run, teaching):
         if column.endswith("@1") or column == "RR":
             assert means[column].idxmin() == "vector", column
 
-    # 3. Equal depth: nothing significant at AP@10 (vector's mean highest); only hybrid at AP@20,
-    #    vector just short; the control, tested alone, is significant on full-depth AP with seed 0
-    #    but over 40 seeds never reaches vector or hybrid, and always beats reranked.
-    equal = reteval.compare(qrels, runs, ["AP@10", "AP@20", "AP"], baseline="bm25", rng=0)
-    eq = equal.table.set_index(["measure", "system"])
-    assert conclusions["significant_equal_depth"]["AP@10"] == []
-    assert not eq.xs("AP@10")["significant"].fillna(False).any()
-    assert eq.loc[("AP@10", "vector"), "pvalue_corrected"] == pytest.approx(0.16, abs=5e-3)
-    assert eq.xs("AP@10")["mean"].idxmax() == "vector" == conclusions["best_equal_depth"]["AP@10"]
-    assert conclusions["significant_equal_depth"]["AP@20"] == ["hybrid"]
-    assert eq.loc[("AP@20", "hybrid"), "pvalue_corrected"] == pytest.approx(0.006, abs=5e-4)
-    assert eq.loc[("AP@20", "vector"), "pvalue_corrected"] == pytest.approx(0.057, abs=5e-4)
+    # 3. Equal depth, per query (each list cut to min(k, bm25's length)): 11 bm25 lists are
+    #    shorter than 10, 23 shorter than 20, so trec_eval's AP@20 (where hybrid looks
+    #    significant) is not equal depth; cut to bm25's depth nothing is significant, vector's
+    #    mean highest. The control, tested alone, is significant on full-depth AP with seed 0 but
+    #    over 40 seeds never reaches vector or hybrid, and always beats reranked.
+    lengths = runs["bm25"].groupby("query_id").size()
+    assert ((lengths < 10).sum(), (lengths < 20).sum(), len(lengths)) == (11, 23, 36)
+    artifact = reteval.compare(qrels, runs, ["AP@20"], baseline="bm25", rng=0).table
+    assert artifact.set_index("system").loc["hybrid", "pvalue_corrected"] < 0.01
+    eq = equal_depth_by_hand(qrels, runs, (10, 20), rng=0).set_index(["measure", "system"])
+    for k in (10, 20):
+        label = f"AP@min({k},bm25)"
+        assert conclusions["significant_equal_depth"][label] == []
+        assert not eq.xs(label)["significant"].fillna(False).any()
+        assert eq.xs(label)["mean"].idxmax() == "vector" == conclusions["best_equal_depth"][label]
+    assert eq.loc[("AP@min(20,bm25)", "hybrid"), "pvalue"] == pytest.approx(0.157, abs=5e-4)
+    assert eq.loc[("AP@min(10,bm25)", "vector"), "mean"] == pytest.approx(0.474, abs=5e-4)
+    assert eq.loc[("AP@min(20,bm25)", "bm25"), "mean"] == pytest.approx(0.429, abs=5e-4)
+    corrected = eq["pvalue_corrected"]
+    assert (corrected[("AP@min(10,bm25)", "vector")], corrected[("AP@min(20,bm25)", "vector")],
+            corrected[("AP@min(10,bm25)", "hybrid")], corrected[("AP@min(20,bm25)", "hybrid")]) == (
+        pytest.approx((0.47, 0.31, 0.62, 0.31), abs=5e-3))
     padded = {s: pad_run(runs["bm25"], list(collection.corpus), 100, rng=s) for s in range(40)}
     control = reteval.compare(qrels, {"bm25": runs["bm25"], "bm25+random": padded[0]}, ["AP"],
                               baseline="bm25", rng=0).table.set_index("system")
@@ -193,12 +224,17 @@ def test_default_run_draws_the_right_conclusions(default_run, teaching):
     full = eq.xs("AP")["mean"]
     assert conclusions["padding_above"] == {"vector": 0, "hybrid": 0, "reranked": 40}
     assert (padded_ap < full["hybrid"]).all() and (padded_ap > full["reranked"]).all()
-    # Judged@10: 159 of vector's 360 top-10 documents unjudged, 38 of bm25's 302.
+    # Lists cut to min(10, bm25): 114 of vector's 302 documents unjudged (38%), 38 of bm25's.
     judged = set(zip(qrels["query_id"], qrels["doc_id"], strict=True))
-    for name, (docs, unjudged) in {"bm25": (302, 38), "vector": (360, 159)}.items():
-        top = runs[name][runs[name].groupby("query_id").cumcount() < 10]
+    for name, (docs, unjudged) in {"bm25": (302, 38), "vector": (302, 114)}.items():
+        top = cut_by_hand(runs[name], runs["bm25"], 10)
         pairs = list(zip(top["query_id"], top["doc_id"], strict=True))
         assert (len(pairs), sum(p not in judged for p in pairs)) == (docs, unjudged)
+    # Section 4: the padded bm25's R@100 over 40 seeds, not one draw.
+    recall = pd.Series([reteval.evaluate(qrels, r, ["R@100"])["R@100"].mean()
+                        for r in padded.values()])
+    assert (recall.min(), recall.mean(), recall.max()) == pytest.approx((0.740, 0.784, 0.817),
+                                                                       abs=5e-4)
 
     # 4. vector and reranked: no query with the same prefix; recall by direction as the prose
     #    gives it (bm25 and reranked cannot reach the other language, vector can).
@@ -244,21 +280,23 @@ def test_default_run_draws_the_right_conclusions(default_run, teaching):
     assert at["bm25"]["R@50"] == at["bm25"]["R@100"] == pytest.approx(0.586, abs=5e-4)
     assert at["vector"]["R@100"] == pytest.approx(0.99, abs=5e-3)
 
-    # 7. Per query: the counts the prose of section 8 gives.
-    ap = {n: reteval.evaluate(qrels, r, ["AP@10", "AP"])
+    # 7. Per query: the counts the prose of section 8 gives ("AP@10" here: at min(10, bm25)).
+    ap = {n: pd.DataFrame({"AP@10": reteval.evaluate(qrels, cut_by_hand(r, runs["bm25"], 10),
+                                                      ["AP"])["AP"],
+                           "AP": reteval.evaluate(qrels, r, ["AP"])["AP"]})
           for n, r in {**runs, "bm25+random": padded[0]}.items()}
 
     def signs(name, measure):
         d = ap[name][measure] - ap["bm25"][measure]
         return int((d > 1e-12).sum()), int((d.abs() <= 1e-12).sum()), int((d < -1e-12).sum())
 
-    assert signs("vector", "AP@10") == (21, 5, 10)
+    assert signs("vector", "AP@10") == (21, 4, 11)
     assert signs("vector", "AP") == (28, 0, 8)
     same10 = (ap["vector"]["AP@10"] - ap["bm25"]["AP@10"]).abs() <= 1e-12
     assert ((ap["vector"]["AP"] - ap["bm25"]["AP"])[same10] >= -1e-12).all()
-    assert signs("hybrid", "AP@10") == (22, 4, 10) and signs("hybrid", "AP") == (31, 0, 5)
+    assert signs("hybrid", "AP@10") == (19, 7, 10) and signs("hybrid", "AP") == (31, 0, 5)
     assert signs("reranked", "AP@10") == signs("reranked", "AP") == (18, 6, 12)
-    assert signs("bm25+random", "AP@10") == (1, 35, 0)
+    assert signs("bm25+random", "AP@10") == (0, 36, 0)
     assert signs("bm25+random", "AP") == (25, 11, 0)
 
 
@@ -296,13 +334,13 @@ def test_other_parameters_on_cranfield(tmp_path, shared_data):
         collection.qrels, runs, ["AP", "nDCG@5"], baseline="bm25", test="wilcoxon", rng=3
     )
     assert_rows_equal(results["comparison"], rows(comparison.table))
-    equal = reteval.compare(
-        collection.qrels, runs, ["AP@5", "AP"], baseline="bm25", test="wilcoxon", rng=3
-    )
-    assert_rows_equal(results["equal_depth"], rows(equal.table))
+    equal = equal_depth_by_hand(collection.qrels, runs, (5,), test="wilcoxon", rng=3)
+    assert_rows_equal(results["equal_depth"], rows(equal))
+    lengths = runs["bm25"].groupby("query_id").size().reindex(collection.queries, fill_value=0)
+    assert results["baseline_shorter_than"] == {"5": int((lengths < 5).sum())}
     padded = pad_run(runs["bm25"], list(collection.corpus), 30, rng=3)
     control = reteval.compare(collection.qrels, {"bm25": runs["bm25"], "bm25+random": padded},
-                              ["AP@5", "AP"], baseline="bm25", test="wilcoxon", rng=3)
+                              ["AP"], baseline="bm25", test="wilcoxon", rng=3)
     assert_rows_equal(results["control"], rows(control.table))
     assert results["padding_seeds"]["seeds"] == list(range(3, 43))
     assert results["recall_by_direction"]["vector"]["R@30"]["en→en"]["relevant"] == len(
@@ -394,3 +432,35 @@ def test_every_prose_cell_has_its_translation_and_ends_with_exercises(path):
         assert "notebook_texts(\"05\", lang)" in cells[3].source
         recording = [c for c in cells if "results.json" in c.source]
         assert [c.metadata.get("tags") for c in recording] == [["record"]]
+
+
+def test_section_6_shows_the_interval_of_the_paired_difference(teaching):
+    """Section 6's lesson, computed with scipy: on R@10 the bootstrap intervals of bm25's and
+    vector's means overlap, yet the t interval of the paired difference excludes 0 and the
+    Holm-corrected p (3 comparisons with bm25) is 0.042; over all 6 pairs (notebook 06) it is
+    no longer significant."""
+    from scipy import stats
+
+    collection, runs = teaching
+    table = reteval.compare(collection.qrels, runs, ["R@10"], baseline="bm25",
+                            rng=0).table.set_index("system")
+    assert table.loc["bm25", "ci_high"] > table.loc["vector", "ci_low"]
+    assert (table.loc["bm25", ["ci_low", "ci_high"]].round(3).tolist(),
+            table.loc["vector", ["ci_low", "ci_high"]].round(3).tolist()) == (
+        [0.415, 0.562], [0.510, 0.672])
+    scores = {n: reteval.evaluate(collection.qrels, r, ["R@10"])["R@10"] for n, r in runs.items()}
+    d = scores["vector"] - scores["bm25"]
+    half = stats.t.ppf(0.975, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d))
+    assert (round(d.mean(), 3), round(d.mean() - half, 3), round(d.mean() + half, 3)) == (
+        0.106, 0.017, 0.195)
+    p = {s: stats.ttest_rel(scores[s], scores["bm25"]).pvalue for s in RETRIEVERS[1:]}
+    ordered = sorted(p, key=p.get)  # Holm by hand over the 3 comparisons with bm25
+    holm, running = {}, 0.0
+    for i, s in enumerate(ordered):
+        running = max(running, min(1.0, (3 - i) * p[s]))
+        holm[s] = running
+    assert round(holm["vector"], 3) == 0.042
+    six = reteval.compare(collection.qrels, runs, ["R@10"], rng=0).pairwise
+    six = six.set_index(["system", "other"])
+    key = ("bm25", "vector") if ("bm25", "vector") in six.index else ("vector", "bm25")
+    assert six.loc[key, "pvalue_corrected"] > 0.05

@@ -183,3 +183,24 @@ def test_notebook_records_what_the_explorers_show(tmp_path):
 def test_notebook_validation_cell(tmp_path, parameters, message):
     with pytest.raises(papermill.PapermillExecutionError, match=message):
         run_notebook(NOTEBOOK.stem, tmp_path, **parameters)
+
+
+def test_ndcg_at_k_rises_to_100_only_for_the_retrievers_that_fill_100():
+    """Section 3 and the summary (as notebook 05, section 5): vector's and hybrid's nDCG@K rise
+    up to K = 100; bm25's is flat from K = 50 and reranked's from K = 30, their lists ended."""
+    collection = load("teaching")
+    ks = [20, 30, 50, 70, 100]
+    ndcg = {name: reteval.evaluate(collection.qrels,
+                                   make_retriever(name, collection.corpus).run(
+                                       collection.queries, k=100),
+                                   [f"nDCG@{k}" for k in ks]).mean().tolist()
+            for name in ("bm25", "vector", "hybrid", "reranked")}
+    for name in ("vector", "hybrid"):
+        assert all(b > a for a, b in zip(ndcg[name], ndcg[name][1:], strict=False)), name
+    assert ndcg["bm25"][1] < ndcg["bm25"][2] == ndcg["bm25"][3] == ndcg["bm25"][4]
+    assert ndcg["reranked"][0] < ndcg["reranked"][1] == ndcg["reranked"][4]
+    prose = "".join("".join(c.source) for c in nbformat.read(NOTEBOOK, as_version=4).cells
+                    if c.cell_type == "markdown")
+    assert "still rising at K = 100)" not in prose and "到 K = 100 仍在上升）" not in prose
+    assert "from K = 50 on (reranked's from K = 30)" in prose
+    assert "从 K = 50 起就不再变化（reranked 从 K = 30 起）" in prose

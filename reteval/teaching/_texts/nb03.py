@@ -31,6 +31,8 @@ TEXTS = {
                      ("A depth-{depth} pool of these two retrievers would have judged "
                       "{inside:.0%} of the known relevant documents; the other {outside:.0%} fall "
                       "outside it and would count as not relevant.")),
+    "pool_judgments": (("全部判断", "只有池内的判断"), ("all judgments", "pool judgments only")),
+    "pool_scores_index": (("检索器", "判断"), ("retriever", "judgments")),
     # unjudged documents
     "p10_lower": ("P@10 下限", "P@10 lower"),
     "p10_upper": ("P@10 上限", "P@10 upper"),
@@ -43,6 +45,13 @@ TEXTS = {
     # how many queries
     "queries_needed": ("所需查询数", "queries needed"),
     "power_at_hand": ("现有 {n} 条查询的统计功效", "power with the {n} queries at hand"),
+    "permutation": (("{other} − {retriever} 的 {measure}：{n} 条查询上均值差 {mean:+.4f}。"
+                     "随机翻转正负号 10000 次，离 0 至少这么远的比例（置换检验的 p 值）为 "
+                     "{p_perm:.4f}；配对 t 检验的 p 值为 {p_t:.4f}。"),
+                    ("{measure} of {other} − {retriever}: mean difference {mean:+.4f} over {n} "
+                     "queries. With the signs flipped at random 10,000 times, the share at least "
+                     "this far from 0 (the permutation test's p-value) is {p_perm:.4f}; the paired "
+                     "t test's p-value is {p_t:.4f}.")),
     "pilot": ("试点：{other} − {retriever} 的 {measure} 差异，均值 {mean:+.4f}，标准差 {sd:.4f}",
               "pilot: {measure} of {other} − {retriever}, mean {mean:+.4f}, sd = {sd:.4f}"),
     "sd_pilot": ("标准差 = {sd:.3f}（试点）", "sd = {sd:.3f} (pilot)"),

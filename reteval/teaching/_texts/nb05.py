@@ -13,9 +13,10 @@ TEXTS = {
     "max_diff": ("最大绝对差", "largest absolute difference"),
     "direction": ("方向（查询语言→文档语言）", "direction (query → document language)"),
     "comparison_columns": (
-        ("指标", "检索器", "均值", "置信下限", "置信上限", "与基线之差", "p", "校正后 p", "显著"),
-        ("measure", "retriever", "mean", "CI low", "CI high", "difference from baseline", "p",
-         "corrected p", "significant"),
+        ("指标", "检索器", "均值", "均值的自助法区间下限", "上限", "与基线之差", "差值区间下限",
+         "上限", "p", "校正后 p", "显著"),
+        ("measure", "retriever", "mean", "mean: bootstrap low", "high", "difference from baseline",
+         "difference: interval low", "high", "p", "corrected p", "significant"),
     ),
     # figures
     "K": ("截断位置 K", "cutoff K"),
@@ -33,7 +34,7 @@ TEXTS = {
                       "{c} with random padding: full-depth AP over {n} seeds"),
     "seeds": ("种子数", "seeds"),
     "ap_full": ("全深度 AP（K = {d}）", "full-depth AP (K = {d})"),
-    "diff_cut": ("AP@{k} 之差（{s} − {b}）", "AP@{k} difference ({s} − {b})"),
+    "diff_cut": ("{m} 之差（{s} − {b}）", "{m} difference ({s} − {b})"),
     "diff_full": ("AP 之差（{s} − {b}，全深度）", "AP difference ({s} − {b}, full depth)"),
     # printed lines
     "default_ids": ("默认参数 {name} 是同一个列表对象：{same}",
@@ -59,6 +60,10 @@ TEXTS = {
                 "中位数 {med:.4f}。"),
                 ("{c} drawn {n} times (seeds {first}–{last}): full-depth AP from {lo:.4f} to "
                 "{hi:.4f}, median {med:.4f}.")),
+    "shorter": ("{b} 返回不足 {k} 篇的查询：{n}/{q}。",
+                "queries on which {b} returns fewer than {k} documents: {n} of {q}."),
+    "padding_recall": ("{c} 的 R@{k}：{lo:.3f} 到 {hi:.3f}，平均 {mean:.3f}。",
+                       "{c}'s R@{k}: from {lo:.3f} to {hi:.3f}, mean {mean:.3f}."),
     "padding_vs": ("  高于 {s}（{v:.4f}）的种子：{above}/{n}。",
                    "  seeds above {s} ({v:.4f}): {above}/{n}."),
 }

@@ -15,6 +15,8 @@ TEXTS = {
     "subset": ("只保留 {columns}：“综合最佳”是 {best}，比第二名 {runner} 高 {margin:.6f}。",
                ("Keeping only {columns}: the \"best overall\" is {best}, ahead of {runner} by "
                 "{margin:.6f}.")),
+    "subset_changes": ("（不再是全部列上的 {overall}）",
+                       " (no longer {overall}, the full table's)"),
     "mean_of_means": ("均值的均值", "mean of means"),
     "tie": (
         ("{column} 上 {systems} 的均值完全相同（{value:.4f}）。本章的报告写 {first}；"
@@ -27,8 +29,8 @@ TEXTS = {
     "column.measure": ("指标", "measure"),
     "column.system": ("检索器", "system"),
     "column.mean": ("均值", "mean"),
-    "column.ci_low": ("置信区间下限", "interval low"),
-    "column.ci_high": ("置信区间上限", "interval high"),
+    "column.ci_low": ("自助法置信区间下限", "bootstrap interval low"),
+    "column.ci_high": ("自助法置信区间上限", "bootstrap interval high"),
     "column.n_queries": ("查询数", "queries"),
     "column.mean_difference": ("与基线之差", "difference from baseline"),
     "column.pvalue": ("p", "p"),
