@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from reteval.evaluation import compare_scores
+from reteval.comparison import compare_scores
 from reteval.report import to_markdown
 
 QUERIES = pd.Index([f"q{i:02d}" for i in range(20)], name="query_id")
