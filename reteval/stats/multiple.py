@@ -79,6 +79,7 @@ from reteval.stats.arrays import (
 )
 from reteval.stats.pairwise import TESTS, pairwise_tests
 from reteval.stats.results import ConfidenceInterval
+from reteval.stats.studentized import studentized_range_sf
 
 _st = LazyModule("scipy.stats")
 
@@ -223,6 +224,8 @@ class AnovaResult:
     means : pandas.Series
         Mean score of each system, indexed by system.
     n_topics, n_systems : int
+    note : str
+        Empty, or why the F tests are NaN: no residual variance (see :func:`anova`).
     """
 
     statistic: float
@@ -239,6 +242,7 @@ class AnovaResult:
     means: pd.Series = field(repr=False)
     n_topics: int
     n_systems: int
+    note: str = ""
 
     def margin_of_error(self, confidence_level: float = 0.95) -> float:
         """Half-width of a system mean's interval, ``t(df_residual) * sqrt(V_E / n)``.
@@ -277,6 +281,16 @@ def anova(scores) -> AnovaResult:
     Agrees with ``statsmodels.stats.anova.anova_lm(ols("score ~ C(system) +
     C(topic)", long).fit())`` on the long form of the same scores.
 
+    With no residual variance there is nothing to test the systems against: a
+    system and an exact copy of itself, or any scores in which each system adds
+    the same amount to every topic. The residual sum of squares is then rounding
+    noise, which would give any F at all; every sum of squares below the
+    rounding noise of the scores' magnitude counts as 0, and with ``S_E = 0``
+    the F statistics and p-values are NaN and ``note`` says why (no error: the
+    means, sums of squares and a margin of error of 0 are still right). Scores
+    are scaled before they are squared, so magnitudes near 1e155 keep their F
+    (:func:`reteval.stats.arrays.anova_numbers`).
+
     Examples
     --------
     >>> scores = pd.DataFrame({"a": [0.4, 0.6, 0.8], "b": [0.3, 0.4, 0.8],
@@ -286,6 +300,11 @@ def anova(scores) -> AnovaResult:
     (21.0, 0.0076, 2, 4)
     >>> round(res.residual_variance, 5), round(res.margin_of_error(), 4)
     (0.00333, 0.0925)
+    >>> copy = anova(scores[["a"]].assign(copy=scores["a"]))
+    >>> copy.statistic, copy.pvalue, copy.ss_residual
+    (nan, nan, 0.0)
+    >>> copy.note[:23]
+    'no residual variance: o'
     """
     frame = score_frame(scores)
     numbers = anova_numbers(frame.to_numpy())
@@ -435,7 +454,10 @@ def tukey_hsd(scores, *, method: str = "randomised", n_resamples: int = 10_000,
     -----
     The studentized p-value of a pair is
     ``scipy.stats.studentized_range.sf(q, m, (m - 1)(n - 1))`` with
-    ``q = |mean_i - mean_j| / sqrt(V_E / n)``. This differs from
+    ``q = |mean_i - mean_j| / sqrt(V_E / n)``, computed for all pairs at once
+    (:func:`reteval.stats.studentized.studentized_range_sf`, within 1e-9 of
+    scipy's). With no residual variance (see :func:`anova`) its p-values are
+    NaN: there is no test. This differs from
     ``scipy.stats.tukey_hsd``, which treats the systems as independent groups
     (one-way design) and ignores that they share the topics.
 
@@ -537,9 +559,13 @@ def _tukey_result(frame: pd.DataFrame, name: str, ranges) -> TukeyHSDResult:
         q = np.abs(diff) / np.sqrt(v_e / n)
         es = diff / np.sqrt(v_e)
     if name == "studentized":
-        p = _st.studentized_range.sf(q, m, aov.df_residual)
-        p = np.minimum(np.where(np.isnan(q), 1.0, p), 1.0)
-        np.fill_diagonal(p, 1.0)
+        upper = np.triu_indices(m, 1)
+        p = np.ones((m, m))
+        if v_e > 0:  # no residual variance: no test (see anova), NaN p-values
+            p[upper] = studentized_range_sf(q[upper], m, aov.df_residual)
+        else:
+            p[upper] = np.nan
+        p.T[upper] = p[upper]
         ranges = np.empty(0)
     else:
         p = randomised_pvalues(diff, ranges)
