@@ -8,7 +8,9 @@ from reteval.errors import InputError
 
 __all__ = [
     "EXTREME_RTOL",
+    "align_queries",
     "as_scores",
+    "check_unique_queries",
     "describe_differences",
     "effect_size_dz",
     "paired_differences",
@@ -20,7 +22,46 @@ __all__ = [
 EXTREME_RTOL = 1e-9
 
 
+def _shown(labels, limit: int = 5) -> str:
+    labels = list(labels)
+    more = len(labels) - limit
+    return ", ".join(repr(q) for q in labels[:limit]) + (f" and {more} more" if more > 0 else "")
+
+
+def check_unique_queries(values, name: str) -> None:
+    """Refuse per-query scores (a Series or a frame indexed by query) that list a query
+    twice: it would count as two queries."""
+    index = getattr(values, "index", None)
+    if index is not None and hasattr(index, "is_unique") and not index.is_unique:
+        repeated = index[index.duplicated()].unique()
+        raise InputError(f"{name} lists a query more than once: {_shown(repeated)}; "
+                         f"each query must appear once")
+
+
+def align_queries(x, y, names: tuple[str, str] = ("x", "y")):
+    """Two Series of per-query scores (indexed by query) in the same query order, ``y``
+    reindexed to ``x``; other inputs are returned as they are (paired by position).
+
+    Raises
+    ------
+    InputError
+        A query listed twice, or a query only one of the two holds (named).
+    """
+    check_unique_queries(x, names[0])
+    check_unique_queries(y, names[1])
+    if not (hasattr(x, "reindex") and hasattr(y, "reindex")
+            and getattr(x, "ndim", 0) == 1 and getattr(y, "ndim", 0) == 1):
+        return x, y
+    for a, b, label in ((y, x, names[0]), (x, y, names[1])):
+        missing = a.index.difference(b.index, sort=False)
+        if len(missing):
+            raise InputError(f"{names[0]} and {names[1]} must be scored on the same queries; "
+                             f"{label} misses {_shown(missing)}")
+    return x, y.reindex(x.index)
+
+
 def as_scores(values, name: str) -> np.ndarray:
+    check_unique_queries(values, name)
     try:
         arr = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -34,6 +75,7 @@ def as_scores(values, name: str) -> np.ndarray:
 
 
 def paired_differences(x, y) -> np.ndarray:
+    x, y = align_queries(x, y)
     x = as_scores(x, "x")
     y = as_scores(y, "y")
     if x.shape != y.shape:
