@@ -24,7 +24,7 @@ import numpy as np
 
 from reteval._util.validation import check_confidence_level
 from reteval.stats.distributions import f_sf, t_ppf
-from reteval.stats.inputs import EXTREME_RTOL
+from reteval.stats.inputs import EXTREME_RTOL, power_of_two_scale
 
 __all__ = ["NO_RESIDUAL_VARIANCE", "anova_numbers", "margin_of_error",
            "randomised_critical_difference", "randomised_pvalues", "randomised_ranges",
@@ -73,8 +73,7 @@ def anova_numbers(x) -> dict:
     """
     x = np.ascontiguousarray(x, dtype=np.float64)
     n, m = x.shape
-    peak = float(np.max(np.abs(x))) if x.size else 0.0
-    scale = math.ldexp(1.0, math.frexp(peak)[1]) if peak > 0 else 1.0
+    scale = power_of_two_scale(x)
     z = x / scale
     grand = z.mean()
     means = system_means(z)

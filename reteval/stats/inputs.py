@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from reteval.errors import InputError
@@ -14,6 +16,8 @@ __all__ = [
     "describe_differences",
     "effect_size_dz",
     "paired_differences",
+    "power_of_two_scale",
+    "scaled_std",
     "score_matrix",
 ]
 
@@ -107,5 +111,20 @@ def effect_size_dz(mean: float, sd: float) -> float:
         return float(np.float64(mean) / np.float64(sd))
 
 
+def power_of_two_scale(values: np.ndarray) -> float:
+    """The power of two just above the largest ``|value|`` (1 for none or all 0): dividing
+    by it is exact, and keeps the squares of scores near 1e155 from overflowing."""
+    peak = float(np.max(np.abs(values))) if values.size else 0.0
+    return math.ldexp(1.0, math.frexp(peak)[1]) if peak > 0 else 1.0
+
+
+def scaled_std(values: np.ndarray) -> float:
+    """Sample standard deviation (``ddof=1``), of the values scaled by
+    :func:`power_of_two_scale` and scaled back: the same bits as ``values.std(ddof=1)``
+    where that does not overflow, and finite where it would."""
+    scale = power_of_two_scale(values)
+    return float((values / scale).std(ddof=1)) * scale
+
+
 def describe_differences(d: np.ndarray) -> tuple[float, float, int]:
-    return float(d.mean()), float(d.std(ddof=1)), int(d.size)
+    return float(d.mean()), scaled_std(d), int(d.size)

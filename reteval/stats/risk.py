@@ -31,7 +31,7 @@ import numpy as np
 
 from reteval._util.lazy import LazyModule
 from reteval.errors import InputError
-from reteval.stats.inputs import align_queries, as_scores
+from reteval.stats.inputs import align_queries, as_scores, scaled_std
 
 _st = LazyModule("scipy.stats")
 
@@ -111,7 +111,7 @@ def _risk(run, baseline, alpha, which: str) -> RiskResult:
     weighted = risk_differences(run, baseline, alpha=alpha)
     n = weighted.size
     u = float(weighted.mean())
-    se = float(weighted.std(ddof=1) / math.sqrt(n))
+    se = scaled_std(weighted) / math.sqrt(n)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = float(np.float64(u) / np.float64(se))
     p = float(2 * _st.t.sf(abs(t), n - 1)) if math.isfinite(t) else (

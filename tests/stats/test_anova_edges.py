@@ -79,3 +79,17 @@ def test_large_scores_match_scipy_on_the_scaled_problem():
     assert big.ss_system == math.inf or big.ss_system == pytest.approx(ref.ss_system * 1e310)
     frame = pd.DataFrame(x * 1e155)
     assert anova(frame).statistic == pytest.approx(ref.statistic, rel=1e-12)
+
+
+@pytest.mark.parametrize("factor", [1e-300, 1.0, 1e155, 1e300])
+def test_paired_statistics_keep_their_value_at_any_scale(factor):
+    from reteval.stats import paired_t_test, trisk
+
+    x, y = RNG.random(10), RNG.random(10)
+    ref = stats.ttest_rel(x, y)  # scipy on the unscaled scores (it overflows at 1e155)
+    res = paired_t_test(x * factor, y * factor)
+    assert res.statistic == pytest.approx(ref.statistic, rel=1e-12)
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
+    # TRisk with alpha = 0 is the paired t statistic
+    assert trisk(x * factor, y * factor, alpha=0).statistic == pytest.approx(ref.statistic,
+                                                                             rel=1e-12)
