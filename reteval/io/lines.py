@@ -8,21 +8,18 @@ are evaluated from the lists directly (the command line starts faster).
 
 from __future__ import annotations
 
-import re
-
 from reteval.errors import InputError
-from reteval.io.textfile import parse_decimal, parse_integer, split_lines
+from reteval.io.textfile import parse_decimal, parse_integer, split_fields, split_lines
 
 __all__ = ["parse_qrels_lines", "parse_run_lines"]
 
-_FIELD_SEPARATOR = re.compile(r"[ \t\x0b\x0c]+")  # ASCII white space, as trec_eval's isspace()
 _BEIR_HEADER = ("query-id", "corpus-id", "score")
 
 
 def _content_lines(text: str):
     """Yield (line number, fields, line) for every line that is neither blank nor a comment."""
     for number, line in enumerate(split_lines(text), 1):
-        fields = [field for field in _FIELD_SEPARATOR.split(line) if field]
+        fields = split_fields(line)
         if fields and not fields[0].startswith("#"):
             yield number, fields, line
 

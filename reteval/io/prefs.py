@@ -9,45 +9,55 @@
 * ``qrels_jg``: a qrels file whose second column names the judgment group (one set of
   judgments per user): ``qid jg docno rel``.
 
-Lines starting with ``#`` are comments; blank lines are skipped.
+The grammar is the runs' and qrels' (:mod:`reteval.io.lines`): lines end at LF, CR LF or
+CR, fields are split on ASCII white space only, a line whose first field starts with
+``#`` is a comment, blank lines are skipped, and numbers are trec_eval's (no ``1_0``, no
+``inf``; :mod:`reteval.io.textfile`). A file with no judgment line (empty, or only
+comments) is refused, as the qrels reader refuses it. Every error names the file and the
+line, and the query and document of the line once they are read.
 """
 
 from __future__ import annotations
-
-import math
 
 from reteval.errors import InputError
 
 __all__ = ["read_prefs", "read_qrels_jg", "read_qrels_prefs"]
 
 
-def _lines(source, what: str, fields: int):
-    from reteval.io.textfile import as_path, decode, read_bytes
+def _lines(source, what: str, fields: int, grammar: str):
+    from reteval.io.textfile import as_path, decode, read_bytes, split_fields, split_lines
 
     path = as_path(source, what)
-    for number, line in enumerate(decode(read_bytes(path), path).splitlines(), 1):
-        if line.startswith("#") or not line.strip():
+    found = False
+    for number, line in enumerate(split_lines(decode(read_bytes(path), path)), 1):
+        parts = split_fields(line)
+        if not parts or parts[0].startswith("#"):
             continue
-        parts = line.split()
         if len(parts) != fields:
-            raise InputError(f"{path}, line {number}: a {what} line has {fields} fields; got "
-                             f"{len(parts)}: {line.strip()!r}")
+            raise InputError(f"a {what} line is '{grammar}', {fields} fields; got "
+                             f"{len(parts)}: {line.strip()!r}", path=path, line=number)
+        found = True
         yield path, number, parts
+    if not found:
+        raise InputError(f"empty {what} file: no judgments found (only blank lines or "
+                         f"comments)", path=path)
 
 
-def _level(text: str, path, number: int) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise InputError(f"{path}, line {number}: the relevance level must be a number; got "
-                         f"{text!r}") from None
-    if not math.isfinite(value):
-        raise InputError(f"{path}, line {number}: the relevance level must be finite")
-    return value
+def _level(text: str, path, number: int, qid: str, docno: str) -> float:
+    from reteval.io.textfile import parse_decimal
+
+    return parse_decimal(text, what=f"the relevance level of document {docno!r} of query "
+                                    f"{qid!r}", path=path, line=number)
 
 
 def read_prefs(source) -> dict[str, list[tuple[str, str, str, float]]]:
     """Read a ``prefs`` file: ``{qid: [(jg, jsg, docno, rel_level), ...]}``.
+
+    Raises
+    ------
+    InputError
+        A line without 5 fields, a level that is no finite number, a file with no
+        judgment line; each names the file and the line (and the query and document).
 
     Examples
     --------
@@ -58,13 +68,19 @@ def read_prefs(source) -> dict[str, list[tuple[str, str, str, float]]]:
     {'q1': [('u1', 's1', 'd1', 2.0), ('u1', 's1', 'd2', 0.0)]}
     """
     table: dict = {}
-    for path, number, (qid, jg, jsg, docno, rel) in _lines(source, "prefs", 5):
-        table.setdefault(qid, []).append((jg, jsg, docno, _level(rel, path, number)))
+    for path, number, (qid, jg, jsg, docno, rel) in _lines(source, "prefs", 5,
+                                                            "qid jg jsg docno rel_level"):
+        table.setdefault(qid, []).append((jg, jsg, docno, _level(rel, path, number, qid, docno)))
     return table
 
 
 def read_qrels_prefs(source) -> dict[str, list[tuple[str, str, str, float]]]:
     """Read a qrels file as preferences (``-R qrels_prefs``): ``{qid: [(jg, "0", docno, rel)]}``.
+
+    Raises
+    ------
+    InputError
+        As :func:`read_prefs`, for lines of 4 fields.
 
     Examples
     --------
@@ -75,8 +91,9 @@ def read_qrels_prefs(source) -> dict[str, list[tuple[str, str, str, float]]]:
     ('0', '0', 'd1', 1.0)
     """
     table: dict = {}
-    for path, number, (qid, jg, docno, rel) in _lines(source, "qrels_prefs", 4):
-        table.setdefault(qid, []).append((jg, "0", docno, _level(rel, path, number)))
+    for path, number, (qid, jg, docno, rel) in _lines(source, "qrels_prefs", 4,
+                                                      "qid jg docno rel_level"):
+        table.setdefault(qid, []).append((jg, "0", docno, _level(rel, path, number, qid, docno)))
     return table
 
 
@@ -86,7 +103,9 @@ def read_qrels_jg(source) -> dict[str, dict[str, dict[str, int]]]:
     Raises
     ------
     InputError
-        A relevance that is not an integer, a document judged twice by one group.
+        A line without 4 fields, a relevance that is not an integer, a document judged
+        twice by one group, a file with no judgment line; each names the file and the
+        line (and the query and document).
 
     Examples
     --------
@@ -99,14 +118,13 @@ def read_qrels_jg(source) -> dict[str, dict[str, dict[str, int]]]:
     from reteval.io.textfile import parse_integer
 
     table: dict = {}
-    for path, number, (qid, jg, docno, rel) in _lines(source, "qrels_jg", 4):
-        try:
-            value = parse_integer(rel, what="relevance")
-        except InputError as exc:
-            raise InputError(f"{path}, line {number}: {exc}") from None
+    for path, number, (qid, jg, docno, rel) in _lines(source, "qrels_jg", 4,
+                                                      "qid jg docno rel"):
+        value = parse_integer(rel, what=f"the relevance of document {docno!r} of query {qid!r}",
+                              path=path, line=number)
         docs = table.setdefault(qid, {}).setdefault(jg, {})
         if docno in docs:
-            raise InputError(f"{path}, line {number}: document {docno!r} of query {qid!r} is "
-                             f"judged twice by judgment group {jg!r}")
+            raise InputError(f"document {docno!r} of query {qid!r} is judged twice by judgment "
+                             f"group {jg!r}", path=path, line=number)
         docs[docno] = value
     return table

@@ -46,6 +46,7 @@ __all__ = [
     "parse_integer",
     "parse_json",
     "read_bytes",
+    "split_fields",
     "split_lines",
 ]
 
@@ -55,6 +56,7 @@ BOM = b"\xef\xbb\xbf"
 GZIP_MAGIC = b"\x1f\x8b"
 _GZIP_ERRORS = (OSError, EOFError, zlib.error)  # truncated, not gzip, bad deflate data
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_FIELD_SEPARATOR = re.compile(r"[ \t\x0b\x0c]+")  # ASCII white space, as trec_eval's isspace()
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _NON_FINITE = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
 _INTEGER = re.compile(r"[+-]?[0-9]+")
@@ -163,6 +165,18 @@ def split_lines(text: str) -> list[str]:
     ['a', 'b', 'c', 'd']
     """
     return _LINE_BREAK.split(text)
+
+
+def split_fields(line: str) -> list[str]:
+    """The fields of a line, split on ASCII white space only (space, tab, vertical tab,
+    form feed: trec_eval's ``isspace()``); a no-break space or U+0085 stays inside a field.
+
+    Examples
+    --------
+    >>> split_fields("q1 0\td\u00a01  2 ")
+    ['q1', '0', 'd\xa01', '2']
+    """
+    return [field for field in _FIELD_SEPARATOR.split(line) if field]
 
 
 def iter_lines(path: str | os.PathLike) -> Iterator[tuple[int, bytes]]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 from reteval.errors import InputError
 
 __all__ = ["read_zscores"]
@@ -15,13 +13,17 @@ def read_zscores(source) -> dict[tuple[str, str], tuple[float, float]]:
     Parameters
     ----------
     source : path or dict
-        A text file of whitespace-separated ``query measure mean stddev`` lines (blank lines
-        ignored), or a dict already in the returned shape.
+        A text file of ``query measure mean stddev`` lines (blank lines ignored), or a
+        dict already in the returned shape. The grammar is the runs' and qrels'
+        (:mod:`reteval.io.textfile`): lines end at LF, CR LF or CR, fields are split on
+        ASCII white space only (a no-break space or U+0085 is part of a field), and the
+        numbers are trec_eval's decimals, whole fields (``1_0`` or ``inf`` is refused).
 
     Raises
     ------
     InputError
-        A line without 4 fields, a mean or deviation that is not a number, a pair given twice.
+        A line without 4 fields, a mean or deviation that is not a finite decimal, a pair
+        given twice; each names the file and the line.
 
     Examples
     --------
@@ -33,27 +35,31 @@ def read_zscores(source) -> dict[tuple[str, str], tuple[float, float]]:
     """
     if isinstance(source, dict):
         return {(str(q), str(m)): (float(a), float(b)) for (q, m), (a, b) in source.items()}
-    from reteval.io.textfile import as_path, decode, read_bytes
+    from reteval.io.textfile import (
+        as_path,
+        decode,
+        parse_decimal,
+        read_bytes,
+        split_fields,
+        split_lines,
+    )
 
     path = as_path(source, "z-score file")
     table = {}
-    for number, line in enumerate(decode(read_bytes(path), path).splitlines(), 1):
-        fields = line.split()
+    for number, line in enumerate(split_lines(decode(read_bytes(path), path)), 1):
+        fields = split_fields(line)
         if not fields:
             continue
         if len(fields) != 4:
-            raise InputError(f"{path}, line {number}: a z-score line is 'query measure mean "
-                             f"stddev' (4 fields); got {len(fields)}: {line.strip()!r}")
-        try:
-            mean, stddev = float(fields[2]), float(fields[3])
-        except ValueError:
-            raise InputError(f"{path}, line {number}: mean and stddev must be numbers; got "
-                             f"{fields[2]!r} {fields[3]!r}") from None
-        if not (math.isfinite(mean) and math.isfinite(stddev)):
-            raise InputError(f"{path}, line {number}: mean and stddev must be finite")
-        key = (fields[0], fields[1])
+            raise InputError(f"a z-score line is 'query measure mean stddev' (4 fields); got "
+                             f"{len(fields)}: {line.strip()!r}", path=path, line=number)
+        query, measure = fields[0], fields[1]
+        mean, stddev = (parse_decimal(text, what=f"the {what} of query {query!r} measure "
+                                                 f"{measure!r}", path=path, line=number)
+                        for text, what in ((fields[2], "mean"), (fields[3], "stddev")))
+        key = (query, measure)
         if key in table:
-            raise InputError(f"{path}, line {number}: query {fields[0]!r} measure "
-                             f"{fields[1]!r} is given twice")
+            raise InputError(f"query {query!r} measure {measure!r} is given twice",
+                             path=path, line=number)
         table[key] = (mean, stddev)
     return table

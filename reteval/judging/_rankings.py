@@ -9,6 +9,7 @@ documents): how much do they overlap, weighting the top most?
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 
 import numpy as np
@@ -29,10 +30,20 @@ def _aligned(a, b, what: str) -> tuple[pd.Series, pd.Series]:
     if a.index.has_duplicates or b.index.has_duplicates:
         dup = a.index[a.index.duplicated()].tolist() or b.index[b.index.duplicated()].tolist()
         raise InputError(f"{what}: system {dup[0]!r} is listed twice")
-    only = sorted(set(map(str, a.index)) ^ set(map(str, b.index)))
-    if only:
+    names_a, names_b = set(a.index), set(b.index)
+    if names_a != names_b:
+        alone = [s for s in a.index if s not in names_b] + [s for s in b.index
+                                                              if s not in names_a]
+        first = min(alone, key=str)
+        other = b.index if first in names_a else a.index
+        twin = next((s for s in other if str(s) == str(first)), None)
+        if twin is not None:  # 1 and "1": the same name, not the same system
+            raise InputError(
+                f"{what}: system {first!r} ({type(first).__name__}) of one ranking is "
+                f"{twin!r} ({type(twin).__name__}) in the other; name the systems alike"
+            )
         raise InputError(
-            f"{what} needs the same systems in both rankings; {only[0]!r} is in only one"
+            f"{what} needs the same systems in both rankings; {first!r} is in only one"
         )
     b = b.reindex(a.index)
     if len(a) < 2:
@@ -62,8 +73,9 @@ def kendall_tau(a: pd.Series, b: pd.Series) -> float:
     Raises
     ------
     InputError
-        Not Series, different systems, fewer than two systems, a NaN score, or
-        one ranking with every score tied (tau is undefined).
+        Not Series, different systems (``1`` and ``"1"`` are different names: the
+        error says so), fewer than two systems, a NaN score, or one ranking with
+        every score tied (tau is undefined).
 
     Examples
     --------
@@ -146,6 +158,12 @@ def _check_list(items, name: str) -> list:
     items = list(items)
     seen = set()
     for position, item in enumerate(items, start=1):
+        try:
+            hash(item)
+        except TypeError:
+            raise InputError(f"rbo: {name} holds {item!r} at rank {position}, which cannot be an "
+                             f"id (a {type(item).__name__}: ids are strings, numbers or "
+                             f"tuples)") from None
         if item in seen:
             raise InputError(f"rbo: {name} lists {item!r} twice (again at rank {position})")
         seen.add(item)
@@ -177,7 +195,8 @@ def rbo(list_a, list_b, *, p: float = 0.9) -> float:
     Raises
     ------
     InputError
-        ``p`` outside (0, 1), an id listed twice, or an argument that is not a sequence.
+        ``p`` not a number in (0, 1) (numpy numbers are numbers), an id listed twice or
+        one that cannot be an id (a list, a dict), or an argument that is not a sequence.
 
     References
     ----------
@@ -191,8 +210,11 @@ def rbo(list_a, list_b, *, p: float = 0.9) -> float:
     >>> round(rbo(["a", "b", "c", "d"], ["b", "a", "c", "d"], p=0.9), 4)
     0.9
     """
-    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p < 1:
+    if isinstance(p, (bool, np.bool_)) or not isinstance(p, numbers.Real):
+        raise InputError(f"p must be a number between 0 and 1 (exclusive); got {p!r}")
+    if not 0 < float(p) < 1:
         raise InputError(f"p must be between 0 and 1 (exclusive); got {p!r}")
+    p = float(p)
     a = _check_list(list_a, "list_a")
     b = _check_list(list_b, "list_b")
     if not a and not b:

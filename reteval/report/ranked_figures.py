@@ -15,7 +15,7 @@ from reteval.errors import InputError
 from reteval.evaluation.ranked_lists import DEFAULT_FIGURE_MEASURES, RankedList, ranked_lists
 from reteval.measures import measure_columns
 
-__all__ = ["plot_ranked_list", "plot_ranked_lists", "say"]
+__all__ = ["MAX_FIGURE_RANKS", "plot_ranked_list", "plot_ranked_lists", "say"]
 
 Figure = require("matplotlib.figure", "plots", "figures").Figure
 use_cjk_font(warn=False)
@@ -217,6 +217,19 @@ def _strip_axes(ax, k: int, width: float, height_units: float, lang: str):
     return fig, ax
 
 
+#: The most ranks a strip shows: beyond, its cells are too narrow to read (and 100,000 of
+#: them took minutes to draw). ``ranked_list(...).table()`` lists any number.
+MAX_FIGURE_RANKS = 100
+
+
+def _check_figure_k(k) -> None:
+    """Refuse a ``k`` above :data:`MAX_FIGURE_RANKS` (other bad values: ``ranked_lists``)."""
+    if isinstance(k, (int, np.integer)) and not isinstance(k, bool) and k > MAX_FIGURE_RANKS:
+        raise InputError(f"k must be at most {MAX_FIGURE_RANKS} (the ranks a figure can show); "
+                         f"got {k}; reteval.evaluation.ranked_lists.ranked_list(...).table() "
+                         f"lists more")
+
+
 def _top_grade(views) -> int:
     return max([1, *(g for v in views for g in v.judged)])
 
@@ -246,7 +259,8 @@ def plot_ranked_list(qrels, run, query_id, *, k: int = 10, measures=DEFAULT_FIGU
     query_id : str
         A query of the qrels (one the run left out shows an empty list).
     k : int, default 10
-        Ranks shown. The values do not depend on it (``AP`` reads the whole list).
+        Ranks shown, 1 to :data:`MAX_FIGURE_RANKS` (100). The values do not depend on
+        it (``AP`` reads the whole list).
     measures : str or sequence of str, default ``("P@5", "RR", "AP", "nDCG@10")``
         Any names :func:`reteval.evaluate` takes; ``P@c``, ``RR``, ``AP`` and ``nDCG@c``
         are explained in words, others shown with their value only.
@@ -265,8 +279,8 @@ def plot_ranked_list(qrels, run, query_id, *, k: int = 10, measures=DEFAULT_FIGU
     Raises
     ------
     InputError
-        ``k`` not an integer >= 1, a query id the qrels do not have, an unknown
-        measure, ``ax`` not an Axes, a bad ``lang``.
+        ``k`` not an integer from 1 to 100, a query id the qrels do not have, an
+        unknown measure, ``ax`` not an Axes, a bad ``lang``.
 
     Notes
     -----
@@ -294,6 +308,7 @@ def plot_ranked_list(qrels, run, query_id, *, k: int = 10, measures=DEFAULT_FIGU
     """
     check_lang(lang)
     _check_ax(ax)
+    _check_figure_k(k)
     view = ranked_lists(qrels, run, [query_id], k=k, measures=measures,
                         relevance_level=relevance_level)[0]
     labels = measure_columns(measures)
@@ -361,6 +376,7 @@ def plot_ranked_lists(qrels, run, query_ids, *, k: int = 10, measures=DEFAULT_FI
     """
     check_lang(lang)
     _check_ax(ax)
+    _check_figure_k(k)
     views = ranked_lists(qrels, run, query_ids, k=k, measures=measures,
                          relevance_level=relevance_level)
     labels = measure_columns(measures)

@@ -24,14 +24,33 @@ import numpy as np
 
 from reteval._util.validation import check_confidence_level
 from reteval.stats.distributions import f_sf, t_ppf
-from reteval.stats.inputs import EXTREME_RTOL
+from reteval.stats.inputs import EXTREME_RTOL, power_of_two_scale
 
-__all__ = ["anova_numbers", "margin_of_error", "randomised_critical_difference",
-           "randomised_pvalues", "randomised_ranges", "system_means", "tukey_arrays",
-           "tukey_critical_difference"]
+__all__ = ["NO_RESIDUAL_VARIANCE", "anova_numbers", "margin_of_error",
+           "randomised_critical_difference", "randomised_pvalues", "randomised_ranges",
+           "system_means", "tukey_arrays", "tukey_critical_difference"]
 
 # Rounds of the randomised Tukey HSD drawn at once: about 130,000 scores per chunk.
 _CHUNK_VALUES = 1 << 17
+
+
+#: A sum of squares of ``N`` terms counts as zero when it is below ``N (_NOISE * peak)**2``,
+#: ``peak`` the largest ``|score|``: each term's rounding error is a few units in the last
+#: place of ``peak`` (the summations add ``log2(n)`` more), so such a sum is rounding
+#: noise, not variation.
+_NOISE = 64 * np.finfo(np.float64).eps
+
+#: The reason :func:`anova_numbers` gives for a test it cannot make.
+NO_RESIDUAL_VARIANCE = (
+    "no residual variance: on every topic each system's score differs from another's by the "
+    "same amount (a system and a copy of itself, or scores that add a system effect to a "
+    "topic effect exactly), so the F tests are undefined"
+)
+
+
+def _signal(ss: float, terms: int) -> float:
+    """``ss`` (of scores scaled to ``|x| <= 1``), or 0 when it is rounding noise."""
+    return ss if ss > terms * _NOISE * _NOISE else 0.0
 
 
 def anova_numbers(x) -> dict:
@@ -40,30 +59,48 @@ def anova_numbers(x) -> dict:
     Keys: ``statistic``, ``pvalue`` (F of the systems), ``df_system``, ``df_topic``,
     ``df_residual``, ``ss_system``, ``ss_topic``, ``ss_residual``,
     ``residual_variance``, ``topic_statistic``, ``topic_pvalue``, ``system_means``
-    (an array), ``n_topics``, ``n_systems``. The scores are read in row order
-    whatever the array's memory layout, so that the sums, and so the numbers, are
-    the same bits for the same scores.
+    (an array), ``n_topics``, ``n_systems``, ``note`` (empty, or why the F tests are
+    NaN). The scores are read in row order whatever the array's memory layout, so that
+    the sums, and so the numbers, are the same bits for the same scores.
+
+    The sums of squares are taken of the scores divided by the power of two just above
+    their largest magnitude (exactly, so ordinary scores give the same bits) and scaled
+    back: scores near 1e155 do not overflow when squared (a sum of squares beyond the
+    largest double is ``inf``; the F tests are still right). A sum of squares that is
+    rounding noise relative to that scale counts as 0; a residual sum of squares of 0
+    leaves no variance to test against, and the F tests are then NaN with ``note``
+    saying so (:data:`NO_RESIDUAL_VARIANCE`).
     """
     x = np.ascontiguousarray(x, dtype=np.float64)
     n, m = x.shape
-    grand = x.mean()
-    means = system_means(x)
-    topic_means = x.mean(axis=1)
-    ss_system = float(n * ((means - grand) ** 2).sum())
-    ss_topic = float(m * ((topic_means - grand) ** 2).sum())
-    resid = x - means[None, :] - topic_means[:, None] + grand
-    ss_residual = float((resid ** 2).sum())
+    scale = power_of_two_scale(x)
+    z = x / scale
+    grand = z.mean()
+    means = system_means(z)
+    topic_means = z.mean(axis=1)
+    terms = n * m
+    ss_system = _signal(float(n * ((means - grand) ** 2).sum()), terms)
+    ss_topic = _signal(float(m * ((topic_means - grand) ** 2).sum()), terms)
+    resid = z - means[None, :] - topic_means[:, None] + grand
+    ss_residual = _signal(float((resid ** 2).sum()), terms)
     df_system, df_topic, df_residual = m - 1, n - 1, (m - 1) * (n - 1)
     v_e = ss_residual / df_residual
-    with np.errstate(divide="ignore", invalid="ignore"):
-        f_sys = float(np.float64(ss_system / df_system) / np.float64(v_e))
-        f_top = float(np.float64(ss_topic / df_topic) / np.float64(v_e))
+    note = ""
+    if v_e == 0.0:
+        f_sys = f_top = math.nan
+        note = NO_RESIDUAL_VARIANCE
+    else:
+        f_sys = (ss_system / df_system) / v_e
+        f_top = (ss_topic / df_topic) / v_e
+    with np.errstate(over="ignore"):
+        ss_system, ss_topic, ss_residual, v_e = (float(np.float64(v) * scale * scale) for v in
+                                                 (ss_system, ss_topic, ss_residual, v_e))
     return {"statistic": f_sys, "pvalue": f_sf(df_system, df_residual, f_sys),
             "df_system": df_system, "df_topic": df_topic, "df_residual": df_residual,
             "ss_system": ss_system, "ss_topic": ss_topic, "ss_residual": ss_residual,
-            "residual_variance": float(v_e), "topic_statistic": f_top,
-            "topic_pvalue": f_sf(df_topic, df_residual, f_top), "system_means": means,
-            "n_topics": n, "n_systems": m}
+            "residual_variance": v_e, "topic_statistic": f_top,
+            "topic_pvalue": f_sf(df_topic, df_residual, f_top), "system_means": system_means(x),
+            "n_topics": n, "n_systems": m, "note": note}
 
 
 def margin_of_error(residual_variance: float, n_topics: int, df_residual: int,
@@ -132,11 +169,15 @@ def tukey_arrays(x, *, method: str, ranges, residual_variance: float,
         q = np.abs(diff) / np.sqrt(residual_variance / n)
         es = diff / np.sqrt(residual_variance)
     if method == "studentized":
-        from scipy.stats import studentized_range
+        from reteval.stats.studentized import studentized_range_sf
 
-        p = studentized_range.sf(q, m, df_residual)
-        p = np.minimum(np.where(np.isnan(q), 1.0, p), 1.0)
-        np.fill_diagonal(p, 1.0)
+        upper = np.triu_indices(m, 1)
+        p = np.ones((m, m))
+        if residual_variance > 0:  # no residual variance: no test (see anova), NaN p-values
+            p[upper] = np.minimum(studentized_range_sf(q[upper], m, df_residual), 1.0)
+        else:
+            p[upper] = np.nan
+        p.T[upper] = p[upper]
         ranges = np.empty(0)
     else:
         p = randomised_pvalues(diff, ranges)

@@ -12,6 +12,18 @@ grids of both against scipy and against closed forms. (Beyond that, far from the
 of F with one huge and one small number of degrees of freedom, the continued fraction
 loses more digits: 3e-9 at 10^8.)
 
+t's tail is the continued fraction up to 10^5 degrees of freedom, Hill's normal
+transformation beyond (ACM algorithm 395; its error falls as ``1 / df**2``), the normal
+tail at ``df = inf``, and the power law ``c (t / sqrt(df))**-df`` once ``t`` exceeds
+``1e10 sqrt(df)``, so that neither ``t * t`` nor ``1 - p`` is ever formed where it
+would overflow or cancel: the quantile of ``p = 1e-300`` is as precise as that of
+0.975. Over the whole domain the three functions equal scipy's (``scipy.stats.t.sf``,
+``scipy.stats.t.ppf``, ``scipy.stats.f.sf``) to 1e-9 relative, except where scipy
+itself overflows (a quantile beyond 1e30, ``t * t`` or ``df_num * f`` beyond the largest
+double), where they follow the closed forms of the far tails. Where a distribution is
+undefined (degrees of freedom ``<= 0``, ``p`` outside [0, 1], NaN; for ``f_sf`` also
+infinite degrees of freedom) they return NaN, as scipy does.
+
 Examples
 --------
 >>> round(f_sf(2, 4, 21.0), 10)   # F(2, 4) upper tail: (1 + 2 * 21 / 4) ** -2
@@ -30,6 +42,7 @@ __all__ = ["betainc", "f_sf", "t_ppf", "t_sf"]
 _LN_SQRT_2PI = 0.918938533204672741780329736406  # log(sqrt(2 pi))
 _EPS = 1e-16
 _TINY = 1e-300
+_LOG_MAX = math.log(1.7976931348623157e308)  # of the largest double
 # Stirling's series of log Gamma(x) - ((x - 1/2) log x - x + log sqrt(2 pi)): B_2k / (2k (2k - 1))
 _STIRLING = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 / 156,
              -3617 / 122400)
@@ -98,7 +111,7 @@ def _continued_fraction(a: float, b: float, x: float) -> float:
 
 
 def betainc(a: float, b: float, x: float, y: float | None = None) -> float:
-    """The regularized incomplete beta function ``I_x(a, b)``, for ``a, b > 0``.
+    """The regularized incomplete beta function ``I_x(a, b)``, for ``a, b > 0`` (else NaN).
 
     ``y`` is ``1 - x`` when the caller knows it more precisely than ``1 - x``
     can be computed (a small ``y`` next to an ``x`` close to 1).
@@ -112,7 +125,7 @@ def betainc(a: float, b: float, x: float, y: float | None = None) -> float:
     """
     if y is None:
         y = 1.0 - x
-    if math.isnan(x) or math.isnan(y):
+    if math.isnan(x) or math.isnan(y) or not (a > 0.0 and b > 0.0):
         return math.nan
     if x <= 0.0:
         return 0.0
@@ -124,7 +137,10 @@ def betainc(a: float, b: float, x: float, y: float | None = None) -> float:
 
 
 def f_sf(df_num: float, df_den: float, f: float) -> float:
-    """Upper tail ``P(F > f)`` of the F distribution (``scipy.special.fdtrc``).
+    """Upper tail ``P(F > f)`` of the F distribution (``scipy.stats.f.sf(f, df_num, df_den)``).
+
+    Defined for finite ``df_num, df_den > 0``; otherwise NaN, as scipy returns (an
+    infinite number of degrees of freedom included). Any ``f <= 0`` gives 1.
 
     Examples
     --------
@@ -132,20 +148,77 @@ def f_sf(df_num: float, df_den: float, f: float) -> float:
     (1.0, 0.0)
     >>> round(f_sf(1, 10, 4.9646), 4)   # the 5% critical value of F(1, 10)
     0.05
+    >>> f_sf(0, 10, 2.0)   # no degrees of freedom: no distribution
+    nan
     """
-    if math.isnan(f):
+    df_num, df_den, f = float(df_num), float(df_den), float(f)
+    if not (0.0 < df_num < math.inf and 0.0 < df_den < math.inf) or math.isnan(f):
         return math.nan
     if f <= 0.0:
         return 1.0
     if math.isinf(f):
         return 0.0
     scaled = df_num * f
+    if math.isinf(scaled) or math.isinf(df_den + scaled):  # f near the largest double
+        ratio = df_den / df_num / f
+        return betainc(df_den / 2.0, df_num / 2.0, ratio / (1.0 + ratio), 1.0 / (1.0 + ratio))
     return betainc(df_den / 2.0, df_num / 2.0, df_den / (df_den + scaled),
                    scaled / (df_den + scaled))
 
 
+#: From this many degrees of freedom on, t's tail is Hill's normal transformation
+#: (ACM algorithm 395), whose error shrinks as ``1 / df**2``; the continued fraction
+#: loses digits there.
+_HILL_DF = 1e5
+
+
+def _normal_sf(z: float) -> float:
+    return 0.5 * math.erfc(z / math.sqrt(2.0))
+
+
+def _hill_sf(df: float, t: float) -> float:
+    """``P(T > t)`` for ``t >= 0`` and large ``df`` by Hill's transformation (ACM alg. 395)."""
+    a = df - 0.5
+    b = 48.0 * a * a
+    y = a * math.log1p(t / df * t)
+    if y > 2000.0:  # z > 44: the tail is below the smallest double
+        return 0.0
+    z = math.sqrt(y)
+    correction = (((-0.4 * y - 3.3) * y - 24.0) * y - 85.5) / (0.8 * y * y + 100.0 + b)
+    z *= (correction + y + 3.0) / b + 1.0
+    return _normal_sf(z)
+
+
+#: Beyond ``t = 1e10 sqrt(df)`` t's tail is ``c r**-df`` (``r = t / sqrt(df)``) to the
+#: last bit: the next term is ``df (df + 1) / (2 (df + 2) r**2)`` times smaller.
+_POWER_LAW_R = 1e10
+
+
+def _log_power_law(df: float) -> float:
+    """``log c`` of the far tail ``P(T > t) = c (t / sqrt(df))**-df``: the density's
+    constant ``Gamma((df + 1) / 2) / (sqrt(df pi) Gamma(df / 2))`` over ``sqrt(df)``."""
+    return (math.lgamma((df + 1.0) / 2.0) - math.lgamma(df / 2.0)
+            - 0.5 * math.log(math.pi) - math.log(df))
+
+
+def _upper_t_sf(df: float, t: float) -> float:
+    """``P(T > t)`` for ``t >= 0`` (finite) and ``df > 0`` (``inf``: the normal tail)."""
+    if math.isinf(df):
+        return _normal_sf(t)
+    if df >= _HILL_DF:
+        return _hill_sf(df, t)
+    r = t / math.sqrt(df)  # t^2 / df = r^2, kept from overflowing
+    if r > _POWER_LAW_R:
+        return math.exp(_log_power_law(df) - df * math.log(r))
+    square = r * r
+    return 0.5 * betainc(df / 2.0, 0.5, 1.0 / (1.0 + square), square / (1.0 + square))
+
+
 def t_sf(df: float, t: float) -> float:
-    """Upper tail ``P(T > t)`` of Student's t distribution with ``df`` degrees of freedom.
+    """Upper tail ``P(T > t)`` of Student's t distribution (``scipy.stats.t.sf(t, df)``).
+
+    Defined for ``df > 0``, ``df = inf`` being the standard normal distribution;
+    NaN for ``df <= 0`` or NaN, as scipy returns.
 
     Examples
     --------
@@ -153,26 +226,85 @@ def t_sf(df: float, t: float) -> float:
     0.5
     >>> round(t_sf(1, 1.0), 12)   # Cauchy: 1/4
     0.25
+    >>> round(t_sf(math.inf, 1.959963984540054), 12)   # the normal distribution
+    0.025
+    >>> t_sf(0, 1.0)
+    nan
     """
-    if math.isnan(t):
+    df, t = float(df), float(t)
+    if math.isnan(t) or not df > 0.0:
         return math.nan
     if math.isinf(t):
         return 0.0 if t > 0 else 1.0
-    square = t * t
-    tail = 0.5 * betainc(df / 2.0, 0.5, df / (df + square), square / (df + square))
+    tail = _upper_t_sf(df, abs(t))
     return tail if t >= 0 else 1.0 - tail
 
 
 def _log_t_density(df: float, t: float) -> float:
+    """``log`` of t's density at ``t >= 0``, without overflowing ``t * t`` (``df = inf``:
+    the normal density)."""
+    if math.isinf(df):
+        return -0.5 * t * t - _LN_SQRT_2PI
+    r = t / math.sqrt(df)
+    log_term = 2.0 * math.log(r) if r > _POWER_LAW_R else math.log1p(r * r)
     return (math.lgamma((df + 1.0) / 2.0) - math.lgamma(df / 2.0)
-            - 0.5 * math.log(df * math.pi) - (df + 1.0) / 2.0 * math.log1p(t * t / df))
+            - 0.5 * math.log(df * math.pi) - (df + 1.0) / 2.0 * log_term)
+
+
+def _upper_quantile(df: float, tail: float) -> float:
+    """The ``t > 0`` with ``P(T > t) = tail``, for ``0 < tail < 1/2``."""
+    if math.isinf(df):
+        return -NormalDist().inv_cdf(tail)
+    if df == 1:
+        return 1.0 / math.tan(math.pi * tail)
+    if df == 2:
+        return (1.0 - 2.0 * tail) / math.sqrt(2.0 * tail * (1.0 - tail))
+    if df < _HILL_DF:  # far in the tail, the power law inverts exactly
+        log_r = (_log_power_law(df) - math.log(tail)) / df
+        if log_r > math.log(_POWER_LAW_R):
+            log_t = log_r + 0.5 * math.log(df)
+            return math.exp(log_t) if log_t < _LOG_MAX else math.inf
+    z = -NormalDist().inv_cdf(tail)
+    t = z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df * df)
+    if not 0.0 < t < math.inf:
+        t = z
+    # Newton's method on log P(T > t) against log t: nearly a straight line in the tails
+    # (slope -df), so the steps stay good from the centre to t = 1e300.
+    low, high = 0.0, math.inf  # P(T > low) > tail > P(T > high)
+    log_tail = math.log(tail)
+    for _ in range(200):
+        sf = _upper_t_sf(df, t)
+        if sf > tail:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+        if sf > 0.0:
+            slope = math.exp(_log_t_density(df, t) + math.log(t) - math.log(sf))
+            new = t * math.exp(min((math.log(sf) - log_tail) / slope, 700.0))
+        else:
+            new = math.nan
+        if not low < new < high:  # Newton left the bracket: bisect it (or widen it)
+            if math.isinf(high):
+                new = 16.0 * t
+            elif low > 0.0:
+                new = math.sqrt(low) * math.sqrt(high)
+            else:
+                new = 0.5 * high
+        if abs(new - t) <= 4 * _EPS * abs(new) or low == high:
+            return new
+        t = new
+    return t
 
 
 def t_ppf(df: float, p: float) -> float:
-    """The ``p`` quantile of Student's t distribution (``scipy.special.stdtrit(df, p)``).
+    """The ``p`` quantile of Student's t distribution (``scipy.stats.t.ppf(p, df)``).
 
-    Newton's method on :func:`t_sf`, started from the normal quantile with the first
-    Cornish-Fisher terms (exact formulas for 1 and 2 degrees of freedom).
+    Defined for ``df > 0`` (``inf``: the standard normal distribution) and
+    ``0 <= p <= 1`` (``-inf`` and ``inf`` at the ends); NaN elsewhere, as scipy
+    returns. A small ``p`` is never taken as ``1 - (1 - p)``: the lower tail is
+    as precise as the upper one. Newton's method on the logarithm of the tail,
+    started from the normal quantile with the first Cornish-Fisher terms (exact
+    formulas for 1 and 2 degrees of freedom).
 
     Examples
     --------
@@ -180,34 +312,18 @@ def t_ppf(df: float, p: float) -> float:
     1.0
     >>> round(t_ppf(30, 0.975), 6)
     2.042272
+    >>> round(t_ppf(10, 1e-17), 4), round(t_ppf(math.inf, 0.975), 6)
+    (-128.4951, 1.959964)
     """
-    if math.isnan(p) or not 0.0 <= p <= 1.0:
+    df, p = float(df), float(p)
+    if math.isnan(p) or not 0.0 <= p <= 1.0 or not df > 0.0:
         return math.nan
     if p == 0.5:
         return 0.0
-    if p < 0.5:
-        return -t_ppf(df, 1.0 - p)
+    if p == 0.0:
+        return -math.inf
     if p == 1.0:
         return math.inf
-    tail = 1.0 - p
-    if df == 1:
-        return 1.0 / math.tan(math.pi * tail)
-    if df == 2:
-        return (1.0 - 2.0 * tail) / math.sqrt(2.0 * p * tail)
-    z = NormalDist().inv_cdf(p)
-    t = z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df * df)
-    low, high = 0.0, math.inf  # P(T > low) > tail > P(T > high)
-    for _ in range(100):
-        excess = t_sf(df, t) - tail
-        if excess > 0:
-            low = max(low, t)
-        else:
-            high = min(high, t)
-        step = excess / math.exp(_log_t_density(df, t))
-        new = t + step
-        if not low < new < high:  # Newton left the bracket: bisect (or double it)
-            new = 0.5 * (low + high) if math.isfinite(high) else 2.0 * t + 1.0
-        if abs(new - t) <= 4 * _EPS * abs(new):
-            return new
-        t = new
-    return t
+    if p < 0.5:
+        return -_upper_quantile(df, p)
+    return _upper_quantile(df, 1.0 - p)  # exact: p >= 1/2

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from reteval.errors import InputError
 
 __all__ = [
     "EXTREME_RTOL",
+    "align_queries",
     "as_scores",
+    "check_unique_queries",
     "describe_differences",
     "effect_size_dz",
     "paired_differences",
+    "power_of_two_scale",
+    "scaled_std",
     "score_matrix",
 ]
 
@@ -20,7 +26,46 @@ __all__ = [
 EXTREME_RTOL = 1e-9
 
 
+def _shown(labels, limit: int = 5) -> str:
+    labels = list(labels)
+    more = len(labels) - limit
+    return ", ".join(repr(q) for q in labels[:limit]) + (f" and {more} more" if more > 0 else "")
+
+
+def check_unique_queries(values, name: str) -> None:
+    """Refuse per-query scores (a Series or a frame indexed by query) that list a query
+    twice: it would count as two queries."""
+    index = getattr(values, "index", None)
+    if index is not None and hasattr(index, "is_unique") and not index.is_unique:
+        repeated = index[index.duplicated()].unique()
+        raise InputError(f"{name} lists a query more than once: {_shown(repeated)}; "
+                         f"each query must appear once")
+
+
+def align_queries(x, y, names: tuple[str, str] = ("x", "y")):
+    """Two Series of per-query scores (indexed by query) in the same query order, ``y``
+    reindexed to ``x``; other inputs are returned as they are (paired by position).
+
+    Raises
+    ------
+    InputError
+        A query listed twice, or a query only one of the two holds (named).
+    """
+    check_unique_queries(x, names[0])
+    check_unique_queries(y, names[1])
+    if not (hasattr(x, "reindex") and hasattr(y, "reindex")
+            and getattr(x, "ndim", 0) == 1 and getattr(y, "ndim", 0) == 1):
+        return x, y
+    for a, b, label in ((y, x, names[0]), (x, y, names[1])):
+        missing = a.index.difference(b.index, sort=False)
+        if len(missing):
+            raise InputError(f"{names[0]} and {names[1]} must be scored on the same queries; "
+                             f"{label} misses {_shown(missing)}")
+    return x, y.reindex(x.index)
+
+
 def as_scores(values, name: str) -> np.ndarray:
+    check_unique_queries(values, name)
     try:
         arr = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -34,6 +79,7 @@ def as_scores(values, name: str) -> np.ndarray:
 
 
 def paired_differences(x, y) -> np.ndarray:
+    x, y = align_queries(x, y)
     x = as_scores(x, "x")
     y = as_scores(y, "y")
     if x.shape != y.shape:
@@ -65,5 +111,20 @@ def effect_size_dz(mean: float, sd: float) -> float:
         return float(np.float64(mean) / np.float64(sd))
 
 
+def power_of_two_scale(values: np.ndarray) -> float:
+    """The power of two just above the largest ``|value|`` (1 for none or all 0): dividing
+    by it is exact, and keeps the squares of scores near 1e155 from overflowing."""
+    peak = float(np.max(np.abs(values))) if values.size else 0.0
+    return math.ldexp(1.0, math.frexp(peak)[1]) if peak > 0 else 1.0
+
+
+def scaled_std(values: np.ndarray) -> float:
+    """Sample standard deviation (``ddof=1``), of the values scaled by
+    :func:`power_of_two_scale` and scaled back: the same bits as ``values.std(ddof=1)``
+    where that does not overflow, and finite where it would."""
+    scale = power_of_two_scale(values)
+    return float((values / scale).std(ddof=1)) * scale
+
+
 def describe_differences(d: np.ndarray) -> tuple[float, float, int]:
-    return float(d.mean()), float(d.std(ddof=1)), int(d.size)
+    return float(d.mean()), scaled_std(d), int(d.size)

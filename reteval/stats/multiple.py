@@ -76,6 +76,7 @@ from reteval.stats.arrays import (
 )
 from reteval.stats.pairwise import TESTS, pairwise_tests
 from reteval.stats.results import ConfidenceInterval
+from reteval.stats.scores import score_frame
 
 __all__ = [
     "TUKEY_METHODS",
@@ -99,99 +100,6 @@ TUKEY_METHODS: dict[str, str] = {
     "studentized": "studentized",
     "studentised": "studentized",
 }
-
-
-# --------------------------------------------------------------------------- inputs
-
-
-def _topic_list(topics, limit: int = 5) -> str:
-    shown = ", ".join(repr(t) for t in list(topics)[:limit])
-    more = len(topics) - limit
-    return shown + (f" and {more} more" if more > 0 else "")
-
-
-def _frame_from_mapping(scores: Mapping) -> pd.DataFrame:
-    series = {}
-    for name, values in scores.items():
-        s = values if isinstance(values, pd.Series) else pd.Series(values)
-        if not s.index.is_unique:
-            dup = s.index[s.index.duplicated()].unique()
-            raise InputError(f"system {name!r} has duplicate topics: {_topic_list(dup)}")
-        series[name] = s
-    if not series:
-        raise InputError("scores must hold at least 2 systems; got none")
-    union = None
-    for s in series.values():
-        union = s.index if union is None else union.union(s.index, sort=False)
-    for name, s in series.items():
-        missing = union.difference(s.index, sort=False)
-        if len(missing):
-            raise InputError(f"systems must be scored on the same topics; system {name!r} "
-                             f"misses {_topic_list(missing)}")
-    return pd.DataFrame({name: s.reindex(union) for name, s in series.items()}, index=union)
-
-
-def score_frame(scores) -> pd.DataFrame:
-    """Check per-topic scores of several systems; a float frame, topics x systems.
-
-    Accepts a DataFrame (rows topics, columns systems), a mapping
-    ``system -> Series`` indexed by topic (every system must have the same
-    topics), or an array of shape ``(n_topics, n_systems)`` (systems named
-    ``0 .. m - 1``).
-
-    Raises
-    ------
-    InputError
-        Fewer than 2 topics or systems, NaN or infinite scores, duplicate
-        topics or systems, or systems with different topic sets (the error
-        names the missing topics).
-
-    Examples
-    --------
-    >>> score_frame({"a": pd.Series({"q1": 0.5, "q2": 0.25}),
-    ...              "b": pd.Series({"q2": 0.0, "q1": 1.0})})
-          a    b
-    q1  0.50  1.0
-    q2  0.25  0.0
-    >>> score_frame({"a": pd.Series({"q1": 0.5, "q2": 0.25}),
-    ...              "b": pd.Series({"q1": 1.0})})
-    Traceback (most recent call last):
-    ...
-    reteval.errors.InputError: systems must be scored on the same topics; system 'b' misses 'q2'
-    """
-    if isinstance(scores, pd.DataFrame):
-        frame = scores
-    elif isinstance(scores, Mapping):
-        frame = _frame_from_mapping(scores)
-    else:
-        try:
-            arr = np.asarray(scores, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            raise InputError("scores must be a DataFrame (topics x systems), a mapping "
-                             "system -> Series, or a numeric (n_topics, n_systems) array") from exc
-        if arr.ndim != 2:
-            raise InputError(f"scores must be 2-D (n_topics, n_systems); got shape {arr.shape}")
-        frame = pd.DataFrame(arr)
-    if not frame.columns.is_unique:
-        raise InputError(f"systems must have distinct names; got {list(frame.columns)!r}")
-    if not frame.index.is_unique:
-        dup = frame.index[frame.index.duplicated()].unique()
-        raise InputError(f"topics must be distinct; got duplicates {_topic_list(dup)}")
-    n_topics, n_systems = frame.shape
-    if n_systems < 2:
-        raise InputError(f"comparing systems needs at least 2 systems; got {n_systems}")
-    if n_topics < 2:
-        raise InputError(f"comparing systems needs at least 2 topics; got {n_topics}")
-    try:
-        values = frame.to_numpy(dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise InputError("scores must be numbers") from exc
-    bad = ~np.isfinite(values)
-    if bad.any():
-        j, i = (int(k[0]) for k in np.nonzero(bad))
-        raise InputError(f"scores must be finite numbers; system {frame.columns[i]!r} has "
-                         f"{values[j, i]} at topic {frame.index[j]!r}")
-    return pd.DataFrame(values, index=frame.index.copy(), columns=frame.columns.copy())
 
 
 # --------------------------------------------------------------------------- ANOVA
@@ -219,6 +127,8 @@ class AnovaResult:
     means : pandas.Series
         Mean score of each system, indexed by system.
     n_topics, n_systems : int
+    note : str
+        Empty, or why the F tests are NaN: no residual variance (see :func:`anova`).
     """
 
     statistic: float
@@ -235,6 +145,7 @@ class AnovaResult:
     means: pd.Series = field(repr=False)
     n_topics: int
     n_systems: int
+    note: str = ""
 
     def margin_of_error(self, confidence_level: float = 0.95) -> float:
         """Half-width of a system mean's interval, ``t(df_residual) * sqrt(V_E / n)``.
@@ -273,6 +184,16 @@ def anova(scores) -> AnovaResult:
     Agrees with ``statsmodels.stats.anova.anova_lm(ols("score ~ C(system) +
     C(topic)", long).fit())`` on the long form of the same scores.
 
+    With no residual variance there is nothing to test the systems against: a
+    system and an exact copy of itself, or any scores in which each system adds
+    the same amount to every topic. The residual sum of squares is then rounding
+    noise, which would give any F at all; every sum of squares below the
+    rounding noise of the scores' magnitude counts as 0, and with ``S_E = 0``
+    the F statistics and p-values are NaN and ``note`` says why (no error: the
+    means, sums of squares and a margin of error of 0 are still right). Scores
+    are scaled before they are squared, so magnitudes near 1e155 keep their F
+    (:func:`reteval.stats.arrays.anova_numbers`).
+
     Examples
     --------
     >>> scores = pd.DataFrame({"a": [0.4, 0.6, 0.8], "b": [0.3, 0.4, 0.8],
@@ -282,6 +203,11 @@ def anova(scores) -> AnovaResult:
     (21.0, 0.0076, 2, 4)
     >>> round(res.residual_variance, 5), round(res.margin_of_error(), 4)
     (0.00333, 0.0925)
+    >>> copy = anova(scores[["a"]].assign(copy=scores["a"]))
+    >>> copy.statistic, copy.pvalue, copy.ss_residual
+    (nan, nan, 0.0)
+    >>> copy.note[:23]
+    'no residual variance: o'
     """
     frame = score_frame(scores)
     numbers = anova_numbers(frame.to_numpy())
@@ -430,7 +356,10 @@ def tukey_hsd(scores, *, method: str = "randomised", n_resamples: int = 10_000,
     -----
     The studentized p-value of a pair is
     ``scipy.stats.studentized_range.sf(q, m, (m - 1)(n - 1))`` with
-    ``q = |mean_i - mean_j| / sqrt(V_E / n)``. This differs from
+    ``q = |mean_i - mean_j| / sqrt(V_E / n)``, computed for all pairs at once
+    (:func:`reteval.stats.studentized.studentized_range_sf`, within 1e-9 of
+    scipy's). With no residual variance (see :func:`anova`) its p-values are
+    NaN: there is no test. This differs from
     ``scipy.stats.tukey_hsd``, which treats the systems as independent groups
     (one-way design) and ignores that they share the topics.
 

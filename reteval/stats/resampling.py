@@ -18,6 +18,7 @@ from reteval._util.validation import (
 from reteval.errors import InputError
 from reteval.stats.inputs import (
     EXTREME_RTOL,
+    check_unique_queries,
     describe_differences,
     effect_size_dz,
     paired_differences,
@@ -343,6 +344,7 @@ def bootstrap_mean_ci(scores, *, confidence_level: float = 0.95, n_resamples: in
     (2,)
     """
     level = check_confidence_level(confidence_level)
+    check_unique_queries(scores, "scores")
     try:
         arr = np.asarray(scores, dtype=np.float64)
     except (TypeError, ValueError) as exc:

@@ -28,11 +28,10 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from reteval._util.lazy import LazyModule
 from reteval.errors import InputError
-from reteval.stats.inputs import as_scores
+from reteval.stats.inputs import align_queries, as_scores, scaled_std
 
 _st = LazyModule("scipy.stats")
 
@@ -86,7 +85,8 @@ def risk_differences(run, baseline, *, alpha: float = 1.0) -> np.ndarray:
 
     ``run`` and ``baseline`` are paired per-query scores: arrays of the same
     length, or Series indexed by query, which must then hold the same queries
-    (the error names the missing ones).
+    (the error names the missing ones), each once (a query listed twice would
+    count as two: refused, as :func:`reteval.stats.anova` refuses it).
 
     Examples
     --------
@@ -94,14 +94,7 @@ def risk_differences(run, baseline, *, alpha: float = 1.0) -> np.ndarray:
     [0.2, -0.4, 0.0]
     """
     alpha = _check_alpha(alpha)
-    if isinstance(run, pd.Series) and isinstance(baseline, pd.Series):
-        for a, b, label in ((baseline, run, "run"), (run, baseline, "baseline")):
-            missing = a.index.difference(b.index, sort=False)
-            if len(missing):
-                shown = ", ".join(repr(q) for q in list(missing)[:5])
-                raise InputError(f"run and baseline must be scored on the same queries; "
-                                 f"{label} misses {shown}")
-        baseline = baseline.reindex(run.index)
+    run, baseline = align_queries(run, baseline, ("run", "baseline"))
     x = as_scores(run, "run")
     y = as_scores(baseline, "baseline")
     if x.shape != y.shape:
@@ -118,7 +111,7 @@ def _risk(run, baseline, alpha, which: str) -> RiskResult:
     weighted = risk_differences(run, baseline, alpha=alpha)
     n = weighted.size
     u = float(weighted.mean())
-    se = float(weighted.std(ddof=1) / math.sqrt(n))
+    se = scaled_std(weighted) / math.sqrt(n)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = float(np.float64(u) / np.float64(se))
     p = float(2 * _st.t.sf(abs(t), n - 1)) if math.isfinite(t) else (

@@ -271,9 +271,9 @@ def test_judgment_groups_average_their_values(tmp_path):
 
 @pytest.mark.parametrize("text, rel_format, message", [
     ("q1 u d1 2\n", "prefs", "5 fields; got 4"),
-    ("q1 u s d1 high\n", "prefs", "must be a number; got 'high'"),
+    ("q1 u s d1 high\n", "prefs", "is not a number: 'high'"),
     ("q1 0 d1 1\nq1 0 d1 0\n", "qrels_jg", "judged twice by judgment group '0'"),
-    ("q1 0 d1 x\n", "qrels_jg", "line 1"),
+    ("q1 0 d1 x\n", "qrels_jg", r"judgments:1: the relevance of document 'd1' of query 'q1'"),
 ])
 def test_bad_preference_files_are_refused(tmp_path, text, rel_format, message):
     from reteval.errors import InputError

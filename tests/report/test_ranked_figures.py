@@ -176,6 +176,8 @@ def test_chinese_strips_draw_every_glyph():
     (("q9",), {}, r"unknown query id 'q9': the qrels' queries are 'q1', 'q2'"),
     (("q1",), {"k": 0}, r"k must be an integer >= 1 \(the ranks shown\); got 0"),
     (("q1",), {"k": -3}, r"k must be an integer >= 1 \(the ranks shown\); got -3"),
+    (("q1",), {"k": 101}, r"k must be at most 100 \(the ranks a figure can show\); got 101"),
+    (("q1",), {"k": 100_000}, r"k must be at most 100 .*; got 100000"),
     (("q1",), {"ax": "left"}, r"ax must be a matplotlib Axes or None; got str"),
     (("q1",), {"lang": "fr"}, r"lang must be 'zh' or 'en'; got 'fr'"),
 ])
@@ -191,3 +193,11 @@ def test_bad_query_lists_are_refused():
         plot_ranked_lists(QRELS, RUN, ["q1", "q1"])
     with pytest.raises(InputError, match="k must be an integer >= 1"):
         plot_ranked_lists(QRELS, RUN, ["q1"], k=0)
+    with pytest.raises(InputError, match=r"k must be at most 100 .*; got 100000"):
+        plot_ranked_lists(QRELS, RUN, ["q1", "q2"], k=100_000)
+
+
+def test_a_hundred_ranks_are_drawn():
+    fig = plot_ranked_list(QRELS, RUN, "q1", k=100, measures=["P@5"])
+    cells = [p for p in fig.axes[0].patches if (p.get_gid() or "").startswith("ranked:q1:")]
+    assert len(cells) == 100

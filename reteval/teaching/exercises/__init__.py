@@ -39,7 +39,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Context, Decimal, InvalidOperation
 from fractions import Fraction
 
 from reteval._util.catalogue import TEXTS, check_lang, join_names, phrase
@@ -157,9 +157,28 @@ def _remark(exercise_id: str, wrong: WrongAnswer, lang: str) -> str:
 # --------------------------------------------------------------------------- answers in any form
 
 
+#: Bounds of an answer written in decimals: longer text is no number a reader typed;
+#: beyond the exponent no float holds it; past the digits it is rounded. The exact
+#: integer of ``1e99999999`` (or of a million digits) took minutes to build.
+_MAX_TEXT, _MAX_EXPONENT, _MAX_DIGITS = 1000, 400, 60
+
+
+def _decimal_fraction(value: Decimal) -> Fraction:
+    """``value`` as a Fraction, without building the integers of extreme decimals."""
+    if not value.is_finite() or value.adjusted() > _MAX_EXPONENT:
+        raise ValueError("a finite number is expected")
+    if value.adjusted() < -_MAX_EXPONENT:
+        return Fraction(0)  # below the smallest float
+    if len(value.as_tuple().digits) > _MAX_DIGITS:
+        value = Context(prec=_MAX_DIGITS).plus(value)
+    return Fraction(value)
+
+
 def _exact(answer) -> Fraction | None:
     """An exact value for an answer given as text or as an exact number, else None."""
     if isinstance(answer, str):
+        if len(answer) > _MAX_TEXT:
+            raise ValueError(f"not a number: {answer[:20]!r}... ({len(answer)} characters)")
         text = unicodedata.normalize("NFKC", answer).strip().replace(" ", "")
         text = text.rstrip("。")
         percent = text.endswith("%")
@@ -168,16 +187,14 @@ def _exact(answer) -> Fraction | None:
         if re.fullmatch(r"[+-]?\d{1,3}(,\d{3})+(\.\d*)?", text):
             text = text.replace(",", "")
         try:
-            value = Fraction(text) if "/" in text else Fraction(Decimal(text))
+            value = Fraction(text) if "/" in text else _decimal_fraction(Decimal(text))
         except (ValueError, ZeroDivisionError, InvalidOperation) as error:
             raise ValueError(f"not a number: {answer!r}") from error
         return value / 100 if percent else value
     if isinstance(answer, (Fraction, numbers.Integral)):
         return Fraction(answer)
     if isinstance(answer, Decimal):
-        if not answer.is_finite():
-            raise ValueError("a finite number is expected")
-        return Fraction(answer)
+        return _decimal_fraction(answer)
     return None
 
 
@@ -231,7 +248,7 @@ def _decimals(answer) -> int | None:
     """How many decimals the answer was given with (None: as exact as a float allows)."""
     if isinstance(answer, str):
         text = unicodedata.normalize("NFKC", answer).strip().rstrip("%").replace(",", "")
-        if "/" in text:
+        if "/" in text or len(text) > _MAX_TEXT:
             return None
         try:
             exponent = Decimal(text).as_tuple().exponent
