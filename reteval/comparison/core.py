@@ -61,6 +61,8 @@ class AnovaNumbers:
     topic_pvalue: float
     n_topics: int
     n_systems: int
+    #: Why the F tests are NaN (no residual variance), or None when they were made.
+    note: str | None = None
 
     def margin_of_error(self, confidence_level: float = 0.95) -> float:
         """Half-width of a system mean's interval, ``t(df_residual) * sqrt(V_E / n)``."""

@@ -551,15 +551,17 @@ def test_integer_ids_in_dicts_become_strings():
 
 @pytest.mark.parametrize("source", ["dict", "files", "tables"])
 def test_missing_queries_warning_points_at_the_callers_line(tmp_path, source):
-    evaluate_module = importlib.import_module("reteval.evaluation.engine")
+    engine = importlib.import_module("reteval.evaluation.engine")
+    columns = importlib.import_module("reteval.evaluation.columns")
+    checks = importlib.import_module("reteval.evaluation.checks")
     qrels, run = {"q1": {"d1": 1}, "q2": {"d2": 1}}, {"q1": {"d1": 1.0}}
     if source != "dict":
         qrels, run = write(tmp_path, "q.txt", "q1 0 d1 1\nq2 0 d2 1\n"), \
             write(tmp_path, "r.txt", "q1 Q0 d1 1 1.0 t\n")
     if source == "tables":
         qrels, run = read_qrels(qrels), read_run(run)
-    for function in (evaluate, evaluate_module.evaluate, evaluate_module.evaluate_columns):
-        with pytest.warns(evaluate_module.MissingQueriesWarning) as caught:
+    for function in (evaluate, engine.evaluate, columns.evaluate_columns):
+        with pytest.warns(checks.MissingQueriesWarning) as caught:
             function(qrels, run, ["AP"])
         assert [w.filename for w in caught] == [__file__]
 
