@@ -201,3 +201,31 @@ def test_several_runs_trec_blocks_are_trec_evals(conformance_dir, capsys):
     lines = capsys.readouterr().out.splitlines()
     expected = (conformance_dir / "out.test").read_text().splitlines()
     assert lines == expected + expected
+
+
+def test_several_runs_read_the_qrels_once(conformance_dir, capsys, monkeypatch):
+    import reteval.io.columns as io_columns
+
+    calls = []
+    read = io_columns.as_qrels_columns
+
+    def counted(qrels, *args, **kwargs):
+        calls.append(qrels)
+        return read(qrels, *args, **kwargs)
+
+    monkeypatch.setattr(io_columns, "as_qrels_columns", counted)
+    runs = [str(conformance_dir / r) for r in ("results.test", "results.test", "results.trunc")]
+    assert main(["evaluate", "-c", "-m", "map", str(conformance_dir / "qrels.test"), *runs]) == 0
+    assert len(calls) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[-1] for line in lines if " map " in line] == ["0.1785", "0.1785",
+                                                                       "0.1016"]
+
+
+def test_a_nicknames_set_f_takes_the_weight_given(conformance_dir, capsys):
+    # trec_eval -m set_F.2 -m set: the nickname's set_F is set_F_2 (the first given wins)
+    assert main(["evaluate", "--format", "trec", "-m", "set_F.2", "-m", "set",
+                 str(conformance_dir / "qrels.test"), str(conformance_dir / "results.test")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line for line in out if line.startswith("set_F")] == [
+        "set_F_2               \tall\t0.1447"]
