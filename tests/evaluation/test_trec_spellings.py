@@ -37,6 +37,7 @@ SPELLINGS = [
                              "rbp_resid_1=3         \t303\t0.0000",
                              "rbp_resid_1=3         \tall\t0.0204"]),
     ("-m runid", ["runid                 \tall\tSTANDARD"]),
+    ("-m relstring", []),
     ("-q -m relstring", ["relstring             \t301\t'0000011000'",
                          "relstring             \t302\t'1101110110'",
                          "relstring             \t303\t'0000000000'"]),
