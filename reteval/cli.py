@@ -30,11 +30,15 @@ def _add_evaluate(subparsers) -> None:
         help="evaluate a run against relevance judgments (trec_eval-exact)",
         description="Evaluate RUN against QRELS and print the mean of each measure "
         "(counts are summed, as trec_eval does). trec_eval's options are accepted in its "
-        "spelling too (-q, -c, -l, -M, -J, -N, -R, -Z and their long forms).",
+        "spelling too (-q, -c, -l, -M, -J, -N, -R, -Z and their long forms). trec_eval's "
+        "-c is the default: a judged query absent from the run scores 0 and counts in the "
+        "mean; trec_eval without -c is --missing skip. Several runs give one table with a "
+        "column naming the run (the qrels read once).",
     )
     p.add_argument("qrels", help="qrels file: TREC 'qid iter docno rel' or BEIR .tsv; with "
                    "-R prefs or -R qrels_jg, trec_eval's preference or multi-judge format")
-    p.add_argument("run", help="run file: TREC 'qid Q0 docno rank score tag'")
+    p.add_argument("run", nargs="+", metavar="RUN",
+                   help="run file(s): TREC 'qid Q0 docno rank score tag'")
     p.add_argument(
         "-m", "--measure", action="append", dest="measures", metavar="MEASURE",
         help="measure name, repeatable, e.g. -m nDCG@10 -m 'P(rel=2)@10' -m AP; trec_eval "
@@ -45,10 +49,11 @@ def _add_evaluate(subparsers) -> None:
     p.add_argument("-l", "--relevance-level", "--level_for_rel", type=_level, default=1,
                    metavar="N", help="minimum relevance that counts as relevant (default: 1)")
     p.add_argument("--missing", choices=("zero", "skip", "error"), default="zero",
-                   help="judged queries absent from the run: score 0 and warn (default), "
-                   "leave out, or fail")
-    p.add_argument("-c", "--complete_rel_info_wanted", action="store_const", const="zero",
-                   dest="missing", help="trec_eval's -c: as --missing zero")
+                   help="judged queries absent from the run: score 0 and warn (default: "
+                   "trec_eval's -c), leave out (trec_eval without -c), or fail")
+    p.add_argument("-c", "--complete_rel_info_wanted", action="store_true", dest="complete",
+                   help="trec_eval's -c, reteval's default: --missing zero, without the "
+                   "warning")
     p.add_argument("-q", "--per-query", "--query_eval_wanted", action="store_true",
                    dest="per_query", help="also print every query's values")
     p.add_argument("-M", "--max-docs", "--Max_retrieved_per_topic", type=_count, default=None,
@@ -103,13 +108,25 @@ def _json_number(value, count=False):
 
 
 def _run_tag(path) -> str:
-    """The tag (6th field) of the run file's first line, trec_eval's ``runid``."""
+    """The tag (6th field) of the run file's last line, trec_eval's ``runid``.
+
+    The file is read backwards, a block at a time, up to its last line of 6 fields.
+    """
     try:
         with open(path, "rb") as handle:
-            for raw in handle:
-                fields = raw.decode("utf-8", "replace").split()
-                if len(fields) >= 6:
-                    return fields[5]
+            end = handle.seek(0, os.SEEK_END)
+            tail = b""
+            while end > 0:
+                start = max(0, end - 65536)
+                handle.seek(start)
+                tail = handle.read(end - start) + tail
+                lines = tail.split(b"\n")
+                complete = lines if start == 0 else lines[1:]  # the first may be cut
+                for raw in reversed(complete):
+                    fields = raw.decode("utf-8", "replace").split()
+                    if len(fields) >= 6:
+                        return fields[5]
+                tail, end = (lines[0] if start else b""), start
     except OSError:
         pass
     return ""
@@ -128,7 +145,7 @@ def _evaluate_options(args) -> dict:
     return options
 
 
-def _evaluate_values(args, measures, options):
+def _evaluate_values(args, qrels, run, measures, options):
     """``(query ids, {column: values})`` of the engine and judgment format asked for."""
     from reteval.evaluation.columns import evaluate_columns
 
@@ -138,7 +155,7 @@ def _evaluate_values(args, measures, options):
         if args.engine == "dask" or options.get("zscores"):
             raise RetevalError(f"-R {args.rel_format} is evaluated in memory, without -Z")
         return evaluate_preferences(
-            args.qrels, args.run, measures, rel_format=args.rel_format,
+            qrels, run, measures, rel_format=args.rel_format,
             relevance_level=args.relevance_level, missing=args.missing,
             max_docs=options.get("max_docs"), judged_only=args.judged_only)
     if args.engine == "dask":
@@ -146,35 +163,53 @@ def _evaluate_values(args, measures, options):
 
         if options:
             raise RetevalError("-M, -J, -N and -Z are not available with --engine dask")
-        per_query = evaluate_on_cluster(args.qrels, args.run, measures, scheduler=args.scheduler,
+        per_query = evaluate_on_cluster(qrels, run, measures, scheduler=args.scheduler,
                                         relevance_level=args.relevance_level,
                                         missing=args.missing)
         return per_query.index.tolist(), {c: per_query[c].to_numpy() for c in per_query.columns}
     if args.scheduler:
         raise RetevalError("--scheduler needs --engine dask")
     # Columns, not a DataFrame: files are evaluated without loading pandas.
-    return evaluate_columns(args.qrels, args.run, measures, relevance_level=args.relevance_level,
+    return evaluate_columns(qrels, run, measures, relevance_level=args.relevance_level,
                             missing=args.missing, **options)
 
 
 def _cmd_evaluate(args) -> int:
+    from reteval.evaluation.checks import MissingQueriesWarning
     from reteval.evaluation.engine import summarize
     from reteval.measures import DEFAULT_MEASURES, is_count, without_text
 
     # trec_eval's layout without -m: trec_eval's default measures
     given = args.measures or (["official"] if args.format == "trec" else list(DEFAULT_MEASURES))
+    numbers = without_text(given)
+    if not numbers and args.format != "trec":
+        raise RetevalError("runid and relstring are lines of --format trec; give a measure "
+                           "for --format " + args.format)
+    if args.complete:
+        args.missing = "zero"
     options = _evaluate_options(args)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        query_ids, values = _evaluate_values(args, without_text(given), options)
-    for warning in caught:
-        print(f"reteval: warning: {warning.message}", file=sys.stderr)
-    zscored = bool(args.zscores)
-    means = summarize(values, zscored=zscored)
-    counts = {name: is_count(name) and not zscored for name in values}
+    qrels = args.qrels
+    if len(args.run) > 1 and args.rel_format == "qrels" and args.engine == "memory":
+        from reteval.io.columns import as_qrels_columns
+
+        qrels = as_qrels_columns(qrels)  # read once for every run
+    results = []
+    for run in args.run:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            # runid or relstring alone: the queries are still read and checked
+            query_ids, values = _evaluate_values(args, qrels, run, numbers or ["num_q"],
+                                                 options)
+        for warning in caught:
+            if not (args.complete and issubclass(warning.category, MissingQueriesWarning)):
+                print(f"reteval: warning: {warning.message}", file=sys.stderr)
+        values = values if numbers else {}
+        zscored = bool(args.zscores)
+        counts = {name: is_count(name) and not zscored for name in values}
+        results.append((run, query_ids, values, summarize(values, zscored=zscored), counts))
     writer = {"json": _write_json, "csv": _write_csv, "trec": _write_trec}.get(args.format,
                                                                               _write_table)
-    writer(args, given, options, query_ids, values, means, counts)
+    writer(args, given, options, qrels, results)
     return 0
 
 
@@ -183,69 +218,87 @@ def _rows(values) -> list[dict]:
     return [dict(zip(names, row, strict=True)) for row in zip(*values.values(), strict=True)]
 
 
-def _write_json(args, given, options, query_ids, values, means, counts) -> None:
-    doc = {"measures": {k: _json_number(v, counts[k]) for k, v in means.items()},
-           "num_queries": len(query_ids)}
-    if args.per_query:
-        doc["per_query"] = {q: {k: _json_number(v, counts[k]) for k, v in row.items()}
-                            for q, row in zip(query_ids, _rows(values), strict=True)}
-    json.dump(doc, sys.stdout, indent=2, allow_nan=False)
+def _write_json(args, given, options, qrels, results) -> None:
+    docs = []
+    for run, query_ids, values, means, counts in results:
+        doc = {"measures": {k: _json_number(v, counts[k]) for k, v in means.items()},
+               "num_queries": len(query_ids)}
+        if args.per_query:
+            doc["per_query"] = {q: {k: _json_number(v, counts[k]) for k, v in row.items()}
+                                for q, row in zip(query_ids, _rows(values), strict=True)}
+        docs.append({"run": run, **doc})
+    # one run: its document; several: {"runs": [{"run": RUN, ...}, ...]}
+    out = {k: v for k, v in docs[0].items() if k != "run"} if len(docs) == 1 else {"runs": docs}
+    json.dump(out, sys.stdout, indent=2, allow_nan=False)
     sys.stdout.write("\n")
 
 
-def _write_csv(args, given, options, query_ids, values, means, counts) -> None:
+def _write_csv(args, given, options, qrels, results) -> None:
     import csv
 
     writer = csv.writer(sys.stdout, lineterminator="\n")
-    if args.per_query:
-        writer.writerow(["query_id", *values])
-        for query, row in zip(query_ids, _rows(values), strict=True):
-            writer.writerow([query, *(_exact(v, counts[k]) for k, v in row.items())])
-    else:
-        writer.writerow(["measure", "value"])
-        for name, value in means.items():
-            writer.writerow([name, _exact(value, counts[name])])
+    several = len(results) > 1
+    lead = ["run"] if several else []
+    for k, (run, query_ids, values, means, counts) in enumerate(results):
+        first = [run] if several else []
+        if args.per_query:
+            if k == 0:
+                writer.writerow([*lead, "query_id", *values])
+            for query, row in zip(query_ids, _rows(values), strict=True):
+                writer.writerow([*first, query,
+                                 *(_exact(v, counts[n]) for n, v in row.items())])
+        else:
+            if k == 0:
+                writer.writerow([*lead, "measure", "value"])
+            for name, value in means.items():
+                writer.writerow([*first, name, _exact(value, counts[name])])
 
 
-def _write_trec(args, given, options, query_ids, values, means, counts) -> None:
+def _write_trec(args, given, options, qrels, results) -> None:
     import pandas as pd
 
     from reteval.evaluation.formats import to_trec_eval
     from reteval.measures import wants_relstring, wants_runid
 
-    per_query = pd.DataFrame(values, index=pd.Index(query_ids, name="query_id"))
-    if args.zscores:
-        per_query.attrs["zscores"] = True
-    relstrings = None
-    length = wants_relstring(given)
-    if length is not None and args.rel_format == "qrels" and args.engine == "memory":
-        from reteval.evaluation.columns import relevance_strings
+    for run, query_ids, values, _, _ in results:  # one block per run, as trec_eval prints it
+        per_query = pd.DataFrame(values, index=pd.Index(query_ids, name="query_id"))
+        if args.zscores:
+            per_query.attrs["zscores"] = True
+        relstrings = None
+        length = wants_relstring(given)
+        if length is not None and args.rel_format == "qrels" and args.engine == "memory":
+            from reteval.evaluation.columns import relevance_strings
 
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # reported already
-            strings = relevance_strings(args.qrels, args.run, length, missing=args.missing,
-                                        max_docs=options.get("max_docs"),
-                                        judged_only=args.judged_only)
-        name = next((n for n in given if n.startswith("relstring.")), "relstring")
-        relstrings = (name.replace(".", "_", 1), strings)
-    runid = _run_tag(args.run) if wants_runid(given) else None
-    sys.stdout.write(to_trec_eval(per_query, queries=args.per_query, runid=runid,
-                                  relstrings=relstrings))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # reported already
+                strings = relevance_strings(qrels, run, length, missing=args.missing,
+                                            max_docs=options.get("max_docs"),
+                                            judged_only=args.judged_only)
+            name = next((n for n in given if n.startswith("relstring.")), "relstring")
+            relstrings = (name.replace(".", "_", 1), strings)
+        runid = _run_tag(run) if wants_runid(given) else None
+        sys.stdout.write(to_trec_eval(per_query, queries=args.per_query, runid=runid,
+                                      relstrings=relstrings))
 
 
-def _write_table(args, given, options, query_ids, values, means, counts) -> None:
+def _write_table(args, given, options, qrels, results) -> None:
     from reteval.measures import parse_measure
 
     out = sys.stdout
-    width = max(len(str(c)) for c in values)
-    if args.per_query:
-        for query, row in zip(query_ids, _rows(values), strict=True):
-            for name, value in row.items():
-                out.write(f"{name:<{width}}  {query}  {_fmt(value, counts[name])}\n")
-    for name, value in means.items():
-        out.write(f"{name:<{width}}  all  {_fmt(value, counts[name])}\n")
-    if not any(parse_measure(name).family == "NumQ" for name in values):
-        out.write(f"{'num_q':<{width}}  all  {len(query_ids)}\n")
+    several = len(results) > 1
+    runs = max(len(str(run)) for run, *_ in results)
+    width = max(len(str(c)) for _, _, values, _, _ in results for c in values)
+    for run, query_ids, values, means, counts in results:
+        first = f"{run:<{runs}}  " if several else ""  # the column naming the run
+        if args.per_query:
+            for query, row in zip(query_ids, _rows(values), strict=True):
+                for name, value in row.items():
+                    out.write(f"{first}{name:<{width}}  {query}  "
+                              f"{_fmt(value, counts[name])}\n")
+        for name, value in means.items():
+            out.write(f"{first}{name:<{width}}  all  {_fmt(value, counts[name])}\n")
+        if not any(parse_measure(name).family == "NumQ" for name in values):
+            out.write(f"{first}{'num_q':<{width}}  all  {len(query_ids)}\n")
 
 
 def _exact(value, count: bool):

@@ -157,7 +157,9 @@ def summarize(values, *, zscored: bool = False) -> dict:
 
     How a measure aggregates is its family's ``aggregate`` in the measure registry: the
     mean of the values that are not NaN (NaN when none is), or their sum for the counts
-    (``NumRet``, ``NumRel``...), as pandas' ``mean`` and ``sum`` give them, bit for bit;
+    (``NumRet``, ``NumRel``...), summed one query after the other in the given order as
+    trec_eval sums them (so the last bit, and a printed 4th decimal on a tie, is
+    trec_eval's; pandas' pairwise ``mean`` may differ in the last bit);
     the geometric mean with trec_eval's floor of 0.00001 for ``GMAP`` and ``GMBpref``;
     the number of queries for ``NumQ``. With ``zscored`` (values standardised by
     trec_eval's ``-Z``) the geometric means average values that are already logarithms.
@@ -184,7 +186,10 @@ def summarize(values, *, zscored: bool = False) -> dict:
             summary[column] = (float(np.exp(np.cumsum(kept)[-1] / len(kept))) if len(kept)
                                else math.nan)  # summed in order, as trec_eval
             continue
-        total = float(np.where(missing, 0.0, column_values).sum())
+        # summed one query after the other, in the rows' order, as trec_eval sums them: a
+        # pairwise sum can differ in the last bit and print 0.0063 where trec_eval has 0.0064
+        kept = np.where(missing, 0.0, column_values)
+        total = float(np.cumsum(kept)[-1]) if len(kept) else 0.0
         if how == "sum":
             summary[column] = total
         else:

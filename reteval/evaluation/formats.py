@@ -110,7 +110,7 @@ def to_trec_eval(per_query: pd.DataFrame, *, queries: bool = False, runid: str |
     for _, position, name, count, _ in columns:
         if position >= 0:
             line(name, "all", overall.iloc[position], count)
-    return "\n".join(lines) + "\n"
+    return "".join(f"{text}\n" for text in lines)  # nothing at all for relstring alone
 
 
 def to_long(per_query: pd.DataFrame) -> pd.DataFrame:

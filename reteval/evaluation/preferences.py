@@ -319,6 +319,8 @@ def judge_group_values(groups: dict, run, measures, queries, *, relevance_level:
     names = sorted({jg for by_group in groups.values() for jg in by_group},
                    key=lambda g: g.encode())
     totals = {label: np.zeros(len(queries)) for label, _ in measures}
+    if not totals:  # num_q alone
+        return totals
     seen = np.zeros(len(queries))
     position = {q: i for i, q in enumerate(queries)}
     specs = [(label, _inner_measure(m, inner)) for label, m in measures]
@@ -332,8 +334,10 @@ def judge_group_values(groups: dict, run, measures, queries, *, relevance_level:
             judged_only=judged_only, max_docs=max_docs)
         rows = [position[q] for q in ids]
         seen[rows] += 1
-        for (label, _), column in zip(specs, values.values(), strict=True):
-            totals[label][rows] += column
+        by_spec = dict(zip(dict.fromkeys(spec for _, spec in specs), values.values(),
+                           strict=True))  # one measure asked under two names: one column
+        for label, spec in specs:
+            totals[label][rows] += by_spec[spec]
     return {label: np.where(seen > 1, total / np.maximum(seen, 1), total)
             for label, total in totals.items()}
 

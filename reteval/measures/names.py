@@ -120,6 +120,8 @@ def _number(value: str, key: str, name: str, signed: bool = False) -> float:
     except OverflowError:  # pragma: no cover - float() saturates to inf instead
         number = math.nan
     if not math.isfinite(number):
+        if SIGNED_RE.fullmatch(value):
+            raise UnknownMeasureError(f"{key} in {name!r} must be 0 or more; got {value!r}")
         raise UnknownMeasureError(f"{key} in {name!r} must be a number; got {value!r}")
     return number
 
@@ -162,8 +164,8 @@ def _parse_params(text: str, name: str, family: str):
             params.setdefault("weights", {})[key] = _number(value, key, name, signed=True)
         elif INT_RE.fullmatch(key):
             params.setdefault("gains", {})[int(key)] = _number(value, key, name, signed=True)
-        else:
-            params[key] = _number(value, key, name)
+        else:  # p and beta: any number here, their range is checked by Measure
+            params[key] = _number(value, key, name, signed=key in ("p", "beta"))
     if "weights" in params:
         given = params.pop("weights")
         defaults = dict(zip("abcd", (1.0, -1.0, 0.0, 0.0), strict=True))
@@ -238,9 +240,15 @@ def _trec_params(trec: TrecName, family: str, text: str, name: str) -> dict:
                 raise UnknownMeasureError(
                     f"parameters in {name!r} are written name=value pairs; got {item!r}")
             pairs[key] = value
+        if family == "RBPResid":  # trec_eval's rbp_resid reads p= and ignores other pairs
+            pairs = {k: v for k, v in pairs.items() if k == "p"}
         params_text = ",".join(f"{k}={v}" for k, v in pairs.items())
         return _parse_params(params_text, name, family)[1]
     values = [_number(v.strip(), "parameter", name, signed=True) for v in text.split(",")]
+    if trec.field == "beta":  # set_F.2: trec_eval's x in (x + 1) P R / (x P + R)
+        if len(values) != 1:
+            raise UnknownMeasureError(f"{trec.name} takes one weight; got {text!r} in {name!r}")
+        return {"beta": values[0]}
     if trec.field == "levels":
         return {"levels": tuple(values)}
     if len(values) != 4:
@@ -280,6 +288,8 @@ def _expand_trec(text: str, explicit: dict | None = None) -> list[tuple[str, Mea
         rest = text[cut + 1:]
         if trec.kind == "plain" or not rest:
             continue
+        if trec.kind == "pairs" and "=" not in rest:  # ndcg_cut10: not ndcg's grade pairs
+            raise unknown_measure(text)
         if trec.kind in ("long", "double"):
             if "," in rest:  # a list after the underscore: P_5,10
                 return [(trec_printed(trec, k, d), Measure(family.name, k))
@@ -399,7 +409,9 @@ def measure_columns(names) -> list[tuple[str, Measure]]:
     stays ``MRR``). Lists, nicknames and trec_eval names without parameters are
     labelled as trec_eval prints them (``P_5,10`` gives ``P_5`` and ``P_10``);
     reteval family names without a cutoff with reteval's names (``P`` gives ``P@5``
-    ... ``P@1000``). A measure asked for twice is kept once (the first label), and, as
+    ... ``P@1000``). One measure asked under two names (``AP`` and ``MAP``) gives two
+    columns; a name asked twice, or a measure of a list or nickname asked before, is kept
+    once (the first label), and, as
     in trec_eval, a nickname's member given with parameters elsewhere uses them
     (``-m P.5,10 -m official`` gives ``P_5`` and ``P_10`` once).
 
@@ -411,15 +423,22 @@ def measure_columns(names) -> list[tuple[str, Measure]]:
     ['success_1', 'success_5', 'success_10']
     >>> [label for label, _ in measure_columns(["AP", "P.5", "official"])][:3]
     ['AP', 'P.5', 'num_q']
+    >>> [label for label, _ in measure_columns(["AP", "MAP", "nDCG@10", "ndcg_cut.10"])]
+    ['AP', 'MAP', 'nDCG@10', 'ndcg_cut.10']
     """
     names = _as_list(names)
     explicit = _explicit_params(names)
-    pairs = [pair for name in names for pair in _expand(name, explicit)]
+    pairs = []
+    for name in names:
+        expanded = _expand(name, explicit)
+        single = len(expanded) == 1 and not (isinstance(name, str) and name.strip() in NICKNAMES)
+        pairs += [(label, measure, single) for label, measure in expanded]
     if not pairs:
         raise UnknownMeasureError("no measures given")
     seen, labels, kept = set(), set(), []
-    for label, measure in pairs:
-        if measure in seen:
+    for label, measure, single in pairs:
+        # one column per name asked (AP and MAP are two); lists and nicknames skip repeats
+        if label in labels and measure in seen or measure in seen and not single:
             continue
         if label in labels:
             raise UnknownMeasureError(f"two measures are labelled {label!r}")

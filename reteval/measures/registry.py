@@ -180,7 +180,7 @@ REGISTRY: tuple[Family, ...] = (
     Family("SetAP", "SetP * SetR (trec_eval set_map)", kernel="set_average_precision",
            trec=(TrecName("set_map", order=33),), params=_R),
     Family("SetF", "F measure of SetP and SetR, weight beta (default 1)", kernel="set_f",
-           params=("beta",) + _R, trec=(TrecName("set_F", order=34),)),
+           params=("beta",) + _R, trec=(TrecName("set_F", "doubles", order=34, field="beta"),)),
     Family("NumNonRelJudgedRet", "number of judged non-relevant documents retrieved",
            kernel="num_nonrel_judged_ret", aggregate="sum", count=True, params=_R,
            trec=(TrecName("num_nonrel_judged_ret", order=35),)),
@@ -324,8 +324,11 @@ def unknown_measure(name: str) -> UnknownMeasureError:
     valid = sorted(BY_NAME) + sorted(a for f in REGISTRY for a in f.aliases)
     family = re.split(r"[@(._]", name, maxsplit=1)[0] if name else name
     candidates = valid + sorted(TREC_NAMES) + sorted(NICKNAMES)
+    # a trec_eval name run into its parameter (iprec_at_recall0.5): the longest such name
+    starts = [t for t in TREC_NAMES if name.startswith(t) and len(t) > 1]
+    near = [max(starts, key=len)] if starts else []
     words = difflib.get_close_matches(family.lower(), list(LONG_NAMES), n=1, cutoff=0.8)
-    near = [LONG_NAMES[words[0]]] if words else []
+    near = near or ([LONG_NAMES[words[0]]] if words else [])
     near = near or difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
     near = near or difflib.get_close_matches(family, valid, n=1, cutoff=0.5)
     if not near:

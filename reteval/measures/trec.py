@@ -14,8 +14,6 @@ def _trec_text(measure: Measure):
     family = measure.spec
     if measure.rel is not None or measure.judged_only or not family.trec:
         return None
-    if family.name == "SetF" and measure.beta not in (None, 1):
-        return None
     if family.name == "nDCG" and measure.cutoff is not None:
         if measure.gains is not None:
             return None
@@ -36,6 +34,9 @@ def _trec_text(measure: Measure):
         if measure.p is not None and measure.p != family.defaults.get("p", 0.9):
             pairs.append(f"p={measure.p:g}")
         return (f"{trec.name}_{','.join(pairs)}" if pairs else trec.name), trec.order
+    if trec.kind == "doubles" and trec.field == "beta":
+        beta = measure.beta
+        return (trec.name if beta in (None, 1) else f"{trec.name}_{beta:g}"), trec.order
     if trec.kind == "doubles":
         values = measure.weights if trec.field != "levels" else measure.levels
         if values is None or (trec.field == "levels" and values == LEVELS):
@@ -66,6 +67,8 @@ def trec_name(measure) -> str | None:
         given = measure.strip()
         base = given.partition(".")[0]
         for cut in range(len(given) - 1, 0, -1):
+            if base in TREC_NAMES:  # ndcg_cut.10 is ndcg_cut's, not ndcg's
+                break
             if given[cut] == "_" and given[:cut] in TREC_NAMES:
                 base = given[:cut]
                 break
@@ -100,7 +103,8 @@ def measures_markdown() -> str:
         "| `-m NAME` | `-m NAME`, `--measure` | `measures=[...]` |\n"
         "| `-q` | `-q`, `--per-query`, `--query_eval_wanted` | one row per query, always |\n"
         "| `-c` | `-c`, `--complete_rel_info_wanted` (the default: `--missing zero`) | "
-        "`missing=\"zero\"` |\n"
+        "`missing=\"zero\"` (the default) |\n"
+        "| no `-c` | `--missing skip` | `missing=\"skip\"` |\n"
         "| `-l N` | `-l N`, `--relevance-level`, `--level_for_rel` | `relevance_level=N` |\n"
         "| `-M N` | `-M N`, `--max-docs`, `--Max_retrieved_per_topic` | `max_docs=N` |\n"
         "| `-J` | `-J`, `--judged-only`, `--Judged_docs_only` | `judged_only=True` (or "
@@ -109,6 +113,11 @@ def measures_markdown() -> str:
         "| `-R FORMAT` | `-R FORMAT`, `--rel-format`, `--Rel_info_format` | "
         "`rel_format=FORMAT` |\n"
         "| `-Z FILE` | `-Z FILE`, `--zscores`, `--Zscore` | `zscores=FILE` |\n"
+        "\n`-c` is reteval's default: a judged query absent from the run scores 0 and counts "
+        "in the mean\n(a warning names it; `-c` given explicitly silences it). trec_eval "
+        "without `-c` leaves such\nqueries out: `--missing skip`. Several runs "
+        "(`reteval evaluate QRELS RUN1 RUN2`) give one\ntable with a column naming the run; "
+        "`--format trec` prints one block per run, as trec_eval\nwould for each.\n"
         "\n`reteval evaluate --format trec` prints trec_eval's text: the same names, order, "
         "`runid`,\n`relstring` and `Z` lines, and values (`%6.4f` of the same doubles).\n"
         "\nTwo places where trec_eval 10 prints what is arguably a slip, and reteval does "
@@ -142,6 +151,8 @@ def measures_table() -> str:
                     f"{v:g}" for v in trec.defaults) + ")"
             elif trec.kind == "pairs":
                 shown = f"`{trec.name}`, `{trec.name}.1=g1,2=g2,...`"
+            elif trec.kind == "doubles" and trec.field == "beta":
+                shown = f"`{trec.name}`, `{trec.name}.x` (x the weight beta, default 1)"
             elif trec.kind == "doubles":
                 shown = f"`{trec.name}`, `{trec.name}.x,y,...`"
             else:
