@@ -108,8 +108,9 @@ def test_csv_markdown_latex(runs, capsys):
     assert r"\begin{tabular}{llr}" in tex and r"\textbf{0.750}" in tex
     lines = tex.splitlines()
     assert lines[1] == r"% needs \usepackage{booktabs}"  # letters need no amssymb
-    for part in (r"\toprule", r"\midrule", r"\bottomrule", r"\caption{RR of 3 runs over 8 "
-                 r"queries.}", r"\label{tab:reteval-compare}", "randomised Tukey HSD"):
+    caption = r"\caption{RR of 3 runs over 8 queries.}"
+    for part in (r"\toprule", r"\midrule", r"\bottomrule", caption,
+                 r"\label{tab:reteval-compare}", "randomised Tukey HSD"):
         assert part in tex
     assert r"\hline" not in tex and "Pairs:" not in tex
     assert main([*args, "--format", "latex", "--decimals", "2", "--effect-sizes"]) == 0
