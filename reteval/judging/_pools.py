@@ -260,13 +260,13 @@ class LeaveOneOut:
 
 def _mean_scores(qrels, run, measure, queries) -> float:
     import reteval
-
-    if qrels.empty:
-        return 0.0
-    scores = reteval.evaluate(qrels, run, [measure])[measure]
-    # the measure's own aggregate over the queries (a geometric mean for GMAP)
     from reteval.evaluation.engine import summarize
 
+    if qrels.empty:
+        scores = pd.Series(dtype=float)
+    else:
+        scores = reteval.evaluate(qrels, run, [measure])[measure]
+    # the measure's own aggregate over the queries (a geometric mean for GMAP)
     return summarize({measure: scores.reindex(queries, fill_value=0.0).to_numpy()})[measure]
 
 
