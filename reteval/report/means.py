@@ -24,8 +24,8 @@ import math
 from reteval._util.latex import system_letters, tex_escape
 from reteval.errors import InputError
 
-__all__ = ["anova_text", "format_p", "render_csv", "render_json", "render_latex", "render_markdown",
-           "render_table"]
+__all__ = ["anova_text", "format_p", "pair_rows", "render_csv", "render_json", "render_latex",
+           "render_markdown", "render_table"]
 
 
 # Every renderer takes a Comparison (reteval.compare, compare_scores) or the numbers
@@ -74,7 +74,7 @@ def _procedure_text(c) -> str:
     return f"{test}{rounds} over {family} alpha {c.alpha:g}"
 
 
-def _pair_rows(c):
+def pair_rows(c):
     """Tested pairs with their effect size ``diff / sqrt(V_E)`` and its interval."""
     rows = []
     for r in c.pairs:
@@ -116,7 +116,7 @@ def render_table(c) -> str:
         out.append(f"{label[s]:<{name_w}}" + "".join(f"  {cells[m, s]:<{widths[m]}}"
                                                        for m in c.measures))
     out.append(_legend(c))
-    rows = _pair_rows(c)
+    rows = pair_rows(c)
     pair_w = max([len(f"{r['system']} - {r['other']}") for r in rows] or [0])
     for m in c.measures:
         out.append("")
@@ -186,7 +186,7 @@ def render_json(c) -> str:
                       "margin_of_error": _num(a.margin_of_error(c.confidence_level))}
                   for m, a in c.anova.items()},
         "pairs": [{k: (_num(v) if isinstance(v, float) else v) for k, v in r.items()}
-                  for r in _pair_rows(c)],
+                  for r in pair_rows(c)],
         "summary": list(c.summary()),
     }
     return json.dumps(doc, indent=2, allow_nan=False, ensure_ascii=False) + "\n"
@@ -197,7 +197,7 @@ def render_csv(c) -> str:
     import pandas as pd
 
     c = _numbers(c)
-    rows = _pair_rows(c)
+    rows = pair_rows(c)
     means = c.means
     frame = pd.DataFrame(rows, columns=["measure", "system", "other", "mean_difference",
                                         "effect_size", "es_low", "es_high", "ci_low", "ci_high",
@@ -250,7 +250,7 @@ def render_markdown(c, *, decimals: int = 4) -> str:
               "| Measure | Run | Other | Difference | Effect size | Interval | p |",
               "|:---|:---|:---|---:|---:|---:|---:|"]
     star = " \\*"
-    for r in _pair_rows(c):
+    for r in pair_rows(c):
         lines.append(f"| {_md(r['measure'])} | {_md(r['system'])} | {_md(r['other'])} | "
                      f"{r['mean_difference']:+.{decimals}f} | {r['effect_size']:+.2f} | "
                      f"[{r['es_low']:+.2f}, {r['es_high']:+.2f}] | "
@@ -318,7 +318,7 @@ def render_latex(c, *, decimals: int = 3, effect_sizes: bool = False,
         lines += [r"\midrule",
                   (rf"\multicolumn{{{ncol}}}{{l}}{{Pairs: difference, effect size [interval], "
                    r"corrected $p$} \\")]
-        for r in _pair_rows(c):
+        for r in pair_rows(c):
             star = "$^{*}$" if r["significant"] else ""
             lines.append(
                 rf"\multicolumn{{{ncol}}}{{l}}{{{tex_escape(r['measure'])}: "
