@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 
 from reteval._util.validation import check_n_resamples, check_rng
-from reteval.comparison.core import check_options, common_scores, compare_arrays, tested_values
+from reteval.comparison.core import check_options, common_scores, compare_arrays, compared_values
 from reteval.comparison.result import Comparison
 from reteval.errors import InputError
 from reteval.stats.arrays import system_means
@@ -285,7 +285,7 @@ def comparison(numbers, *, rng=None, retrieved=None, index_name="query_id") -> C
     # intervals of the means: one bootstrap for every measure and system, of the values
     # a measure averages (the logarithms of a geometric mean's, then exponentiated; a
     # count's sum is n times its mean)
-    tested = {m: tested_values(c.scores[m], c.aggregation[m]) for m in measures}
+    tested = {m: compared_values(c.scores[m], c.aggregation[m]) for m in measures}
     stacked = np.vstack([tested[m].T for m in measures])  # (M*S, n_q)
     ci = bootstrap_mean_ci(stacked, confidence_level=c.confidence_level,
                            n_resamples=c.n_resamples, rng=gen)

@@ -34,7 +34,7 @@ from reteval.stats.pairwise import TESTS, pairwise_tests
 
 __all__ = ["COMPARE_TESTS", "NO_ANOVA_TEST", "ONE_QUERY", "AnovaNumbers", "ComparisonNumbers",
            "aggregates", "aggregation_of", "check_options", "common_scores", "compare_arrays",
-           "summary_lines", "tested_values"]
+           "compared_values", "summary_lines"]
 
 #: Tests of :func:`reteval.compare`: the paired tests of :data:`reteval.stats.TESTS` and
 #: Tukey's HSD.
@@ -286,14 +286,14 @@ def aggregation_of(measure) -> str:
         return "mean"
 
 
-def tested_values(x, how: str):
+def compared_values(x, how: str):
     """The values a test compares: ``log(max(x, 0.00001))`` for a geometric mean (a
     difference of their means is the logarithm of the ratio of the geometric means, as
     trec_eval averages them), the scores otherwise.
 
     Examples
     --------
-    >>> tested_values(np.array([[1.0, 0.0]]), "gmean").round(4).tolist()
+    >>> compared_values(np.array([[1.0, 0.0]]), "gmean").round(4).tolist()
     [[0.0, -11.5129]]
     """
     x = np.asarray(x, dtype=np.float64)
@@ -305,7 +305,8 @@ def aggregates(x, systems, measure, how: str) -> dict:
 
     Examples
     --------
-    >>> aggregates(np.array([[0.1, 0.5], [0.001, 0.5]]), ["a", "b"], "gm_map", "gmean")
+    >>> means = aggregates(np.array([[0.1, 0.5], [0.001, 0.5]]), ["a", "b"], "gm_map", "gmean")
+    >>> {s: round(v, 12) for s, v in means.items()}
     {'a': 0.01, 'b': 0.5}
     """
     n_q = x.shape[0]
@@ -408,7 +409,7 @@ def compare_arrays(scores: Mapping, systems, *, queries=None, baseline: str | No
     if is_tukey:
         correction = "none"  # Tukey's HSD controls the family itself
     how = {m: aggregation_of(m) for m in measures}
-    tested = {m: tested_values(matrices[m], how[m]) for m in measures}
+    tested = {m: compared_values(matrices[m], how[m]) for m in measures}
     ranges = None
     if is_tukey and testable and test == "tukey":
         # every measure on the same rounds: each query's systems change places as a whole
