@@ -155,7 +155,15 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
     ------
     InputError
         Bad options, an unknown baseline, retrievers without ``queries``,
-        or no query common to all systems.
+        or fewer than 2 queries common to all systems.
+
+    Notes
+    -----
+    Each measure's value is its own aggregate, as :func:`reteval.aggregate` and
+    trec_eval's ``all`` make it: the mean, the geometric mean (floor 0.00001) of
+    ``gm_map`` and ``gm_bpref``, the sum of a count; the best system is the one with
+    the highest. A geometric-mean measure is tested, and its ANOVA computed, on
+    ``log(max(x, 0.00001))``, the values its geometric mean averages.
 
     Examples
     --------

@@ -18,7 +18,12 @@ in the same units. Runs are named by file stem (``bm25.run`` -> ``bm25``) or,
 with ``--names tag``, by the run tag of their first line.
 
 Formats: ``table`` (text), ``json`` (everything), ``csv`` (one row per tested
-pair), ``markdown`` and ``latex`` (the means table with marks).
+pair), ``markdown`` and ``latex`` (the means table with marks, its note, and the
+pairs: always in Markdown, with ``--effect-sizes`` in LaTeX; ``--decimals N``).
+``--per-query FILE`` also writes every per-query value. Each measure is summarised as
+trec_eval's ``all`` line summarises it (a geometric mean for ``gm_map``). With
+``--baseline NAME --fail-on-regression`` the exit status is 3 when some run is
+significantly worse than the baseline on an asked measure, 0 otherwise, 2 on an error.
 
 The numbers are those of :func:`reteval.compare` with the same seed
 (:func:`reteval.comparison.core.compare_arrays`, which :class:`~reteval.comparison.Comparison`
@@ -50,7 +55,8 @@ def add_subcommands(subparsers) -> None:
         "significance marks and effect sizes (mean difference / sqrt(V_E) of the two-way "
         "ANOVA). Without --baseline, three or more runs are compared pairwise by the "
         "randomised Tukey HSD; with --baseline, each run against it by a paired t test with "
-        "Holm's correction.",
+        "Holm's correction. Exit status: 0, 2 on an error, and with --fail-on-regression 3 "
+        "when some run is significantly worse than the baseline.",
     )
     p.add_argument("qrels", help="qrels file: TREC 'qid iter docno rel' or BEIR .tsv")
     p.add_argument("runs", nargs="+", metavar="RUN", help="run files: TREC 'qid Q0 docno rank "

@@ -131,8 +131,7 @@ def render_table(c) -> str:
                 continue
             pair = f"{r['system']} - {r['other']}"
             star = " *" if r["significant"] else ""
-            out.append(f"  {pair:<{pair_w}}  {r['mean_difference']:+.4f}  ES "
-                       f"{r['effect_size']:+.2f} [{r['es_low']:+.2f}, {r['es_high']:+.2f}]  "
+            out.append(f"  {pair:<{pair_w}}  {r['mean_difference']:+.4f}  ES {_es(r)}  "
                        f"p {format_p(r['pvalue_corrected'])}{star}")
     level = f"{100 * c.confidence_level:g}%"
     out.append("")
@@ -157,6 +156,16 @@ def anova_text(a) -> str:
         why = note or "the F statistic is undefined"
         return f"ANOVA F({a.df_system}, {a.df_residual}): no test, {why}"
     return f"ANOVA F({a.df_system}, {a.df_residual}) = {a.statistic:.3f}, p = {format_p(a.pvalue)}"
+
+
+def _signed(value) -> str:
+    """``+0.12``, or ``-`` for an effect size there is none of (no residual variance)."""
+    return f"{value:+.2f}" if math.isfinite(value) else "-"
+
+
+def _es(r) -> str:
+    """A pair's effect size and its interval: ``+0.50 [+0.10, +0.90]``."""
+    return f"{_signed(r['effect_size'])} [{_signed(r['es_low'])}, {_signed(r['es_high'])}]"
 
 
 def format_p(p) -> str:
@@ -252,8 +261,8 @@ def render_markdown(c, *, decimals: int = 4) -> str:
     star = " \\*"
     for r in pair_rows(c):
         lines.append(f"| {_md(r['measure'])} | {_md(r['system'])} | {_md(r['other'])} | "
-                     f"{r['mean_difference']:+.{decimals}f} | {r['effect_size']:+.2f} | "
-                     f"[{r['es_low']:+.2f}, {r['es_high']:+.2f}] | "
+                     f"{r['mean_difference']:+.{decimals}f} | {_signed(r['effect_size'])} | "
+                     f"[{_signed(r['es_low'])}, {_signed(r['es_high'])}] | "
                      f"{format_p(r['pvalue_corrected'])}{star if r['significant'] else ''} |")
     return "\n".join(lines) + "\n"
 
@@ -323,8 +332,8 @@ def render_latex(c, *, decimals: int = 3, effect_sizes: bool = False,
             lines.append(
                 rf"\multicolumn{{{ncol}}}{{l}}{{{tex_escape(r['measure'])}: "
                 rf"{tex_escape(r['system'])} $-$ {tex_escape(r['other'])}: "
-                rf"{r['mean_difference']:+.{decimals}f}, {r['effect_size']:+.2f} "
-                rf"[{r['es_low']:+.2f}, {r['es_high']:+.2f}], "
+                rf"{r['mean_difference']:+.{decimals}f}, {_signed(r['effect_size'])} "
+                rf"[{_signed(r['es_low'])}, {_signed(r['es_high'])}], "
                 rf"$p$ {tex_escape(format_p(r['pvalue_corrected']))}{star}}} \\")
     note = tex_escape(_note(c)).replace("▲/▼", r"$\blacktriangle$/$\blacktriangledown$")
     if effect_sizes:

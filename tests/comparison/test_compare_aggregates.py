@@ -72,6 +72,7 @@ def test_a_copy_has_no_anova_test_and_is_not_significant():
         text = render_table(c)
         assert "ANOVA F(1, 4): no test, no residual variance" in text
         assert "p = " not in text.split("ANOVA")[1].splitlines()[0]
+        assert "nan" not in text and "ES - [-, -]" in text
         assert "no residual variance" in __import__("json").loads(render_json(c))["anova"]["RR"][
             "note"]
 
