@@ -145,3 +145,25 @@ def test_per_query_file(gate, capsys):
     assert values["RR", "q1", "worse"] == 0.5 and values["RR", "q2", "worse"] == pytest.approx(
         1 / 3)
     assert values["P@1", "q3", "base"] == 1.0 and values["P@1", "q3", "worse"] == 0.0
+
+
+@pytest.mark.parametrize("kind", ["nan", "error"])
+def test_anova_without_a_test_from_stats_is_said(monkeypatch, kind):
+    """stats may give NaN F tests with a note, or raise: compare says why, prints no p."""
+    from reteval.comparison import core
+
+    real = core.anova_numbers
+
+    def anova_numbers(x):
+        if kind == "error":
+            raise InputError("no residual variance here")
+        numbers = real(x)
+        numbers.update(statistic=math.nan, pvalue=math.nan, note="no residual variance here")
+        return numbers
+
+    monkeypatch.setattr(core, "anova_numbers", anova_numbers)
+    x = pd.DataFrame({"a": [0.3, 0.1, 0.7], "b": [0.2, 0.4, 0.1], "c": [0.9, 0.8, 0.4]})
+    c = compare_scores({"RR": x}, test="t", rng=0)
+    assert c.numbers.anova["RR"].note == "no residual variance here"
+    assert math.isnan(c.anova["RR"].statistic)
+    assert "ANOVA F(2, 4): no test, no residual variance here" in render_table(c)
