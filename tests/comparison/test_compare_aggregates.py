@@ -167,3 +167,17 @@ def test_anova_without_a_test_from_stats_is_said(monkeypatch, kind):
     assert c.numbers.anova["RR"].note == "no residual variance here"
     assert math.isnan(c.anova["RR"].statistic)
     assert "ANOVA F(2, 4): no test, no residual variance here" in render_table(c)
+
+
+def test_the_report_says_there_is_no_anova_test():
+    from reteval.report import to_markdown
+
+    a = [0.5, 0.25, 0.75, 0.0]
+    # four systems, shifts by quarters: every mean is exact, the residuals exactly 0
+    x = pd.DataFrame({"a": a, "copy": a, "up": [v + 0.25 for v in a],
+                      "upper": [v + 0.5 for v in a]})
+    c = compare_scores({"RR": x}, rng=0, n_resamples=200)
+    assert math.isnan(c.anova["RR"].pvalue)
+    en, zh = to_markdown(c, lang="en"), to_markdown(c, lang="zh")
+    assert "F(3, 9) is no test: there is no residual variance" in en
+    assert "F(3, 9) 无法检验：没有残差方差" in zh
