@@ -188,6 +188,7 @@ def render_json(c) -> str:
         "baseline": c.baseline, "test": c.test, "correction": c.correction, "alpha": c.alpha,
         "n_resamples": c.n_resamples,
         "means": {m: {s: _num(means[m][s]) for s in c.systems} for m in c.measures},
+        "aggregation": {m: getattr(c, "aggregation", {}).get(m, "mean") for m in c.measures},
         "anova": {m: {"statistic": _num(a.statistic), "pvalue": _num(a.pvalue),
                       "df_system": a.df_system, "df_residual": a.df_residual,
                       "residual_variance": _num(a.residual_variance),

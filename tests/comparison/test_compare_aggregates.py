@@ -58,6 +58,7 @@ def test_cli_prints_the_geometric_mean(tmp_path, capsys):
     doc = __import__("json").loads(capsys.readouterr().out)
     assert doc["means"]["gm_map"]["a"] == pytest.approx(0.0472871, abs=1e-7)
     assert doc["means"]["gm_map"]["b"] == pytest.approx(1 / 3)
+    assert doc["aggregation"] == {"gm_map": "gmean"}
 
 
 def test_a_copy_has_no_anova_test_and_is_not_significant():
