@@ -8,6 +8,7 @@ Examples
 """
 
 import importlib
+from types import ModuleType
 
 __all__ = ["LazyModule", "lazy_names"]
 
@@ -53,8 +54,14 @@ def lazy_names(package: str, homes: dict[str, str], public: list[str]):
         if name not in homes:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         module = importlib.import_module(package)
-        value = getattr(importlib.import_module(homes[name]), name)
+        home = importlib.import_module(homes[name])
+        value = getattr(home, name)
         setattr(module, name, value)  # later lookups find it directly
+        # importing a submodule binds its name in the package: a public name spelled like
+        # its module (reteval.comparison.compare) is bound again to what it names
+        for other, where in homes.items():
+            if where == homes[name] and isinstance(vars(module).get(other), ModuleType):
+                setattr(module, other, getattr(home, other))
         return value
 
     def __dir__():

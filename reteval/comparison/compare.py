@@ -38,12 +38,13 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Mapping
+from dataclasses import fields
 
 import numpy as np
 import pandas as pd
 
 from reteval._util.validation import check_n_resamples, check_rng
-from reteval.comparison.core import check_options, common_scores, compare_arrays
+from reteval.comparison.core import check_options, common_scores, compare_arrays, compared_values
 from reteval.comparison.result import Comparison
 from reteval.errors import InputError
 from reteval.stats.arrays import system_means
@@ -154,7 +155,15 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
     ------
     InputError
         Bad options, an unknown baseline, retrievers without ``queries``,
-        or no query common to all systems.
+        or fewer than 2 queries common to all systems.
+
+    Notes
+    -----
+    Each measure's value is its own aggregate, as :func:`reteval.aggregate` and
+    trec_eval's ``all`` make it: the mean, the geometric mean (floor 0.00001) of
+    ``gm_map`` and ``gm_bpref``, the sum of a count; the best system is the one with
+    the highest. A geometric-mean measure is tested, and its ANOVA computed, on
+    ``log(max(x, 0.00001))``, the values its geometric mean averages.
 
     Examples
     --------
@@ -281,14 +290,24 @@ def comparison(numbers, *, rng=None, retrieved=None, index_name="query_id") -> C
     columns = pd.Index(list(systems), name="system")
     per_query = {m: pd.DataFrame(c.scores[m], index=index, columns=columns.copy())
                  for m in measures}
-    # intervals of the means: one bootstrap for every measure and system
-    stacked = np.vstack([c.scores[m].T for m in measures])  # (M*S, n_q)
+    # intervals of the means: one bootstrap for every measure and system, of the values
+    # a measure averages (the logarithms of a geometric mean's, then exponentiated; a
+    # count's sum is n times its mean)
+    tested = {m: compared_values(c.scores[m], c.aggregation[m]) for m in measures}
+    stacked = np.vstack([tested[m].T for m in measures])  # (M*S, n_q)
     ci = bootstrap_mean_ci(stacked, confidence_level=c.confidence_level,
                            n_resamples=c.n_resamples, rng=gen)
     ci_low = ci.low.reshape(len(measures), len(systems))
     ci_high = ci.high.reshape(len(measures), len(systems))
-    anovas = {m: AnovaResult(**vars(a), means=pd.Series(system_means(c.scores[m]),
-                                                        index=columns.copy(), name="mean"))
+    for mi, m in enumerate(measures):
+        if c.aggregation[m] == "gmean":
+            ci_low[mi], ci_high[mi] = np.exp(ci_low[mi]), np.exp(ci_high[mi])
+        elif c.aggregation[m] == "sum":
+            ci_low[mi], ci_high[mi] = ci_low[mi] * c.n_queries, ci_high[mi] * c.n_queries
+    known = {f.name for f in fields(AnovaResult)}
+    anovas = {m: AnovaResult(**{k: v for k, v in vars(a).items() if k in known},
+                             means=pd.Series(system_means(tested[m]), index=columns.copy(),
+                                             name="mean"))
               for m, a in c.anova.items()}
     method = "studentized" if c.test == "tukey-studentized" else "randomised"
     tukeys = {m: tukey_result(arrays, anovas[m], method=method)
@@ -320,7 +339,8 @@ def comparison(numbers, *, rng=None, retrieved=None, index_name="query_id") -> C
                 "n_queries": c.n_queries, "mean_difference": diff, "pvalue": p_raw,
                 "pvalue_corrected": p_adj, "significant": sig,
             })
-        best_rows.append(_best_row(m, per_query[m], systems, c.means[m], c.tests, family,
+        frame = pd.DataFrame(tested[m], index=index, columns=columns.copy())
+        best_rows.append(_best_row(m, frame, systems, c.means[m], c.tests, family,
                                    c.test, c.alpha, c.n_resamples, gen))
     table = pd.DataFrame(table_rows)
     table["significant"] = table["significant"].astype("boolean")

@@ -21,6 +21,7 @@ import numpy as np
 
 from reteval._util.validation import check_n_resamples, check_probability, check_rng
 from reteval.errors import InputError
+from reteval.evaluation.columns import GEOMETRIC_FLOOR
 from reteval.stats.arrays import (
     anova_numbers,
     margin_of_error,
@@ -31,8 +32,9 @@ from reteval.stats.arrays import (
 from reteval.stats.corrections import adjust_pvalues, canonical_correction
 from reteval.stats.pairwise import TESTS, pairwise_tests
 
-__all__ = ["COMPARE_TESTS", "AnovaNumbers", "ComparisonNumbers", "check_options",
-           "common_scores", "compare_arrays", "summary_lines"]
+__all__ = ["COMPARE_TESTS", "NO_ANOVA_TEST", "ONE_QUERY", "AnovaNumbers", "ComparisonNumbers",
+           "aggregates", "aggregation_of", "check_options", "common_scores", "compare_arrays",
+           "compared_values", "summary_lines"]
 
 #: Tests of :func:`reteval.compare`: the paired tests of :data:`reteval.stats.TESTS` and
 #: Tukey's HSD.
@@ -46,7 +48,12 @@ COMPARE_TESTS: dict[str, str] = {
 @dataclass(frozen=True)
 class AnovaNumbers:
     """One measure's two-way ANOVA (topic x system), the fields of
-    :class:`reteval.stats.AnovaResult` without its table of means."""
+    :class:`reteval.stats.AnovaResult` without its table of means.
+
+    ``note`` is empty, or says why there is no F test (``statistic`` and ``pvalue``
+    NaN): with no residual variance (a system and an exact copy of itself) there is
+    nothing to test the systems against.
+    """
 
     statistic: float
     pvalue: float
@@ -61,8 +68,7 @@ class AnovaNumbers:
     topic_pvalue: float
     n_topics: int
     n_systems: int
-    #: Why the F tests are NaN (no residual variance), or None when they were made.
-    note: str | None = None
+    note: str = ""
 
     def margin_of_error(self, confidence_level: float = 0.95) -> float:
         """Half-width of a system mean's interval, ``t(df_residual) * sqrt(V_E / n)``."""
@@ -85,14 +91,22 @@ class ComparisonNumbers:
     scores : dict
         Measure -> per-query scores, ``(n_queries, n_systems)`` float arrays.
     means : dict
-        Measure -> system -> mean score.
+        Measure -> system -> the measure's own aggregate of the per-query scores, as
+        trec_eval prints it for ``all`` (:func:`reteval.evaluation.engine.summarize`):
+        the mean, the geometric mean with trec_eval's floor of 0.00001 for ``GMAP``
+        and ``GMBpref``, the sum for the counts.
+    aggregation : dict
+        Measure -> ``"mean"``, ``"gmean"``, ``"sum"`` or ``"queries"``; names that are
+        not measures (:func:`compare_scores`'s own columns) are averaged.
     anova : dict
         Measure -> :class:`AnovaNumbers` (with at least 2 systems and 2 queries).
     pairs : list of dict
         The tested pairs, as the rows of ``Comparison.pairwise``: ``measure``,
-        ``system``, ``other``, ``mean_difference``, ``ci_low``, ``ci_high``,
-        ``effect_size``, ``statistic``, ``pvalue``, ``pvalue_corrected``,
-        ``significant``.
+        ``system``, ``other``, ``mean_difference`` (of the aggregates), ``ci_low``,
+        ``ci_high``, ``effect_size``, ``statistic``, ``pvalue``, ``pvalue_corrected``,
+        ``significant``, and ``tested_difference``: the mean per-query difference of
+        the values tested (``log(max(x, 0.00001))`` for a geometric mean, the scores
+        otherwise), the unit of the interval and effect size.
     tests : dict
         ``(measure, system, other)`` -> :class:`reteval.stats.PairedTestResult`.
     tukey : dict
@@ -110,6 +124,7 @@ class ComparisonNumbers:
     n_resamples: int
     scores: dict = field(repr=False)
     means: dict = field(repr=False)
+    aggregation: dict = field(repr=False)
     anova: dict = field(repr=False)
     pairs: list = field(repr=False)
     tests: dict = field(repr=False)
@@ -244,6 +259,102 @@ def common_scores(evaluated: Mapping, names) -> tuple[list, dict]:
     return common, scores
 
 
+#: Why a comparison of one query is refused (the API and ``reteval compare`` say the same).
+ONE_QUERY = ("a paired test needs at least 2 queries common to every system; got {n} (an "
+             "interval or an effect size of one query is undefined)")
+
+#: Why a measure's two-way ANOVA has no F test, when :mod:`reteval.stats` gives none.
+NO_ANOVA_TEST = ("no residual variance: each system's scores differ from another's by the same "
+                 "amount on every query (a system and an exact copy of itself), so there is "
+                 "no F test")
+
+def aggregation_of(measure) -> str:
+    """How ``measure``'s per-query values make one number: ``"mean"``, ``"gmean"``, ``"sum"``
+    or ``"queries"`` (:func:`reteval.measures.names.aggregation`); ``"mean"`` for a column
+    that names no measure.
+
+    Examples
+    --------
+    >>> aggregation_of("gm_map"), aggregation_of("AP"), aggregation_of("my score")
+    ('gmean', 'mean', 'mean')
+    """
+    from reteval.measures.names import aggregation
+
+    try:
+        return aggregation(measure)
+    except InputError:
+        return "mean"
+
+
+def compared_values(x, how: str):
+    """The values a test compares: ``log(max(x, 0.00001))`` for a geometric mean (a
+    difference of their means is the logarithm of the ratio of the geometric means, as
+    trec_eval averages them), the scores otherwise.
+
+    Examples
+    --------
+    >>> compared_values(np.array([[1.0, 0.0]]), "gmean").round(4).tolist()
+    [[0.0, -11.5129]]
+    """
+    x = np.asarray(x, dtype=np.float64)
+    return np.log(np.maximum(x, GEOMETRIC_FLOOR)) if how == "gmean" else x
+
+
+def aggregates(x, systems, measure, how: str) -> dict:
+    """System -> the measure's own aggregate of its column of ``x`` (queries x systems).
+
+    Examples
+    --------
+    >>> means = aggregates(np.array([[0.1, 0.5], [0.001, 0.5]]), ["a", "b"], "gm_map", "gmean")
+    >>> {s: round(v, 12) for s, v in means.items()}
+    {'a': 0.01, 'b': 0.5}
+    """
+    n_q = x.shape[0]
+    if how == "mean":  # each column summed alone, then divided, as a table's column mean is
+        return {s: float(x[:, j].sum() / n_q) for j, s in enumerate(systems)}
+    from reteval.evaluation.engine import summarize
+
+    return {s: summarize({measure: x[:, j]})[measure] for j, s in enumerate(systems)}
+
+
+def _anova(x) -> AnovaNumbers:
+    """The ANOVA of ``x``, with NaN F tests and a note when it has no residual variance."""
+    n, m = x.shape
+    try:
+        numbers = anova_numbers(x)
+    except (InputError, ValueError, ZeroDivisionError) as exc:
+        nan = math.nan
+        return AnovaNumbers(nan, nan, m - 1, n - 1, (m - 1) * (n - 1), nan, nan, nan, 0.0,
+                            nan, nan, n, m, note=str(exc))
+    numbers.pop("system_means")
+    note = numbers.pop("note", "")
+    if not numbers["residual_variance"] > 0:
+        note = note or NO_ANOVA_TEST
+    if note:
+        numbers.update(statistic=math.nan, pvalue=math.nan, topic_statistic=math.nan,
+                       topic_pvalue=math.nan)
+    return AnovaNumbers(**numbers, note=note)
+
+
+def _checked_queries(matrices, systems, queries) -> tuple:
+    """The queries' ids, once every matrix is ``(n_queries, n_systems)``, without NaN, and
+    there are at least 2 queries to compare systems on."""
+    first = next(iter(matrices.values()))
+    n_q = first.shape[0] if first.ndim == 2 else 0
+    if n_q == 0 or any(x.shape != (n_q, len(systems)) for x in matrices.values()):
+        raise InputError("every measure's scores must be (n_queries, n_systems) arrays of the "
+                         "same shape, with at least one query")
+    queries = tuple(range(n_q)) if queries is None else tuple(queries)
+    for m, x in matrices.items():
+        bad = np.argwhere(np.isnan(x))
+        if len(bad):
+            raise InputError(f"per_query[{m!r}]: system {systems[bad[0][1]]!r} has no score for "
+                             f"query {queries[bad[0][0]]!r}")
+    if n_q < 2 and len(systems) >= 2:
+        raise InputError(ONE_QUERY.format(n=n_q))
+    return queries
+
+
 def compare_arrays(scores: Mapping, systems, *, queries=None, baseline: str | None = None,
                    test: str = "t", correction: str = "holm", alpha: float = 0.05, rng=None,
                    confidence_level: float = 0.95,
@@ -286,16 +397,8 @@ def compare_arrays(scores: Mapping, systems, *, queries=None, baseline: str | No
     gen = check_rng(rng)
     matrices = {m: np.asarray(x, dtype=np.float64) for m, x in scores.items()}
     measures = tuple(matrices)
-    n_q = matrices[measures[0]].shape[0] if matrices[measures[0]].ndim == 2 else 0
-    if n_q == 0 or any(x.shape != (n_q, len(systems)) for x in matrices.values()):
-        raise InputError("every measure's scores must be (n_queries, n_systems) arrays of the "
-                         "same shape, with at least one query")
-    queries = tuple(range(n_q)) if queries is None else tuple(queries)
-    for m, x in matrices.items():
-        bad = np.argwhere(np.isnan(x))
-        if len(bad):
-            raise InputError(f"per_query[{m!r}]: system {systems[bad[0][1]]!r} has no score for "
-                             f"query {queries[bad[0][0]]!r}")
+    queries = _checked_queries(matrices, systems, queries)
+    n_q = matrices[measures[0]].shape[0]
     if baseline is not None:
         pairs = [(s, baseline) for s in systems if s != baseline]
     else:
@@ -305,22 +408,23 @@ def compare_arrays(scores: Mapping, systems, *, queries=None, baseline: str | No
     testable = len(systems) >= 2 and n_q >= 2
     if is_tukey:
         correction = "none"  # Tukey's HSD controls the family itself
+    how = {m: aggregation_of(m) for m in measures}
+    tested = {m: compared_values(matrices[m], how[m]) for m in measures}
     ranges = None
     if is_tukey and testable and test == "tukey":
         # every measure on the same rounds: each query's systems change places as a whole
-        ranges = randomised_ranges(np.stack([matrices[m] for m in measures], axis=2),
+        ranges = randomised_ranges(np.stack([tested[m] for m in measures], axis=2),
                                    n_resamples, gen)
     pos = {s: k for k, s in enumerate(systems)}
     means, anovas, tukeys, tests, rows = {}, {}, {}, {}, []
     for k, m in enumerate(measures):
-        x = matrices[m]
+        x = tested[m]
+        means[m] = aggregates(matrices[m], systems, m, how[m])
         # each column summed alone, then divided, as a table's column mean is
-        means[m] = {s: float(x[:, j].sum() / n_q) for j, s in enumerate(systems)}
+        tested_means = [float(x[:, j].sum() / n_q) for j in range(len(systems))]
         results = {}
         if testable:
-            numbers = anova_numbers(x)
-            numbers.pop("system_means")
-            anovas[m] = AnovaNumbers(**numbers)
+            anovas[m] = _anova(x)
         if is_tukey and testable:
             method = "studentized" if test == "tukey-studentized" else "randomised"
             a = anovas[m]
@@ -354,15 +458,19 @@ def compare_arrays(scores: Mapping, systems, *, queries=None, baseline: str | No
                 statistic = float(tukeys[m]["statistic"][i, j])
             if res is not None:
                 tests[m, s, o] = res
+            # a system equal to the other on every query is not significantly anything
+            differs = bool(np.any(x[:, pos[s]] != x[:, pos[o]]))
             rows.append({
                 "measure": m, "system": s, "other": o,
                 "mean_difference": float(means[m][s] - means[m][o]),
                 "ci_low": low, "ci_high": high, "effect_size": effect, "statistic": statistic,
                 "pvalue": float(p_raw), "pvalue_corrected": float(p_adj),
-                "significant": bool(p_adj <= alpha) if not math.isnan(p_adj) else False,
+                "significant": differs and not math.isnan(p_adj) and bool(p_adj <= alpha),
+                "tested_difference": tested_means[pos[s]] - tested_means[pos[o]],
             })
     return ComparisonNumbers(
         systems=systems, measures=measures, queries=queries, baseline=baseline, test=test,
         correction=correction, alpha=float(alpha), confidence_level=float(confidence_level),
-        n_resamples=int(n_resamples), scores=matrices, means=means, anova=anovas, pairs=rows,
+        n_resamples=int(n_resamples), scores=matrices, means=means, aggregation=how,
+        anova=anovas, pairs=rows,
         tests=tests, tukey=tukeys)

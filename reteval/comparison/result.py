@@ -26,8 +26,11 @@ class Comparison:
     ----------
     table : pandas.DataFrame
         One row per (measure, system), in the order given: ``measure``,
-        ``system``, ``mean``, ``ci_low``, ``ci_high`` (percentile bootstrap
-        interval of the mean), ``n_queries``, and the comparison with the
+        ``system``, ``mean`` (the measure's own aggregate, as trec_eval's ``all``:
+        the geometric mean for ``gm_map`` and ``gm_bpref``, the sum for the counts),
+        ``ci_low``, ``ci_high`` (percentile bootstrap interval of that value; of a
+        geometric mean, the exponential of its logarithms'), ``n_queries``, and the
+        comparison with the
         baseline -- ``mean_difference`` (system minus baseline), ``pvalue``,
         ``pvalue_corrected``, ``significant`` (nullable boolean). These four
         are missing (NaN / ``<NA>``) on the baseline's own rows and everywhere
@@ -38,7 +41,10 @@ class Comparison:
         (the test's interval; see :mod:`reteval.stats`), ``effect_size``
         (Cohen's d_z; with Tukey's HSD ``(mean_i - mean_j) / sqrt(V_E)`` and the
         simultaneous interval), ``statistic``, ``pvalue``, ``pvalue_corrected``,
-        ``significant`` (``pvalue_corrected <= alpha``).
+        ``significant`` (``pvalue_corrected <= alpha``; never for a system equal
+        to the other on every query). A geometric-mean measure is tested on
+        ``log(max(x, 0.00001))``, the values it averages: its interval and effect
+        size are in those units, its ``mean_difference`` is of the geometric means.
     best : pandas.DataFrame
         Indexed by measure: ``system`` with the highest mean, ``mean``,
         ``tied_with`` (other systems with exactly the same mean, a tuple),
@@ -56,7 +62,9 @@ class Comparison:
         (empty for Tukey's HSD).
     anova : dict
         Measure -> :class:`reteval.stats.AnovaResult` (two-way ANOVA, topic x
-        system), for every measure when there are at least 2 systems and 2 queries.
+        system), for every measure when there are at least 2 systems and 2 queries;
+        its F test is NaN when there is no residual variance (a system and an exact
+        copy of itself), and ``numbers.anova[measure].note`` says so.
     tukey : dict
         Measure -> :class:`reteval.stats.TukeyHSDResult` when ``test`` is
         ``"tukey"`` or ``"tukey-studentized"``.

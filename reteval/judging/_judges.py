@@ -553,6 +553,9 @@ def _mean(qrels, run, measure, queries, relevance_level) -> float:
     frame = frame[frame["query_id"].astype(str).isin(queries)]
     q = qrels[qrels["query_id"].astype(str).isin(queries)]
     values = reteval.evaluate(q, frame, [measure], relevance_level=relevance_level)[measure]
-    return float(values.reindex(queries, fill_value=0.0).mean())
+    # the measure's own aggregate over the queries (a geometric mean for GMAP)
+    from reteval.evaluation.engine import summarize
+
+    return summarize({measure: values.reindex(queries, fill_value=0.0).to_numpy()})[measure]
 
 

@@ -260,11 +260,14 @@ class LeaveOneOut:
 
 def _mean_scores(qrels, run, measure, queries) -> float:
     import reteval
+    from reteval.evaluation.engine import summarize
 
     if qrels.empty:
-        return 0.0
-    scores = reteval.evaluate(qrels, run, [measure])[measure]
-    return float(scores.reindex(queries, fill_value=0.0).mean())
+        scores = pd.Series(dtype=float)
+    else:
+        scores = reteval.evaluate(qrels, run, [measure])[measure]
+    # the measure's own aggregate over the queries (a geometric mean for GMAP)
+    return summarize({measure: scores.reindex(queries, fill_value=0.0).to_numpy()})[measure]
 
 
 def _in_pool(run: pd.DataFrame, pooled: pd.DataFrame, k: int, queries) -> float:

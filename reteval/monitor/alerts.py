@@ -318,6 +318,8 @@ def check_regression(
     >>> check_regression(base, base).alerts      # no difference, no alert
     ()
     """
+    from reteval.comparison.core import aggregation_of, compared_values
+    from reteval.evaluation.engine import summarize
     from reteval.stats import adjust_pvalues, canonical_correction, canonical_test, paired_test
 
     alpha = check_probability(alpha, "alpha")
@@ -358,7 +360,10 @@ def check_regression(
     for name in names:
         x = current.loc[common, name].to_numpy(dtype=np.float64)
         y = baseline.loc[common, name].to_numpy(dtype=np.float64)
-        result = paired_test(x, y, test=test_name, n_resamples=n_resamples, rng=rng)
+        # a geometric mean (GMAP) is tested on the logarithms it averages, as compare does
+        how = aggregation_of(name)
+        result = paired_test(compared_values(x, how), compared_values(y, how), test=test_name,
+                             n_resamples=n_resamples, rng=rng)
         raw.append((name, x, y, result))
 
     pvalues = np.array([r[3].pvalue for r in raw], dtype=np.float64)
@@ -371,7 +376,9 @@ def check_regression(
     label = "unadjusted" if correction_name == "none" else f"{correction_name}-adjusted"
     since = "" if baseline_id is None else f" since entry {baseline_id}"
     for (name, x, y, result), p, p_adj in zip(raw, pvalues, adjusted, strict=True):
-        base_mean, cur_mean = float(y.mean()), float(x.mean())
+        base_mean, cur_mean = (
+            (float(y.mean()), float(x.mean())) if aggregation_of(name) == "mean"
+            else (summarize({name: y})[name], summarize({name: x})[name]))  # GMAP, counts
         diff = cur_mean - base_mean
         regressed = bool(np.isfinite(p_adj) and p_adj < alpha and diff < 0 and -diff >= min_drop)
         comparisons.append(

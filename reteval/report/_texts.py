@@ -215,6 +215,11 @@ TEXTS = {
                      "±{moe}。"),
                     (": F({d1}, {d2}) = {f:.3f}, {p}, V_E = {ve}, margin of error by "
                      "V_E (MOE) ±{moe}.")),
+        many_anova_none=(("：F({d1}, {d2}) 无法检验：没有残差方差（各检索器在每个主题上的得分"
+                          "之差都相同，例如一个检索器与它自己的副本），V_E = {ve}。"),
+                         (": F({d1}, {d2}) is no test: there is no residual variance (the "
+                          "systems' scores differ by the same amount on every topic, as a "
+                          "system and an exact copy of itself do), V_E = {ve}.")),
     ),
     # Measure families: (term of one query's score, term of the mean over queries).
     **section(

@@ -18,7 +18,12 @@ in the same units. Runs are named by file stem (``bm25.run`` -> ``bm25``) or,
 with ``--names tag``, by the run tag of their first line.
 
 Formats: ``table`` (text), ``json`` (everything), ``csv`` (one row per tested
-pair), ``markdown`` and ``latex`` (the means table with marks).
+pair), ``markdown`` and ``latex`` (the means table with marks, its note, and the
+pairs: always in Markdown, with ``--effect-sizes`` in LaTeX; ``--decimals N``).
+``--per-query FILE`` also writes every per-query value. Each measure is summarised as
+trec_eval's ``all`` line summarises it (a geometric mean for ``gm_map``). With
+``--baseline NAME --fail-on-regression`` the exit status is 3 when some run is
+significantly worse than the baseline on an asked measure, 0 otherwise, 2 on an error.
 
 The numbers are those of :func:`reteval.compare` with the same seed
 (:func:`reteval.comparison.core.compare_arrays`, which :class:`~reteval.comparison.Comparison`
@@ -36,7 +41,7 @@ import sys
 
 from reteval.errors import InputError
 
-__all__ = ["add_subcommands", "run_names"]
+__all__ = ["add_subcommands", "regressions", "run_names"]
 
 _TESTS = ("tukey", "tukey-studentized", "t", "wilcoxon", "randomization", "bootstrap")
 
@@ -50,7 +55,8 @@ def add_subcommands(subparsers) -> None:
         "significance marks and effect sizes (mean difference / sqrt(V_E) of the two-way "
         "ANOVA). Without --baseline, three or more runs are compared pairwise by the "
         "randomised Tukey HSD; with --baseline, each run against it by a paired t test with "
-        "Holm's correction.",
+        "Holm's correction. Exit status: 0, 2 on an error, and with --fail-on-regression 3 "
+        "when some run is significantly worse than the baseline.",
     )
     p.add_argument("qrels", help="qrels file: TREC 'qid iter docno rel' or BEIR .tsv")
     p.add_argument("runs", nargs="+", metavar="RUN", help="run files: TREC 'qid Q0 docno rank "
@@ -79,6 +85,17 @@ def add_subcommands(subparsers) -> None:
                    help="judged queries absent from a run: score 0 (default), leave out, or fail")
     p.add_argument("--format", choices=("table", "json", "csv", "markdown", "latex"),
                    default="table", help="output format (default: table)")
+    p.add_argument("--decimals", type=_nonnegative_int, default=None, metavar="N",
+                   help="decimals of the means in markdown and latex (default: 4 and 3)")
+    p.add_argument("--effect-sizes", action="store_true",
+                   help="latex: add the table of tested pairs, effect sizes with their "
+                   "intervals (markdown always has it)")
+    p.add_argument("--per-query", metavar="FILE",
+                   help="also write every per-query value to FILE (CSV: measure, query_id, "
+                   "system, value)")
+    p.add_argument("--fail-on-regression", action="store_true",
+                   help="exit with status 3 when some run is significantly worse than "
+                   "--baseline on an asked measure (after the correction); 0 otherwise")
     p.set_defaults(handler=_cmd_compare)
 
 
@@ -165,6 +182,9 @@ def _cmd_compare(args) -> int:
     from reteval.evaluation.columns import evaluate_runs
     from reteval.report import means
 
+    if args.fail_on_regression and args.baseline is None:
+        raise InputError("--fail-on-regression needs --baseline NAME: a regression is a run "
+                         "significantly worse than the baseline")
     names = run_names(args.runs, args.names)
     if args.baseline is not None and args.baseline not in names:
         raise InputError(f"--baseline must name one of the runs {names}; got {args.baseline!r}")
@@ -183,8 +203,62 @@ def _cmd_compare(args) -> int:
     numbers = compare_arrays(scores, names, queries=queries, baseline=args.baseline, test=test,
                              correction=args.correction, alpha=args.alpha, rng=args.seed,
                              n_resamples=args.n_resamples)
+    if args.per_query is not None:
+        _write_per_query(args.per_query, numbers)
+    options = {}
+    if args.format in ("markdown", "latex") and args.decimals is not None:
+        options["decimals"] = args.decimals
+    if args.format == "latex":
+        options["effect_sizes"] = args.effect_sizes
     render = {"table": means.render_table, "json": means.render_json,
               "csv": means.render_csv, "markdown": means.render_markdown,
               "latex": means.render_latex}[args.format]
-    sys.stdout.write(render(numbers))
+    sys.stdout.write(render(numbers, **options))
+    if args.fail_on_regression:
+        worse = regressions(numbers)
+        for r in worse:
+            print(f"reteval: regression: {r['system']} is significantly worse than "
+                  f"{r['other']} on {r['measure']} ({r['mean_difference']:+.4f}, corrected "
+                  f"p = {means.format_p(r['pvalue_corrected'])})", file=sys.stderr)
+        return 3 if worse else 0
     return 0
+
+
+def regressions(numbers) -> list:
+    """The tested pairs in which a run is significantly worse than the baseline.
+
+    A pair counts when it is significant after the correction (Tukey's HSD: family-wise)
+    and the run's value is below the baseline's; a run equal to the baseline on every
+    query is never significant (:func:`reteval.comparison.core.compare_arrays`).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> pairs = [{"system": "new", "other": "bm25", "measure": "AP", "significant": True,
+    ...           "mean_difference": -0.1},
+    ...          {"system": "new", "other": "bm25", "measure": "RR", "significant": True,
+    ...           "mean_difference": 0.2}]
+    >>> [r["measure"] for r in regressions(NS(baseline="bm25", pairs=pairs))]
+    ['AP']
+    """
+    return [r for r in numbers.pairs
+            if r["other"] == numbers.baseline and r["significant"]
+            and r["mean_difference"] < 0]
+
+
+def _write_per_query(path: str, numbers) -> None:
+    """Every per-query value, one CSV row each: measure, query_id, system, value."""
+    import csv
+
+    try:
+        with open(path, "w", newline="", encoding="utf-8") as handle:
+            out = csv.writer(handle)
+            out.writerow(["measure", "query_id", "system", "value"])
+            for m in numbers.measures:
+                x = numbers.scores[m]
+                for i, q in enumerate(numbers.queries):
+                    for j, s in enumerate(numbers.systems):
+                        out.writerow([m, q, s, repr(float(x[i, j]))])
+    except OSError as exc:
+        raise InputError(f"cannot write the per-query values: {exc.strerror}",
+                         path=path) from None

@@ -459,12 +459,14 @@ def _many_systems_blocks(c: Comparison, digits: int, lang: str) -> list:
             continue
         a = c.anova[m]
         moe = a.margin_of_error(c.confidence_level)
+        tested = not getattr(a, "note", "") and math.isfinite(a.statistic) \
+            and not math.isnan(a.pvalue)
         p_value = format_pvalue(a.pvalue)
         blocks.append(Paragraph(_t((m,), _say(
-            "many_anova", lang, d1=a.df_system, d2=a.df_residual, f=a.statistic,
+            "many_anova" if tested else "many_anova_none", lang, d1=a.df_system,
+            d2=a.df_residual, f=a.statistic,
             p=f"p {p_value}" if p_value.startswith("<") else f"p = {p_value}",
-            ve=f"{a.residual_variance:.{digits}f}",
-            moe=f"{moe:.{digits}f}"))))
+            ve=f"{a.residual_variance:.{digits}f}", moe=f"{moe:.{digits}f}"))))
         matrix = c.significance_matrix(m)
         blocks.append(Table(
             header=(_t(phrase("report.system", lang)), *[_t(s) for s in c.systems]),
@@ -473,7 +475,7 @@ def _many_systems_blocks(c: Comparison, digits: int, lang: str) -> list:
         sd = math.sqrt(a.residual_variance) if a.residual_variance > 0 else math.nan
         rows = []
         for r in c.pairwise[c.pairwise["measure"] == m].itertuples(index=False):
-            es = r.mean_difference / sd
+            es = (a.means[r.system] - a.means[r.other]) / sd  # of the values tested
             rows.append((_t(r.system), _t(r.other), _t(f"{es:+.2f}"),
                          _t(f"({r.ci_low / sd:+.2f}, {r.ci_high / sd:+.2f})"),
                          _t(format_pvalue(r.pvalue_corrected))))

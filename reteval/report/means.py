@@ -22,8 +22,10 @@ import json
 import math
 
 from reteval._util.latex import system_letters, tex_escape
+from reteval.errors import InputError
 
-__all__ = ["render_csv", "render_json", "render_latex", "render_markdown", "render_table"]
+__all__ = ["anova_text", "format_p", "pair_rows", "render_csv", "render_json", "render_latex",
+           "render_markdown", "render_table"]
 
 
 # Every renderer takes a Comparison (reteval.compare, compare_scores) or the numbers
@@ -72,16 +74,18 @@ def _procedure_text(c) -> str:
     return f"{test}{rounds} over {family} alpha {c.alpha:g}"
 
 
-def _pair_rows(c):
+def pair_rows(c):
     """Tested pairs with their effect size ``diff / sqrt(V_E)`` and its interval."""
     rows = []
     for r in c.pairs:
         a = c.anova.get(r["measure"])
         sd = math.sqrt(a.residual_variance) if a is not None and a.residual_variance > 0 \
             else math.nan
+        # the effect size is of the values tested (a geometric mean's logarithms)
         diff, low, high = r["mean_difference"], r["ci_low"], r["ci_high"]
+        tested = r.get("tested_difference", diff)
         rows.append({"measure": r["measure"], "system": r["system"], "other": r["other"],
-                     "mean_difference": diff, "effect_size": diff / sd,
+                     "mean_difference": diff, "effect_size": tested / sd,
                      "es_low": low / sd, "es_high": high / sd, "ci_low": low, "ci_high": high,
                      "pvalue": r["pvalue"], "pvalue_corrected": r["pvalue_corrected"],
                      "significant": bool(r["significant"])})
@@ -112,15 +116,15 @@ def render_table(c) -> str:
         out.append(f"{label[s]:<{name_w}}" + "".join(f"  {cells[m, s]:<{widths[m]}}"
                                                        for m in c.measures))
     out.append(_legend(c))
-    rows = _pair_rows(c)
+    rows = pair_rows(c)
     pair_w = max([len(f"{r['system']} - {r['other']}") for r in rows] or [0])
     for m in c.measures:
         out.append("")
         a = c.anova.get(m)
         if a is not None:
-            out.append(f"{m}: ANOVA F({a.df_system}, {a.df_residual}) = {a.statistic:.3f}, "
-                       f"p = {_p(a.pvalue)}; V_E = {a.residual_variance:.5f}; "
-                       f"margin of error of a mean +-{a.margin_of_error(c.confidence_level):.4f}")
+            moe = a.margin_of_error(c.confidence_level)
+            out.append(f"{m}: {anova_text(a)}; V_E = {a.residual_variance:.5f}; "
+                       f"margin of error by V_E (MOE) +-{moe:.4f}")
         else:
             out.append(f"{m}:")
         for r in rows:
@@ -128,9 +132,8 @@ def render_table(c) -> str:
                 continue
             pair = f"{r['system']} - {r['other']}"
             star = " *" if r["significant"] else ""
-            out.append(f"  {pair:<{pair_w}}  {r['mean_difference']:+.4f}  ES "
-                       f"{r['effect_size']:+.2f} [{r['es_low']:+.2f}, {r['es_high']:+.2f}]  "
-                       f"p {_p(r['pvalue_corrected'])}{star}")
+            out.append(f"  {pair:<{pair_w}}  {r['mean_difference']:+.4f}  ES {_es(r)}  "
+                       f"p {format_p(r['pvalue_corrected'])}{star}")
     level = f"{100 * c.confidence_level:g}%"
     out.append("")
     out.append(f"ES: mean difference / sqrt(V_E), [{level} interval of the test]; "
@@ -139,7 +142,36 @@ def render_table(c) -> str:
     return "\n".join(line.rstrip() for line in out) + "\n"
 
 
-def _p(p) -> str:
+def anova_text(a) -> str:
+    """``ANOVA F(df1, df2) = F, p = p``, or why there is no F test (``a.note``).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> anova_text(NS(df_system=1, df_residual=3, statistic=float("nan"),
+    ...               pvalue=float("nan"), note="no residual variance"))
+    'ANOVA F(1, 3): no test, no residual variance'
+    """
+    note = getattr(a, "note", "")
+    if note or not math.isfinite(a.statistic) or math.isnan(a.pvalue):
+        why = note or "the F statistic is undefined"
+        return f"ANOVA F({a.df_system}, {a.df_residual}): no test, {why}"
+    p = format_p(a.pvalue)
+    p = f"p {p}" if p.startswith("<") else f"p = {p}"
+    return f"ANOVA F({a.df_system}, {a.df_residual}) = {a.statistic:.3f}, {p}"
+
+
+def _signed(value) -> str:
+    """``+0.12``, or ``-`` for an effect size there is none of (no residual variance)."""
+    return f"{value:+.2f}" if math.isfinite(value) else "-"
+
+
+def _es(r) -> str:
+    """A pair's effect size and its interval: ``+0.50 [+0.10, +0.90]``."""
+    return f"{_signed(r['effect_size'])} [{_signed(r['es_low'])}, {_signed(r['es_high'])}]"
+
+
+def format_p(p) -> str:
     if p is None or (isinstance(p, float) and math.isnan(p)):
         return "-"
     return "<0.0001" if p < 1e-4 else f"{p:.4f}"
@@ -159,13 +191,15 @@ def render_json(c) -> str:
         "baseline": c.baseline, "test": c.test, "correction": c.correction, "alpha": c.alpha,
         "n_resamples": c.n_resamples,
         "means": {m: {s: _num(means[m][s]) for s in c.systems} for m in c.measures},
+        "aggregation": {m: getattr(c, "aggregation", {}).get(m, "mean") for m in c.measures},
         "anova": {m: {"statistic": _num(a.statistic), "pvalue": _num(a.pvalue),
                       "df_system": a.df_system, "df_residual": a.df_residual,
                       "residual_variance": _num(a.residual_variance),
+                      "note": getattr(a, "note", ""),
                       "margin_of_error": _num(a.margin_of_error(c.confidence_level))}
                   for m, a in c.anova.items()},
         "pairs": [{k: (_num(v) if isinstance(v, float) else v) for k, v in r.items()}
-                  for r in _pair_rows(c)],
+                  for r in pair_rows(c)],
         "summary": list(c.summary()),
     }
     return json.dumps(doc, indent=2, allow_nan=False, ensure_ascii=False) + "\n"
@@ -176,7 +210,7 @@ def render_csv(c) -> str:
     import pandas as pd
 
     c = _numbers(c)
-    rows = _pair_rows(c)
+    rows = pair_rows(c)
     means = c.means
     frame = pd.DataFrame(rows, columns=["measure", "system", "other", "mean_difference",
                                         "effect_size", "es_low", "es_high", "ci_low", "ci_high",
@@ -190,9 +224,30 @@ def _md(text: str) -> str:
     return "".join("\\" + ch if ch in "\\`*_{}[]<>()#+-.!|~" else ch for ch in str(text))
 
 
-def render_markdown(c) -> str:
-    """The means table with marks, then the pairs, as Markdown."""
+def _note(c) -> str:
+    """What the marks mean and which test made them (the table note of Markdown and LaTeX)."""
+    kinds = set(getattr(c, "aggregation", {}).values()) - {"mean"}
+    means = "; ".join({"gmean": "GM measures: geometric mean (floor 0.00001), tested on logs",
+                       "sum": "counts: sum over the queries"}[k]
+                      for k in sorted(kinds) if k in ("gmean", "sum"))
+    return (f"{_legend(c)}; {_procedure_text(c)}" + (f"; {means}" if means else "")
+            + "; effect size: difference / sqrt(V_E) of the two-way ANOVA, with the test's "
+            f"{100 * c.confidence_level:g}% interval")
+
+
+def _check_decimals(decimals) -> int:
+    if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 12:
+        raise InputError(f"decimals must be an integer from 0 to 12; got {decimals!r}")
+    return decimals
+
+
+def render_markdown(c, *, decimals: int = 4) -> str:
+    """The means table with marks, its note, then the pairs, as Markdown.
+
+    The content of :func:`render_latex` with ``effect_sizes=True``.
+    """
     c = _numbers(c)
+    decimals = _check_decimals(decimals)
     marks = _marks(c)
     letter = {s: system_letters(k) for k, s in enumerate(c.systems)}
     means = c.means
@@ -201,48 +256,93 @@ def render_markdown(c) -> str:
              "|:---|" + "---:|" * len(c.measures)]
     for s in c.systems:
         name = (f"({letter[s]}) " if c.baseline is None else "") + _md(s)
-        cells = [f"{means[m][s]:.4f}" + (f" {marks[m, s]}" if (m, s) in marks else "")
+        cells = [f"{means[m][s]:.{decimals}f}" + (f" {marks[m, s]}" if (m, s) in marks else "")
                  for m in c.measures]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    lines += ["", _md(_legend(c)), "",
+    lines += ["", _md(_note(c)), "",
               "| Measure | Run | Other | Difference | Effect size | Interval | p |",
               "|:---|:---|:---|---:|---:|---:|---:|"]
     star = " \\*"
-    for r in _pair_rows(c):
+    for r in pair_rows(c):
         lines.append(f"| {_md(r['measure'])} | {_md(r['system'])} | {_md(r['other'])} | "
-                     f"{r['mean_difference']:+.4f} | {r['effect_size']:+.2f} | "
-                     f"[{r['es_low']:+.2f}, {r['es_high']:+.2f}] | {_p(r['pvalue_corrected'])}"
-                     f"{star if r['significant'] else ''} |")
+                     f"{r['mean_difference']:+.{decimals}f} | {_signed(r['effect_size'])} | "
+                     f"[{_signed(r['es_low'])}, {_signed(r['es_high'])}] | "
+                     f"{format_p(r['pvalue_corrected'])}{star if r['significant'] else ''} |")
     return "\n".join(lines) + "\n"
 
 
-def render_latex(c) -> str:
-    """A ``tabular`` of the means: superscript letters (or arrows), best mean in bold.
+def render_latex(c, *, decimals: int = 3, effect_sizes: bool = False,
+                 caption: str | None = None, label: str = "tab:reteval-compare") -> str:
+    r"""A ``table`` of the means for a paper: booktabs rules, a caption, a label, marks.
 
-    The arrows of a comparison with a baseline need ``\\usepackage{amssymb}``.
+    Superscript letters (the runs a mean is significantly better than) or arrows
+    (significantly above/below the baseline), the best mean in bold, ``decimals``
+    decimals, and a note naming the test, the correction and alpha. With
+    ``effect_sizes`` a second block lists every tested pair: the difference, the effect
+    size ``difference / sqrt(V_E)`` with the test's interval, and the corrected p-value.
+    The second line is a comment naming the packages the document needs:
+    ``\usepackage{booktabs}``, and ``\usepackage{amssymb}`` for the arrows.
+
+    Examples
+    --------
+    >>> from reteval import compare
+    >>> qrels = {f"q{i}": {f"d{i}": 1} for i in range(4)}
+    >>> runs = {"a": {f"q{i}": [f"d{i}"] for i in range(4)},
+    ...         "b": {f"q{i}": ["x", "y", "z"][:i] + [f"d{i}"] for i in range(4)}}
+    >>> tex = render_latex(compare(qrels, runs, ["RR"], rng=0), decimals=2)
+    >>> print(tex.splitlines()[1])
+    % needs \usepackage{booktabs}
+    >>> print(next(line for line in tex.splitlines() if line.startswith("(a)")))
+    (a) & a & \textbf{1.00} \\
     """
     c = _numbers(c)
+    decimals = _check_decimals(decimals)
     marks = _marks(c)
     letter = {s: system_letters(k) for k, s in enumerate(c.systems)}
     means = c.means
-    best = {m: max(means[m].values()) for m in c.measures}
+    shown = {m: {s: f"{means[m][s]:.{decimals}f}" for s in c.systems} for m in c.measures}
+    best = {m: max(c.systems, key=lambda s, m=m: means[m][s]) for m in c.measures}
+    packages = r"\usepackage{booktabs}" + (r", \usepackage{amssymb}"
+                                           if c.baseline is not None else "")
+    if caption is None:
+        caption = (f"{', '.join(c.measures)} of {len(c.systems)} runs over {c.n_queries} "
+                   "queries.")
+    ncol = 2 + len(c.measures)
     lines = [(f"% reteval compare: {len(c.systems)} runs, {c.n_queries} queries; "
               f"{tex_escape(_procedure_text(c))}"),
-             r"\begin{tabular}{ll " + "r" * len(c.measures) + "}", r"\hline",
-             " & Run & " + " & ".join(tex_escape(m) for m in c.measures) + r" \\", r"\hline"]
+             f"% needs {packages}",
+             r"\begin{table}[t]", r"\centering",
+             rf"\caption{{{tex_escape(caption)}}}", rf"\label{{{label}}}",
+             r"\begin{tabular}{ll" + "r" * len(c.measures) + "}", r"\toprule",
+             " & Run & " + " & ".join(tex_escape(m) for m in c.measures) + r" \\",
+             r"\midrule"]
     for s in c.systems:
         cells = [f"({letter[s]})" if c.baseline is None else "", tex_escape(s)]
         for m in c.measures:
-            value = f"{means[m][s]:.3f}"
-            cell = rf"\textbf{{{value}}}" if means[m][s] == best[m] else value
+            value = shown[m][s]
+            cell = rf"\textbf{{{value}}}" if value == shown[m][best[m]] else value
             mark = marks.get((m, s))
             if mark:
                 mark = {"▲": r"$\blacktriangle$", "▼": r"$\blacktriangledown$"}.get(mark, mark)
                 cell += r"\textsuperscript{" + mark + "}"
             cells.append(cell)
         lines.append(" & ".join(cells) + r" \\")
-    legend = tex_escape(_legend(c)).replace("▲/▼", r"$\blacktriangle$/$\blacktriangledown$")
-    lines += [r"\hline",
-              rf"\multicolumn{{{2 + len(c.measures)}}}{{l}}{{\footnotesize {legend}}} \\",
-              r"\end{tabular}"]
+    if effect_sizes:
+        lines += [r"\midrule",
+                  (rf"\multicolumn{{{ncol}}}{{l}}{{Pairs: difference, effect size [interval], "
+                   r"corrected $p$} \\")]
+        for r in pair_rows(c):
+            star = "$^{*}$" if r["significant"] else ""
+            lines.append(
+                rf"\multicolumn{{{ncol}}}{{l}}{{{tex_escape(r['measure'])}: "
+                rf"{tex_escape(r['system'])} $-$ {tex_escape(r['other'])}: "
+                rf"{r['mean_difference']:+.{decimals}f}, {_signed(r['effect_size'])} "
+                rf"[{_signed(r['es_low'])}, {_signed(r['es_high'])}], "
+                rf"$p$ {tex_escape(format_p(r['pvalue_corrected']))}{star}}} \\")
+    note = tex_escape(_note(c)).replace("▲/▼", r"$\blacktriangle$/$\blacktriangledown$")
+    if effect_sizes:
+        note += r"; $^{*}$ significant"
+    lines += [r"\bottomrule", r"\end{tabular}",
+              r"\par\smallskip\parbox{\linewidth}{\footnotesize \emph{Note.} " + note + "}",
+              r"\end{table}"]
     return "\n".join(lines) + "\n"

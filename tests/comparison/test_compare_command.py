@@ -105,7 +105,18 @@ def test_csv_markdown_latex(runs, capsys):
     assert "| Run | RR |" in md and "| (a) bm25 | 0.7500" in md
     assert main([*args, "--format", "latex"]) == 0
     tex = capsys.readouterr().out
-    assert r"\begin{tabular}{ll r}" in tex and r"\textbf{0.750}" in tex
+    assert r"\begin{tabular}{llr}" in tex and r"\textbf{0.750}" in tex
+    lines = tex.splitlines()
+    assert lines[1] == r"% needs \usepackage{booktabs}"  # letters need no amssymb
+    caption = r"\caption{RR of 3 runs over 8 queries.}"
+    for part in (r"\toprule", r"\midrule", r"\bottomrule", caption,
+                 r"\label{tab:reteval-compare}", "randomised Tukey HSD"):
+        assert part in tex
+    assert r"\hline" not in tex and "Pairs:" not in tex
+    assert main([*args, "--format", "latex", "--decimals", "2", "--effect-sizes"]) == 0
+    tex = capsys.readouterr().out
+    assert r"\textbf{0.75}" in tex and r"Pairs: difference" in tex
+    assert r"RR: bm25 $-$ dense: +0.12," in tex  # 0.75 - 0.625, two decimals
 
 
 def test_names_by_tag(runs, capsys):

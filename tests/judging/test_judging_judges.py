@@ -145,3 +145,14 @@ def test_compare_judgments_by_hand():
     # b tied with c in human only (1/2) -> 0.5/1 + 1.5/2 = 1.25 -> 2/2 * 1.25 - 1
     assert c.tau_ap == pytest.approx(0.25)
     assert c.same_best is False  # human: a alone first; other: a and b tied first
+
+
+def test_compare_judgments_takes_a_geometric_mean():
+    human = {"q1": {"d1": 2, "d2": 0, "d3": 1, "d4": 0}, "q2": {"d5": 1, "d6": 0}}
+    runs = {"a": {"q1": ["d1", "d2"], "q2": ["d5"]}, "b": {"q1": ["d2", "d3"], "q2": ["d6"]},
+            "c": {"q1": ["d4", "d2"], "q2": ["d6", "d5"]}}
+    c = compare_judgments(human, human, runs, measure="gm_map")
+    # AP by hand: a (1/2, 1), b (1/4, 0), c (0, 1/2); 0 floored at 0.00001
+    expected = {"a": 0.5 ** 0.5, "b": (0.25 * 0.00001) ** 0.5, "c": (0.00001 * 0.5) ** 0.5}
+    for name, value in expected.items():
+        assert c.scores.loc[name, "human"] == pytest.approx(value, rel=1e-12)

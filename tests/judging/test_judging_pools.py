@@ -174,3 +174,16 @@ def test_bad_groups_are_named():
     with pytest.raises(InputError,
                        match=r"at least two groups: the one group left out \('g'\) holds every"):
         leave_one_out(qrels, runs, groups={"g": ["a", "b"]})
+
+
+def test_leave_one_out_takes_a_geometric_mean():
+    qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
+    runs = {"a": {"q1": ["d1"], "q2": ["d7", "d8"]}, "b": {"q1": ["d9", "d1"], "q2": ["d9", "d2"]}}
+    table = leave_one_out(qrels, runs, measure="gm_map", depth=2, judged_at=2).table
+    # AP a: 1 and 0 (floored at 0.00001); b: 0.5 and 0.5. The arithmetic means tie at 0.5.
+    assert table.loc["a", "pooled"] == pytest.approx((1 * 0.00001) ** 0.5, rel=1e-12)
+    assert table.loc["b", "pooled"] == pytest.approx(0.5, rel=1e-12)
+    assert table.loc["b", "rank_pooled"] == 1 and table.loc["a", "rank_pooled"] == 2
+    # b left out: a's pool d1 d7 d8 keeps q1's judgment only: AP 0.5 and 0
+    assert table.loc["b", "left_out"] == pytest.approx((0.5 * 0.00001) ** 0.5, rel=1e-12)
+    assert table.loc["a", "left_out"] == pytest.approx((1 * 0.00001) ** 0.5, rel=1e-12)

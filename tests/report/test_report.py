@@ -3,13 +3,16 @@ the Chinese and English editions, the continuous-evaluation section."""
 
 from __future__ import annotations
 
+import math
 import re
 import warnings
 from html.parser import HTMLParser
 
 import numpy as np
+import pandas as pd
 import pytest
 from matplotlib.figure import Figure
+from scipy import stats
 
 from reteval.comparison import compare
 from reteval.errors import InputError
@@ -123,7 +126,7 @@ def latex_rows(tex):
     spec = re.match(r"\{([^}]*)\}", body).group(1)
     n_cols = len(spec.replace(" ", ""))
     rows = [r.strip() for r in body[len(spec) + 2:].split(r"\\")]
-    rows = [re.sub(r"^(\\hline\s*)+", "", r).strip() for r in rows]
+    rows = [re.sub(r"^(\\(hline|toprule|midrule|bottomrule)\s*)+", "", r).strip() for r in rows]
     return n_cols, [r for r in rows if r]
 
 
@@ -244,7 +247,8 @@ def test_write_report(tmp_path, evil):
             assert f"]({rel})" in md
     page = paths["report.html"].read_text(encoding="utf-8")
     assert page.count("data:image/png;base64,") == 4 and "Weekly report" in page
-    assert paths["report.tex"].read_text(encoding="utf-8").rstrip().endswith(r"\end{tabular}")
+    tex = paths["report.tex"].read_text(encoding="utf-8")
+    assert tex.rstrip().endswith(r"\end{table}") and r"\label{tab:reteval-comparison}" in tex
 
 
 def test_input_errors(evil):
@@ -413,3 +417,27 @@ def test_markdown_table_rows_stay_one_line_whatever_breaks_a_name(newline):
         assert character not in markdown
     rows = [line for line in markdown.split("\n") if line.startswith("| a b |")]
     assert len(rows) == 1 and rows[0].count(" | ") == 1, rows  # system, RR: one row
+
+
+def test_latex_table_for_a_paper():
+    from reteval.comparison import compare_scores
+
+    rr = pd.DataFrame({"a": [1.0, 0.5, 1.0], "b": [0.5, 1.0, 0.0]},
+                      index=pd.Index(["q1", "q2", "q3"], name="query_id"))
+    c = compare_scores({"RR": rr}, rng=0)
+    tex = to_latex(c, digits=2, effect_sizes=True, label="tab:rr")
+    lines = tex.splitlines()
+    assert lines[1] == r"% needs \usepackage{booktabs}"
+    for part in (r"\toprule", r"\midrule", r"\bottomrule", r"\label{tab:rr}",
+                 r"\caption{RR of 2 systems over 3 queries}", r"\textbf{0.83}", "0.50",
+                 "(paired t test, Holm-corrected p"):
+        assert part in tex
+    assert r"\hline" not in tex
+    # effect size by hand: d = (0.5, -0.5, 1), mean 1/3; residual SS = sum((d - 1/3)^2) / 2
+    # = 7/12 on 2 df, V_E = 7/24: (5/6 - 1/2) / sqrt(7/24) = 0.617; p of scipy's ttest_rel
+    es = (5 / 6 - 1 / 2) / math.sqrt(7 / 24)
+    p = stats.ttest_rel([1.0, 0.5, 1.0], [0.5, 1.0, 0.0]).pvalue
+    assert f"RR: a / b: {es:.2f} [" in tex and f"p = {p:.4f}" in tex
+    assert "Pairs" not in to_latex(c) and "System / Other / Effect size" not in to_latex(c)
+    with pytest.raises(InputError, match="label must be"):
+        to_latex(c, label="a}b")
