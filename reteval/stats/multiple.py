@@ -57,6 +57,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -124,7 +125,7 @@ def _frame_from_mapping(scores: Mapping) -> pd.DataFrame:
         series[name] = s
     if not series:
         raise InputError("scores must hold at least 2 systems; got none")
-    union = None
+    union: Any = None
     for s in series.values():
         union = s.index if union is None else union.union(s.index, sort=False)
     for name, s in series.items():
