@@ -59,6 +59,7 @@ def test_params_file_errors(tmp_path):
         load_params(tmp_path / "missing.yml")
 
 
+@pytest.mark.notebook
 def test_run_one_notebook_with_params(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     params = tmp_path / "params.yml"
@@ -78,6 +79,7 @@ def test_run_one_notebook_with_params(tmp_path, monkeypatch, capsys):
     assert (out / "zh" / "01_measures" / "01_measures.html").is_file()
 
 
+@pytest.mark.notebook
 def test_failure_names_notebook_and_cell_and_keeps_partial_output(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     params = tmp_path / "params.yml"
@@ -167,6 +169,7 @@ def test_default_params_common_changes_no_notebook_default():
                 assert repr(value) == declared[key]["default"].strip(), (path.name, key)
 
 
+@pytest.mark.notebook
 @pytest.mark.slow
 def test_all_editions_common_overrides_and_kernel_environment(tmp_path, monkeypatch):
     notebooks = fake_notebooks(tmp_path / "nbs")
@@ -263,6 +266,7 @@ def test_jobs_must_be_a_positive_integer(tmp_path, capsys):
     assert "jobs must be a positive integer; got -1" in capsys.readouterr().err
 
 
+@pytest.mark.notebook
 def test_quiet_run_prints_only_the_summary(tmp_path, monkeypatch, capsys):
     notebooks = fake_notebooks(tmp_path / "nbs")
     monkeypatch.setenv("RETEVAL_PROGRESS", "text")
@@ -364,6 +368,7 @@ def test_unusable_output_or_source_is_one_line_before_any_kernel(tmp_path, capsy
     assert expected in err
 
 
+@pytest.mark.notebook
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize(("code", "expected", "raised"), [
     ("1/0", "failed in cell 7 (from 0, In [4]) of {}: ZeroDivisionError: division by zero", True),
