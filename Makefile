@@ -67,9 +67,10 @@ browser-deps:
 	fi
 
 # The edit-test loop: everything but the tests that execute a notebook in a kernel (marked
-# `notebook`) or drive a browser. `pytest --lf` reruns the tests that failed last time.
+# `notebook`), drive a browser or take more than a few seconds (`slow`: large files, Dask
+# clusters, Cranfield). `pytest --lf` reruns the tests that failed last time.
 test-fast: setup
-	$(BIN)/python -m pytest -n $(WORKERS) --dist loadscope -m "not notebook and not browser"
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadscope -m "not notebook and not browser and not slow"
 
 # ruff, the layers contract and the type checks; all three also run inside `make test`.
 lint: setup
