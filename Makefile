@@ -1,5 +1,6 @@
 # Two commands do all the set-up: `make run` (the main job) and `make test` (the whole suite).
-# Both create .venv when it is missing and install the project with everything it needs.
+# Both create .venv when it is missing and install the project with everything it needs;
+# `make test-fast` (the suite without its notebook kernels) and `make lint` too.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -7,7 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 PARAMS ?= params/default.yml
 OUTPUT ?= outputs
 
-.PHONY: setup run test test-fast bench clean
+.PHONY: setup run test test-fast lint bench clean
 
 setup: $(STAMP)
 
@@ -23,8 +24,9 @@ $(STAMP): pyproject.toml | fonts
 run: fonts setup
 	$(BIN)/reteval run --params $(PARAMS) --output $(OUTPUT) --lang all
 
-# Two workers (the suite is mostly notebooks executing in their own kernels); --dist loadscope
-# keeps each test file and each notebook (nbval runs its cells in order) on one worker.
+# Two workers (a third of the suite's time is notebooks executing in their own kernels);
+# --dist loadscope keeps each test file on one worker, so that a notebook run a module's tests
+# share (a module-scoped fixture) runs once.
 WORKERS ?= 2
 
 test: fonts setup browser-deps
@@ -64,8 +66,17 @@ browser-deps:
 		fi; \
 	fi
 
+# The edit-test loop: everything but the tests that execute a notebook in a kernel (marked
+# `notebook`), drive a browser or take more than a few seconds (`slow`: large files, Dask
+# clusters, Cranfield). `pytest --lf` reruns the tests that failed last time.
 test-fast: setup
-	$(BIN)/python -m pytest -n $(WORKERS) --dist loadscope -m "not slow and not browser"
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadscope -m "not notebook and not browser and not slow"
+
+# ruff, the layers contract and the type checks; all three also run inside `make test`.
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 # Speed benchmarks, side by side in one run (several minutes: ranx is slow to compile and run).
 bench: setup

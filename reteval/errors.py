@@ -7,6 +7,7 @@ user's input from a bug.
 
 from __future__ import annotations
 
+import os
 from types import MappingProxyType
 
 __all__ = [
@@ -42,8 +43,8 @@ class InputError(RetevalError, ValueError):
     "run.txt:3: bad score 'x'"
     """
 
-    def __init__(self, message: str, *, path: str | None = None, line: int | None = None,
-                 key: str | None = None, fields: dict | None = None):
+    def __init__(self, message: str, *, path: str | os.PathLike | None = None,
+                 line: int | None = None, key: str | None = None, fields: dict | None = None):
         self.path = None if path is None else str(path)
         self.line = line
         if key is not None:

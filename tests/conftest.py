@@ -19,6 +19,6 @@ def shared_data():
         pytest.skip(f"shared datasets not found at {DATA}")
     return DATA
 
-# Progress bars stay off in tests and in the notebooks nbval runs (no front end is live there);
-# tests/test_progress.py sets the mode it checks.
+# Progress bars stay off in tests and in the notebooks they run (no front end is live there);
+# tests/_util/test_progress.py sets the mode it checks.
 os.environ.setdefault("RETEVAL_PROGRESS", "off")

@@ -27,9 +27,11 @@ def execute(stem, tmp_path, **parameters):
 
 
 def execute_solutions(number, tmp_path, lang):
-    """Run ``notebooks/solutions/NN_solutions.ipynb``.
+    """Run ``notebooks/solutions/NN_solutions.ipynb`` in edition ``lang``.
 
-    Its cells assert that check() accepts them.
+    Its cells assert that check() accepts them. Each solutions notebook runs in one edition
+    (the editions share their code cells; check()'s words in both languages are tested in
+    tests/teaching/test_exercises.py): some chapters' in Chinese, the others' in English.
     """
     papermill.execute_notebook(
         str(ROOT / "notebooks" / "solutions" / f"{number}_solutions.ipynb"),

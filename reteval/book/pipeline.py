@@ -5,10 +5,11 @@ parameters from one YAML file and writes into ``OUTPUT/<lang>/NN_name/``: the
 executed notebook, its figures and its machine-readable results.
 
 **Editions.** The notebooks are bilingual sources (:mod:`reteval.book.editions`).
-``lang`` picks the edition: ``zh`` (the default), ``en``, or ``all`` (Chinese
-first, then English). What runs, and what is saved, is the edition: the source
-without the other language's prose. A notebook that declares ``lang`` in its
-parameters cell gets the edition's language.
+``lang`` picks the edition: ``zh`` (the default), ``en``, or ``all`` (both:
+side by side, one edition per CPU core, or Chinese first, then English on one
+core; ``jobs`` decides). What runs, and what is saved, is the edition: the
+source without the other language's prose. A notebook that declares ``lang`` in
+its parameters cell gets the edition's language.
 
 The parameters file::
 
@@ -44,9 +45,12 @@ and the others after them: the default parameters put the report last. A name
 in ``order`` with no notebook is skipped, and the run says so.
 Every notebook also gets ``output_dir``.
 
-Progress: one bar over the notebooks and one over the cells of the running
+Progress: one bar over the notebooks and one over the cells of each running
 notebook (:mod:`reteval._util.progress`: on a terminal only, never with ``--quiet``);
-the kernels run with ``RETEVAL_PROGRESS=off`` (no front end is live there).
+the kernels run with ``RETEVAL_PROGRESS=off`` (no front end is live there) and
+with ``RETEVAL_CACHE_DIR=OUTPUT/.cache``: the retrievers' embeddings of a
+collection are computed once and shared by every notebook and edition
+(:mod:`reteval.retrievers.cache`).
 
 On a failure the run stops, the partial executed notebook is kept, and the error
 names the notebook, the edition and the cell: its index (from 0) in the saved
@@ -69,12 +73,12 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from reteval._util.languages import DEFAULT_LANG, LANGUAGES
+from reteval.book.paramfile import LANG_CHOICES, load_params
 from reteval.errors import InputError, RetevalError
 
 __all__ = ["NotebookFailed", "NotebookResult", "add_subcommands", "languages", "load_params",
            "notebook_parameters", "notebook_paths", "run_pipeline"]
 
-LANG_CHOICES = (*LANGUAGES, "all")
 
 
 class NotebookFailed(RetevalError):
@@ -94,126 +98,6 @@ class NotebookResult(NamedTuple):
     seconds: float
     lang: str = DEFAULT_LANG
     overrides: dict = MappingProxyType({})  # read-only when empty by default
-
-
-def load_params(path: str | os.PathLike | None) -> dict:
-    """Read a pipeline parameters file; ``None`` gives empty parameters.
-
-    Returns
-    -------
-    dict
-        ``{"lang": str or None, "common": {...}, "notebooks": {name: {...}}, "order": [...]}``.
-
-    Raises
-    ------
-    InputError
-        The file is missing, is not YAML, or has another shape than
-        ``{lang: zh|en|all, common: {...}, notebooks: {name: {...}}, order: [...]}``;
-        or it sets ``lang`` inside ``common`` or a notebook's section.
-    """
-    if path is None:
-        return {"lang": None, "common": {}, "notebooks": {}, "order": []}
-    import yaml
-
-    path = Path(path)
-    try:
-        data = _load_yaml(path.read_text(encoding="utf-8"), path) or {}
-    except FileNotFoundError:
-        raise InputError("no such parameters file", path=path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a parameters file", path=path) from None
-    except UnicodeDecodeError:
-        raise InputError("not a text (UTF-8) parameters file", path=path) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", path=path) from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise InputError(f"not valid YAML: {getattr(exc, 'problem', exc)}", path=path,
-                         line=None if mark is None else mark.line + 1) from None
-    data = _plain(data, path, "the file")
-    if not isinstance(data, dict) or set(data) - {"lang", "common", "notebooks", "order"}:
-        raise InputError("expected top-level keys 'lang', 'common', 'notebooks' and 'order' only",
-                         path=path)
-    lang = data.get("lang")
-    if lang is not None and lang not in LANG_CHOICES:
-        raise InputError(f"'lang' must be one of {list(LANG_CHOICES)}; got {lang!r}", path=path)
-    order = data.get("order") or []
-    if not isinstance(order, list) or not all(isinstance(name, str) for name in order):
-        raise InputError("'order' must be a list of notebook names", path=path)
-    common = data.get("common") or {}
-    notebooks = data.get("notebooks") or {}
-    if not isinstance(common, dict) or not isinstance(notebooks, dict) or not all(
-        isinstance(v, dict) for v in notebooks.values() if v is not None
-    ):
-        raise InputError("'common' and each entry of 'notebooks' must be mappings", path=path)
-    notebooks = {k: v or {} for k, v in notebooks.items()}
-    where = ["common"] * ("lang" in common) + [f"notebooks: {k}" for k, v in notebooks.items()
-                                                if "lang" in v]
-    if where:
-        raise InputError(f"'lang' is set in {where}; the edition is chosen by the top-level "
-                         "'lang' key or --lang", path=path)
-    return {"lang": lang, "common": common, "notebooks": notebooks, "order": order}
-
-
-_MAX_DEPTH = 100  # nesting of YAML collections in a parameters file
-
-def _load_yaml(text: str, path: Path):
-    """``yaml.safe_load`` without aliases and with bounded nesting.
-
-    An alias (``*name``) repeats a node; a few nested ones expand into billions
-    of values ("billion laughs"), so a parameters file must write every value out.
-    """
-    import yaml
-
-    class Loader(yaml.SafeLoader):
-        depth = 0
-
-        def compose_node(self, parent, index):
-            if self.check_event(yaml.AliasEvent):
-                mark = self.peek_event().start_mark
-                raise InputError(f"YAML aliases (*{self.peek_event().anchor}) are not accepted "
-                                 "in a parameters file: write the value out", path=path,
-                                 line=mark.line + 1)
-            if self.depth >= _MAX_DEPTH:
-                raise InputError(f"nested more than {_MAX_DEPTH} levels deep", path=path,
-                                 line=self.peek_event().start_mark.line + 1)
-            self.depth += 1
-            try:
-                return super().compose_node(parent, index)
-            finally:
-                self.depth -= 1
-
-    loader = Loader(text)
-    try:
-        return loader.get_single_data()
-    finally:
-        loader.dispose()
-
-
-def _plain(value, path: Path, where: str):
-    """Parameters as JSON-like values: a date becomes its ISO text, keys are strings.
-
-    Anything else YAML can build (a set, bytes, a mapping with a number or a
-    list as key) is an error naming where it is.
-    """
-    import datetime
-
-    if isinstance(value, (datetime.date, datetime.datetime)):
-        return value.isoformat()  # an unquoted 2026-06-01 is the text "2026-06-01"
-    if value is None or isinstance(value, (str, bool, int, float)):
-        return value
-    if isinstance(value, list):
-        return [_plain(v, path, f"{where}[{i}]") for i, v in enumerate(value)]
-    if isinstance(value, dict):
-        bad = [k for k in value if not isinstance(k, str)]
-        if bad:
-            raise InputError(f"keys must be text; {where} has the key {bad[0]!r:.60} "
-                             f"({type(bad[0]).__name__}): quote it", path=path)
-        return {k: _plain(v, path, f"{where}: {k}" if where != "the file" else k)
-                for k, v in value.items()}
-    kind = "a set" if isinstance(value, (set, frozenset)) else type(value).__name__
-    raise InputError(f"{where} is {kind}; parameters are text, numbers, booleans, dates, "
-                     "lists and mappings", path=path)
 
 
 def _substitute(value, output: str):
@@ -417,6 +301,7 @@ def run_pipeline(
     lang: str | None = None,
     log=None,
     quiet: bool = False,
+    jobs: int | None = None,
 ) -> list[NotebookResult]:
     """Execute every notebook's edition in order with papermill.
 
@@ -437,6 +322,10 @@ def run_pipeline(
         a ``common`` value overrides.
     quiet : bool, default False
         No progress bars.
+    jobs : int, optional
+        How many editions run side by side, each notebook in its own kernel (the notebooks
+        of one edition run in order: a later one may read an earlier one's results).
+        Default: one per CPU core, at most the number of editions.
 
     Returns
     -------
@@ -451,12 +340,13 @@ def run_pipeline(
     import nbformat
     import papermill
 
-    from reteval._util.progress import progress, progress_mode
+    from reteval._util.progress import progress_counter, progress_mode
     from reteval.book.editions import edition
 
     if not isinstance(params, dict):
         params = load_params(params)
     langs = languages(lang, params)
+    workers = _editions_at_once(jobs, langs)
     output = Path(output).resolve()
     if output.exists() and not output.is_dir():
         raise InputError("the output must be a folder; this is a file", path=output)
@@ -480,12 +370,12 @@ def run_pipeline(
 
     _check_fonts(langs)
     bars = "off" if quiet else progress_mode()
-    jobs = [(lg, plan) for lg in langs for plan in plans]
-    for lg, (path, *_rest) in jobs:  # every output place is usable before any notebook runs
+    work = [(lg, plan) for lg in langs for plan in plans]
+    for lg, (path, *_rest) in work:  # every output place is usable before any notebook runs
         _prepare(output / lg / path.stem / path.name)
-    results = []
-    steps = iter(jobs) if quiet else progress(jobs, desc="notebooks", unit="notebook")
-    for lg, (path, source, declared, values, overrides) in steps:
+
+    def run_one(lg, plan, position):
+        path, source, declared, values, overrides = plan
         name = path.stem
         root = output / lg
         values = _substitute(values, _shown(root))
@@ -508,12 +398,72 @@ def run_pipeline(
         say(f"running {lg}/{path.name} -> {target}")
         start = time.perf_counter()
         cells = {"desc": f"{lg}/{name}", "leave": False, "file": sys.stderr,
-                 "disable": bars == "off", "dynamic_ncols": True}
+                 "disable": bars == "off", "dynamic_ncols": True, "position": position}
         _execute(executed, values, cells, f"notebook {path.name} ({lg} edition)", lg)
         seconds = time.perf_counter() - start
-        results.append(NotebookResult(name, target, executed, seconds, lg, overrides))
         say(f"done    {lg}/{path.name} in {seconds:.1f} s")
-    return results
+        return NotebookResult(name, target, executed, seconds, lg, overrides)
+
+    counter = (contextlib.nullcontext(lambda n=1: None) if quiet else
+               progress_counter(len(work), desc="notebooks", unit="notebook"))
+    # The kernels' environment, set once for the whole run (editions may run side by side):
+    # no progress bars in them, and one cache of embeddings for every notebook and edition.
+    with counter as advance, _kernel_environment(RETEVAL_PROGRESS="off",
+                                                 RETEVAL_CACHE_DIR=str(output / ".cache")):
+        if workers == 1:
+            results = []
+            for lg, plan in work:
+                results.append(run_one(lg, plan, None))
+                advance()
+            return results
+        return _side_by_side(langs, plans, run_one, advance)
+
+
+def _editions_at_once(jobs: int | None, langs: list[str]) -> int:
+    """How many editions run side by side: ``jobs``, else one per core; at most all of them."""
+    if jobs is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+            os.cpu_count() or 1)
+        return max(1, min(cores, len(langs)))
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise InputError(f"jobs must be a positive integer; got {jobs!r}")
+    return min(jobs, len(langs))
+
+
+def _side_by_side(langs, plans, run_one, advance) -> list[NotebookResult]:
+    """Each edition's notebooks in order, the editions in threads side by side (each notebook
+    runs in its own kernel). After a failure the other editions stop once their running
+    notebook ends; the first edition's error (in the order of ``langs``) is raised."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    failed = threading.Event()
+
+    def one_edition(position, lg):
+        done = []
+        for plan in plans:
+            if failed.is_set():
+                break
+            try:
+                done.append(run_one(lg, plan, position))
+            except BaseException:
+                failed.set()
+                raise
+            advance()
+        return done
+
+    with ThreadPoolExecutor(max_workers=len(langs), thread_name_prefix="edition") as pool:
+        futures = [pool.submit(one_edition, i + 1, lg) for i, lg in enumerate(langs)]
+        try:
+            for future in futures:
+                future.exception()  # wait for each edition
+        except BaseException:  # Ctrl-C here: the editions stop after their running notebook
+            failed.set()
+            raise
+    for future in futures:
+        if future.exception() is not None:
+            raise future.exception()
+    return [result for future in futures for result in future.result()]
 
 
 def _check_fonts(langs) -> None:
@@ -574,11 +524,10 @@ def _execute(executed: Path, values: dict, cells: dict, failed: str, lang: str =
     client_log = logging.getLogger("papermill")  # the log papermill gives nbclient
     client_log.addFilter(not_the_death)
     try:
-        with _kernel_environment(RETEVAL_PROGRESS="off"):
-            papermill.execute_notebook(
-                str(executed), str(executed), parameters=values, cwd=os.getcwd(),
-                progress_bar=cells, kernel_name="python3",
-            )
+        papermill.execute_notebook(
+            str(executed), str(executed), parameters=values, cwd=os.getcwd(),
+            progress_bar=cells, kernel_name="python3",
+        )
     except papermill.PapermillExecutionError as exc:
         raise NotebookFailed(
             f"{failed} failed {_cell_words(executed)}: {exc.ename}: {exc.evalue}; "
@@ -624,7 +573,7 @@ def _cmd_run(args) -> int:
 
     results = run_pipeline(
         args.params, output=args.output, notebooks_dir=args.notebooks, only=args.only,
-        lang=args.lang, log=log, quiet=args.quiet,
+        lang=args.lang, log=log, quiet=args.quiet, jobs=args.jobs,
     )
     total = time.perf_counter() - started
     editions = sorted({r.lang for r in results}, key=LANG_CHOICES.index)
@@ -652,8 +601,10 @@ def add_subcommands(subparsers) -> None:
     p.add_argument("--only", action="append", metavar="NAME",
                    help="run only this notebook (stem, repeatable)")
     p.add_argument("--lang", choices=LANG_CHOICES, default=None,
-                   help="edition: zh (Chinese), en (English) or all (both, Chinese first); "
+                   help="edition: zh (Chinese), en (English) or all (both editions); "
                    "default: the parameters file's lang, else zh")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="editions run side by side (default: one per CPU core, at most all)")
     p.add_argument("--quiet", action="store_true",
                    help="no progress bars and no per-notebook lines")
     p.add_argument("--no-book", action="store_true",

@@ -16,9 +16,10 @@ import pyarrow as pa
 
 __all__ = ["from_numpy", "strings", "take", "to_numpy"]
 
-_TYPES = {np.dtype(np.int32): pa.int32(), np.dtype(np.int64): pa.int64(),
-          np.dtype(np.uint64): pa.uint64(), np.dtype(np.float64): pa.float64()}
-_DTYPES = {str(t): d for d, t in _TYPES.items()}
+_TYPES: dict[np.dtype, pa.DataType] = {
+    np.dtype(np.int32): pa.int32(), np.dtype(np.int64): pa.int64(),
+    np.dtype(np.uint64): pa.uint64(), np.dtype(np.float64): pa.float64()}
+_DTYPES: dict[str, np.dtype] = {str(t): d for d, t in _TYPES.items()}
 
 
 def from_numpy(values) -> pa.Array:

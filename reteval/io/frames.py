@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -133,7 +134,7 @@ def _check_values(frame: pd.DataFrame, column: str, what: str, integer: bool) ->
     """
     raw = frame[column]
     kind = raw.dtype.kind if isinstance(raw.dtype, np.dtype) else "O"
-    values = None
+    values: Any = None
     if kind == "O" and is_numeric_dtype(raw.dtype) and not is_bool_dtype(raw.dtype):
         # nullable or Arrow-backed numbers: a missing value becomes NaN, refused below
         values = raw.to_numpy(dtype=np.float64, na_value=np.nan)
@@ -212,7 +213,7 @@ def _from_nested(data: Mapping, value_column: str, what: str) -> pd.DataFrame:
 
 
 def _from_evaluation_queries(records) -> pd.DataFrame:
-    rows = []
+    rows: list[tuple] = []
     for record in records:
         scores = dict(getattr(record, "relevance_scores", None) or {})
         for doc in getattr(record, "relevant_docs", None) or []:

@@ -17,6 +17,7 @@ import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -33,6 +34,10 @@ _BLOCK_BYTES = 1 << 24  # Arrow parses blocks of this size on its threads, one c
 # in Arrow's pool for the next one (mapping the file, and giving memory back to the system
 # after every run, would cost more than the parse: a few ms each for a run of 50,000 lines).
 _MAPPED_MIN_BYTES = _BLOCK_BYTES
+
+
+# The fields of RunColumns before ``source``, as the readers return them.
+_Columns = tuple[Any, Any, np.ndarray, Any]
 
 
 @dataclass(frozen=True)
@@ -54,11 +59,11 @@ class RunColumns:
         The file's path, for messages.
     """
 
-    query_ids: object
-    doc_ids: object
+    query_ids: Any
+    doc_ids: Any
     scores: np.ndarray
-    lines: object
-    source: str
+    lines: Any
+    source: str | None
 
 
 def read_run_columns(path: str | os.PathLike) -> RunColumns:
@@ -85,10 +90,11 @@ def read_run_columns(path: str | os.PathLike) -> RunColumns:
             query_ids, doc_ids, scores, lines = parse_run_lines(decode(data, path), path)
             columns = (strings(query_ids).dictionary_encode(), strings(doc_ids),
                        np.asarray(scores, dtype=np.float64), np.asarray(lines, dtype=np.int64))
-    return RunColumns(*columns, source=str(path))
+    query_column, doc_column, score_column, line_column = columns
+    return RunColumns(query_column, doc_column, score_column, line_column, source=str(path))
 
 
-def _parse_fast(data, source=None) -> tuple | None:
+def _parse_fast(data, source=None) -> _Columns | None:
     """Multi-threaded reader for the common case: one space or one tab between fields.
 
     ``data`` is bytes or a read-only :class:`mmap.mmap` of the file, used here
@@ -183,7 +189,7 @@ def _large_types():
     return (pa.large_string(), pa.large_binary())
 
 
-def _read_mapped(path: Path) -> tuple | None:
+def _read_mapped(path: Path) -> _Columns | None:
     """Parse a large plain run file (one Arrow block or more), without a copy of it in Python.
 
     The shape checks read a Python ``mmap`` that never leaves this function;

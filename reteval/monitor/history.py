@@ -47,9 +47,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import sys
-import time
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 
@@ -79,11 +76,6 @@ SCHEMA_VERSION = 1
 
 #: ``PRAGMA application_id`` of a reteval history: the ASCII bytes "RETV".
 APPLICATION_ID = 0x52455456
-
-#: Environment variable read by the test suite only: seconds to sleep inside the
-#: write transaction, after the rows are inserted and before COMMIT, so that a
-#: test can kill the process while an entry is half-written.
-_PAUSE_ENV = "_RETEVAL_TEST_PAUSE_IN_WRITE"
 
 _SCHEMA = (
     """CREATE TABLE entries (
@@ -326,7 +318,6 @@ class HistoryStore:
                     for i, a in enumerate(alerts)
                 ),
             )
-            _test_pause()
         return self.entry(entry_id)
 
     # ------------------------------------------------------------------ reading
@@ -537,14 +528,6 @@ class HistoryStore:
             if n_aggregates != k:
                 problems.append(f"entry {entry_id}: {n_aggregates} aggregates, expected {k}")
         return problems
-
-
-def _test_pause() -> None:
-    seconds = os.environ.get(_PAUSE_ENV)
-    if seconds:
-        print("reteval: test hook: pausing inside the write transaction", file=sys.stderr,
-              flush=True)
-        time.sleep(float(seconds))
 
 
 def open_history(path, *, create: bool = False, lock_timeout: float = 5.0) -> HistoryStore:

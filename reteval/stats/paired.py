@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
 
@@ -191,7 +192,7 @@ def _walsh_prefix(d_sorted: np.ndarray, total: float, *, strict: bool) -> np.nda
     gives the answer up to rounding, which the loop corrects.
     """
     n = d_sorted.size
-    side = "left" if strict else "right"
+    side: Literal["left", "right"] = "left" if strict else "right"
     j = np.searchsorted(d_sorted, total - d_sorted, side=side)
 
     def inside(i, jj):

@@ -132,17 +132,18 @@ def pairwise_tests(scores, *, test: str = "t", names: Sequence[Hashable] | None 
     index = {nm: k for k, nm in enumerate(names)}
     if pairs is None:
         pairs = [(names[i], names[j]) for i in range(n_systems) for j in range(i + 1, n_systems)]
-    pairs = [tuple(p) for p in pairs]
-    for p in pairs:
+    asked: list[tuple[Hashable, ...]] = [tuple(p) for p in pairs]
+    for p in asked:
         if len(p) != 2 or p[0] not in index or p[1] not in index:
             raise InputError(f"pairs must hold pairs of system names from {names!r}; got {p!r}")
-    if not pairs:
+    if not asked:
         return {}
     if n_queries < 2:
         raise InputError(f"a paired test needs at least 2 queries; got {n_queries}")
-    a = [index[p[0]] for p in pairs]
-    b = [index[p[1]] for p in pairs]
+    a = [index[p[0]] for p in asked]
+    b = [index[p[1]] for p in asked]
     diffs = (matrix[a] - matrix[b]).T  # (n_queries, n_pairs)
+    results: Sequence[PairedTestResult]
     if name == "randomization":
         results = randomization_results(diffs, check_n_resamples(n_resamples), check_rng(rng))
     elif name == "bootstrap":
@@ -151,4 +152,4 @@ def pairwise_tests(scores, *, test: str = "t", names: Sequence[Hashable] | None 
         results = [paired_t_test(matrix[i], matrix[j]) for i, j in zip(a, b, strict=True)]
     else:
         results = [wilcoxon_test(matrix[i], matrix[j]) for i, j in zip(a, b, strict=True)]
-    return dict(zip(pairs, results, strict=True))
+    return dict(zip(asked, results, strict=True))

@@ -149,6 +149,7 @@ def _save_screenshot(page, tmp_path, name):
     return path
 
 
+@pytest.mark.notebook
 def test_explorer_notebook_runs_and_slider_updates_measures(browser, jupyterlab, tmp_path):
     url, token, root = jupyterlab
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
@@ -269,6 +270,7 @@ def _book_page(browser):
     return page, outside
 
 
+@pytest.mark.notebook
 @pytest.mark.slow
 def test_book_every_link_resolves_and_every_image_loads(browser, book):
     page, outside = _book_page(browser)
@@ -335,6 +337,7 @@ def _platform_fonts(page, selector: str) -> list[str]:
         cdp.detach()
 
 
+@pytest.mark.notebook
 @pytest.mark.slow
 def test_book_chinese_pages_use_a_cjk_font_and_switch_language(browser, book):
     page, outside = _book_page(browser)

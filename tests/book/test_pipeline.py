@@ -9,7 +9,7 @@ import pytest
 from nbformat import v4
 from paths import ROOT
 
-from reteval.book.pipeline import languages, load_params, run_pipeline
+from reteval.book.pipeline import NotebookFailed, languages, load_params, run_pipeline
 from reteval.cli import main
 from reteval.errors import InputError
 
@@ -17,7 +17,8 @@ RECORD = """\
 import json, os, pathlib
 pathlib.Path(output_dir).mkdir(parents=True, exist_ok=True)
 seen = {"lang": lang, "dataset": dataset, "k": k, "source": source,
-        "progress": os.environ.get("RETEVAL_PROGRESS")}
+        "progress": os.environ.get("RETEVAL_PROGRESS"),
+        "cache": os.environ.get("RETEVAL_CACHE_DIR")}
 pathlib.Path(output_dir, "results.json").write_text(json.dumps(seen))
 """
 
@@ -58,6 +59,7 @@ def test_params_file_errors(tmp_path):
         load_params(tmp_path / "missing.yml")
 
 
+@pytest.mark.notebook
 def test_run_one_notebook_with_params(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     params = tmp_path / "params.yml"
@@ -77,6 +79,7 @@ def test_run_one_notebook_with_params(tmp_path, monkeypatch, capsys):
     assert (out / "zh" / "01_measures" / "01_measures.html").is_file()
 
 
+@pytest.mark.notebook
 def test_failure_names_notebook_and_cell_and_keeps_partial_output(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     params = tmp_path / "params.yml"
@@ -164,10 +167,12 @@ def test_default_params_common_changes_no_notebook_default():
                 assert repr(value) == declared[key]["default"].strip(), (path.name, key)
 
 
+@pytest.mark.notebook
 @pytest.mark.slow
 def test_all_editions_common_overrides_and_kernel_environment(tmp_path, monkeypatch):
     notebooks = fake_notebooks(tmp_path / "nbs")
     monkeypatch.setenv("RETEVAL_PROGRESS", "text")  # ours; the kernels must get "off"
+    monkeypatch.delenv("RETEVAL_CACHE_DIR", raising=False)
     monkeypatch.chdir(tmp_path)  # paths below the working directory are shown relative to it
     lines = []
     params = {"lang": "en", "order": ["02_second", "09_absent"],
@@ -182,10 +187,11 @@ def test_all_editions_common_overrides_and_kernel_environment(tmp_path, monkeypa
     for lang in ("zh", "en"):
         first = json.loads((out / lang / "01_first" / "results.json").read_text())
         second = json.loads((out / lang / "02_second" / "results.json").read_text())
+        cache = str(out.resolve() / ".cache")  # one cache for every notebook and edition
         assert first == {"lang": lang, "dataset": "teaching", "k": 1, "source": None,
-                         "progress": "off"}
+                         "progress": "off", "cache": cache}
         assert second == {"lang": lang, "dataset": "teaching", "k": 3,
-                          "source": f"out/{lang}/01_first", "progress": "off"}
+                          "source": f"out/{lang}/01_first", "progress": "off", "cache": cache}
         # The saved notebook is the edition: its own language's prose only.
         saved = nbformat.read(out / lang / "01_first" / "01_first.ipynb", as_version=4)
         prose = [c.source for c in saved.cells if c.cell_type == "markdown"]
@@ -200,8 +206,65 @@ def test_all_editions_common_overrides_and_kernel_environment(tmp_path, monkeypa
     assert results[0].overrides == {}  # zh 02_second
     assert lines.count("common: dataset='teaching' overrides 01_first's default \"synthetic\"") == 2
     assert os.environ["RETEVAL_PROGRESS"] == "text"  # restored after the run
+    assert "RETEVAL_CACHE_DIR" not in os.environ
 
 
+@pytest.mark.notebook
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_editions_run_one_after_the_other_or_side_by_side(tmp_path, jobs):
+    notebooks = fake_notebooks(tmp_path / "nbs")
+    lines = []
+    results = run_pipeline(None, output=tmp_path / "out", notebooks_dir=notebooks, lang="all",
+                           log=lines.append, jobs=jobs)
+    assert [(r.lang, r.name) for r in results] == [
+        ("zh", "01_first"), ("zh", "02_second"), ("en", "01_first"), ("en", "02_second")]
+    order = [line.split()[1] for line in lines if line.startswith(("running", "done"))]
+    if jobs == 1:  # each edition's notebooks in order, the Chinese edition first
+        assert order == ["zh/01_first.ipynb", "zh/01_first.ipynb", "zh/02_second.ipynb",
+                         "zh/02_second.ipynb", "en/01_first.ipynb", "en/01_first.ipynb",
+                         "en/02_second.ipynb", "en/02_second.ipynb"]
+    else:  # the English edition starts before the Chinese one ends, each in its own order
+        assert order.index("en/01_first.ipynb") < len(order) - 1 - order[::-1].index(
+            "zh/02_second.ipynb")
+        for lang in ("zh", "en"):
+            mine = [name for name in order if name.startswith(lang)]
+            assert mine == [f"{lang}/01_first.ipynb"] * 2 + [f"{lang}/02_second.ipynb"] * 2
+
+
+WAIT_FOR_THE_CHINESE_FAILURE = """\
+import pathlib, time
+if lang == "zh":
+    raise AssertionError("only in English")
+failed = pathlib.Path({out!r}) / "zh" / "01_a" / "01_a.ipynb"
+for _ in range(600):  # until the Chinese edition's failure is saved, then a little more
+    if failed.is_file() and "only in English" in failed.read_text(encoding="utf-8"):
+        break
+    time.sleep(0.2)
+time.sleep(2)
+"""
+
+
+@pytest.mark.notebook
+def test_a_failed_edition_stops_the_other_one_after_its_running_notebook(tmp_path):
+    out = tmp_path / "out"
+    notebooks = tiny_notebooks(tmp_path / "nbs", WAIT_FOR_THE_CHINESE_FAILURE.format(out=str(out)))
+    (notebooks / "02_b.ipynb").write_bytes((notebooks / "01_a.ipynb").read_bytes())
+    with pytest.raises(NotebookFailed, match="01_a.ipynb \\(zh edition\\).*only in English"):
+        run_pipeline(None, output=out, notebooks_dir=notebooks, lang="all", jobs=2)
+    assert "papermill" in nbformat.read(out / "en" / "01_a" / "01_a.ipynb", as_version=4).metadata
+    assert not (out / "en" / "02_b" / "02_b.ipynb").exists()  # never started
+
+
+def test_jobs_must_be_a_positive_integer(tmp_path, capsys):
+    notebooks = fake_notebooks(tmp_path / "nbs")
+    with pytest.raises(InputError, match="jobs must be a positive integer; got 0"):
+        run_pipeline(None, output=tmp_path / "out", notebooks_dir=notebooks, jobs=0)
+    assert main(["run", "--notebooks", str(notebooks), "--output", str(tmp_path / "out"),
+                 "--jobs", "-1", "--quiet"]) == 2
+    assert "jobs must be a positive integer; got -1" in capsys.readouterr().err
+
+
+@pytest.mark.notebook
 def test_quiet_run_prints_only_the_summary(tmp_path, monkeypatch, capsys):
     notebooks = fake_notebooks(tmp_path / "nbs")
     monkeypatch.setenv("RETEVAL_PROGRESS", "text")
@@ -303,6 +366,7 @@ def test_unusable_output_or_source_is_one_line_before_any_kernel(tmp_path, capsy
     assert expected in err
 
 
+@pytest.mark.notebook
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize(("code", "expected", "raised"), [
     ("1/0", "failed in cell 7 (from 0, In [4]) of {}: ZeroDivisionError: division by zero", True),

@@ -25,6 +25,7 @@ from datetime import timezone
 import numpy as np
 import pandas as pd
 import pytest
+from commit_hook import connect_calling
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
@@ -46,7 +47,6 @@ from reteval.monitor import (
     plot_history,
     repeat,
 )
-from reteval.monitor import history as history_module
 from reteval.monitor.channels import check_url
 
 N_QUERIES = 30
@@ -310,10 +310,10 @@ def test_history_roundtrip_and_schema(files):
 def test_a_failed_write_leaves_no_partial_entry(files, monkeypatch):
     monitor(files, "good")
 
-    def boom():
+    def boom():  # after the entry's rows are inserted, before its COMMIT
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(history_module, "_test_pause", boom)
+    monkeypatch.setattr(sqlite3, "connect", connect_calling(boom))
     with pytest.raises(RuntimeError, match="disk on fire"):
         monitor(files, "bad")
     with open_history(files["history"]) as store:

@@ -1,21 +1,22 @@
 """Process-level reliability of the monitor: concurrent writers, SIGKILL, SIGTERM/SIGINT.
 
-Each test starts ``python -m reteval.cli monitor`` in subprocesses. The test
-hook ``_RETEVAL_TEST_PAUSE_IN_WRITE=SECONDS`` makes a process sleep inside its
-write transaction (after inserting the rows, before COMMIT) and say so on
-stderr, so that a test can act while an entry is half-written.
+Each test starts ``reteval monitor`` in subprocesses. With ``pause=SECONDS`` it runs through
+``commit_hook.py``, which makes the process sleep inside its write transaction (after inserting
+the rows, before COMMIT) and say so on stderr, so that a test can act while an entry is
+half-written.
 """
 
 from __future__ import annotations
 
-import os
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
+from commit_hook import PAUSE_MARK
 from test_monitor import N_QUERIES, write_qrels, write_run
 
 from reteval.monitor import monitor_once, open_history
@@ -25,8 +26,7 @@ pytestmark = [
     pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals"),
 ]
 
-PAUSE_ENV = "_RETEVAL_TEST_PAUSE_IN_WRITE"
-PAUSE_MARK = "pausing inside the write transaction"
+COMMIT_HOOK = Path(__file__).with_name("commit_hook.py")
 
 
 @pytest.fixture
@@ -39,15 +39,11 @@ def files(tmp_path):
 
 
 def spawn(files, *extra, pause=None):
-    env = dict(os.environ)
-    env.pop(PAUSE_ENV, None)
-    if pause is not None:
-        env[PAUSE_ENV] = str(pause)
-    command = [sys.executable, "-m", "reteval.cli", "monitor", str(files["history"]),
-               "--run", str(files["run"]), "--qrels", str(files["qrels"]), "-m", "RR",
-               "--baseline", "none", *extra]
-    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env)
+    start = [sys.executable, "-m", "reteval.cli"] if pause is None else [
+        sys.executable, str(COMMIT_HOOK), str(pause)]
+    command = [*start, "monitor", str(files["history"]), "--run", str(files["run"]),
+               "--qrels", str(files["qrels"]), "-m", "RR", "--baseline", "none", *extra]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def wait_for_line(stream, text, timeout=60):

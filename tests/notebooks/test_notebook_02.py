@@ -13,7 +13,6 @@ import json
 
 import numpy as np
 import pandas as pd
-import papermill
 import pytest
 from notebook_run import execute, execute_solutions, pipeline_parameters
 from paths import ROOT
@@ -194,6 +193,7 @@ def check_run(output_dir, results):
         assert path not in shown
 
 
+@pytest.mark.notebook
 @pytest.mark.slow
 def test_default_run_records_what_the_library_computes(tmp_path):
     parameters = pipeline_parameters(STEM)
@@ -207,26 +207,13 @@ def test_default_run_records_what_the_library_computes(tmp_path):
     assert "(scoreboard.csv)" in executed
 
 
+@pytest.mark.notebook
 @pytest.mark.slow
 def test_other_parameters_record_what_the_library_computes(tmp_path):
     output_dir, results = execute(STEM, tmp_path, lang="en", k=5, n_seeds=40, seed=3,
                                   score_decimals=1, link_base=str(tmp_path / "out"))
     assert (results["lang"], results["k"], results["score_decimals"]) == ("en", 5, 1)
     check_run(output_dir, results)
-
-
-@pytest.mark.parametrize(
-    "parameters, message",
-    [
-        ({"retriever": "bm52"}, "unknown retriever 'bm52' for retriever"),
-        ({"k": 1}, "k must be an integer of at least 2; got 1"),
-        ({"score_decimals": 9}, "score_decimals must be an integer from -3 to 6; got 9"),
-        ({"dataset": "/nonexistent/folder"}, "nonexistent"),
-    ],
-)
-def test_bad_parameters_stop_with_a_clear_message(tmp_path, parameters, message):
-    with pytest.raises(papermill.PapermillExecutionError, match=message):
-        execute(STEM, tmp_path, **parameters)
 
 
 def test_every_exercise_is_asked_and_solved():
@@ -243,7 +230,7 @@ def test_every_exercise_is_asked_and_solved():
         assert f'check("{exercise}", answer, lang=lang)' in solved
 
 
+@pytest.mark.notebook
 @pytest.mark.slow
-@pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_solutions_notebook_passes_its_own_checks(tmp_path, lang):
-    execute_solutions("02", tmp_path, lang)  # each solution cell asserts check() accepts it
+def test_the_solutions_notebook_passes_its_own_checks(tmp_path):
+    execute_solutions("02", tmp_path, "zh")  # each solution cell asserts check() accepts it

@@ -12,7 +12,6 @@ import math
 import nbformat
 import numpy as np
 import pandas as pd
-import papermill
 import pytest
 from notebook_run import execute as run_notebook
 from notebook_run import execute_solutions, pipeline_parameters
@@ -150,6 +149,7 @@ def assert_records_what_the_library_computes(results, collection, runs, scores, 
 # --------------------------------------------------------------------------- the default run
 
 
+@pytest.mark.notebook
 @pytest.mark.slow
 def test_default_run_records_what_the_library_computes(default_run, teaching_scores):
     output_dir, results = default_run
@@ -161,6 +161,7 @@ def test_default_run_records_what_the_library_computes(default_run, teaching_sco
     assert (output_dir / "pairs.csv").stat().st_size > 1_000
 
 
+@pytest.mark.notebook
 @pytest.mark.slow
 def test_default_run_draws_the_right_conclusions(default_run, teaching_scores):
     """What the prose of every section says, computed here."""
@@ -259,6 +260,7 @@ def test_default_run_draws_the_right_conclusions(default_run, teaching_scores):
 # --------------------------------------------------------------------------- other parameters
 
 
+@pytest.mark.notebook
 @pytest.mark.slow
 def test_other_parameters(tmp_path):
     params = {
@@ -283,21 +285,6 @@ def test_other_parameters(tmp_path):
                                              seed=3, alpha=0.1, baseline="hybrid",
                                              measure="nDCG@5")
     assert {r["system"] for r in results["risk"]} == {"bm25", "vector"}
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(
-    "parameters, message",
-    [
-        ({"retrievers": ["bm25", "vector"]}, "at least 3 retrievers to compare many systems"),
-        ({"measure": "P@10"}, "measure 'P@10' is not one of the measures"),
-        ({"measures": ["nDGC@10"], "measure": "nDGC@10"}, "Did you mean 'nDCG'"),
-        ({"lang": "fr"}, "lang must be 'zh' or 'en'"),
-    ],
-)
-def test_validation_cell_stops_with_a_clear_message(tmp_path, parameters, message):
-    with pytest.raises(papermill.PapermillExecutionError, match=message):
-        run_notebook(NOTEBOOK.stem, tmp_path, **parameters)
 
 
 # --------------------------------------------------------------------------- exercises
@@ -327,10 +314,10 @@ def test_checks_accept_the_right_answers_in_either_form():
     assert check("06.3", 1.10)
 
 
+@pytest.mark.notebook
 @pytest.mark.slow
-@pytest.mark.parametrize("lang", ["zh", "en"])
-def test_solutions_pass_their_checks(tmp_path, lang):
-    execute_solutions("06", tmp_path, lang)  # each solution cell asserts check() accepts it
+def test_solutions_pass_their_checks(tmp_path):
+    execute_solutions("06", tmp_path, "zh")  # each solution cell asserts check() accepts it
 
 
 # --------------------------------------------------------------------------- bilingual source

@@ -2,7 +2,6 @@
 
 import numpy as np
 import pandas as pd
-import papermill
 import pytest
 from notebook_run import ROOT, execute_solutions, pipeline_parameters
 from notebook_run import execute as run_notebook
@@ -30,6 +29,7 @@ def top(run, query, depth):
     return [doc for _, doc in order[:depth]]
 
 
+@pytest.mark.notebook
 @pytest.mark.slow
 def test_notebook_on_a_dataset_with_two_retrievers_matches_the_library(tmp_path):
     params = {"dataset": "teaching", "rankers": ["bm25", "lsa"], "click_model": "pbm", "depth": 8,
@@ -81,6 +81,7 @@ def test_notebook_on_a_dataset_with_two_retrievers_matches_the_library(tmp_path)
     assert pd.read_csv(output_dir / "ab_vs_interleaving.csv").shape[0] == 2
 
 
+@pytest.mark.notebook
 @pytest.mark.slow
 def test_default_run_records_the_library_values_and_the_conclusions_its_prose_draws(tmp_path):
     parameters = pipeline_parameters(NOTEBOOK.stem)
@@ -153,14 +154,7 @@ def test_default_run_records_the_library_values_and_the_conclusions_its_prose_dr
     assert results["overlap"]["mean_share"] < 0.6 and results["overlap"]["queries_differing"] == 1
 
 
+@pytest.mark.notebook
 @pytest.mark.slow
-def test_validation_cell_stops_with_a_clear_message(tmp_path):
-    with pytest.raises(papermill.PapermillExecutionError,
-                       match=r"impressions must be integers >= 2; got \[100, 1\]"):
-        execute(tmp_path, impressions=[100, 1])
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_solutions_notebook_passes_its_own_checks(tmp_path, lang):
-    execute_solutions("08", tmp_path, lang)  # each solution cell asserts check() accepts it
+def test_the_solutions_notebook_passes_its_own_checks(tmp_path):
+    execute_solutions("08", tmp_path, "zh")  # each solution cell asserts check() accepts it

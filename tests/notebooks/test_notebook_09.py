@@ -2,7 +2,6 @@
 
 from datetime import datetime, timedelta, timezone
 
-import papermill
 import pytest
 from notebook_run import execute as run_notebook
 from notebook_run import execute_solutions, pipeline_parameters
@@ -139,6 +138,7 @@ def check_month(output_dir, results):
     return per_day
 
 
+@pytest.mark.notebook
 @pytest.mark.slow
 def test_default_month_records_the_library_values_and_the_conclusions_its_prose_draws(tmp_path):
     parameters = pipeline_parameters("09_continuous_evaluation")
@@ -165,6 +165,7 @@ def test_default_month_records_the_library_values_and_the_conclusions_its_prose_
     assert results["history"] == "history.sqlite"  # no build-machine path in the results
 
 
+@pytest.mark.notebook
 @pytest.mark.slow
 def test_another_month_records_the_library_values(tmp_path):
     output_dir, results = execute(
@@ -183,20 +184,13 @@ def test_another_month_records_the_library_values(tmp_path):
     assert results["exception"] == {"error": "TimeoutError: 检索服务超时", "entries": 2, "day": 3}
 
 
-def test_validation_cell_stops_with_a_clear_message(tmp_path):
-    with pytest.raises(
-        papermill.PapermillExecutionError, match="regression_day must be in 2..days"
-    ):
-        execute(tmp_path, days=5, regression_day=9)
-
-
 # ---- exercises
 
 
+@pytest.mark.notebook
 @pytest.mark.slow
-@pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_solutions_notebook_passes_its_own_checks(tmp_path, lang):
-    execute_solutions("09", tmp_path, lang)  # each solution cell asserts check() accepts it
+def test_the_solutions_notebook_passes_its_own_checks(tmp_path):
+    execute_solutions("09", tmp_path, "en")  # each solution cell asserts check() accepts it
 
 
 def test_the_checks_reject_plausible_wrong_answers():

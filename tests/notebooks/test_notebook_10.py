@@ -124,6 +124,7 @@ def test_checks_reject_plausible_wrong_answers():
 # --------------------------------------------------------------------------- the default run
 
 
+@pytest.mark.notebook
 @pytest.mark.slow
 def test_default_run(tmp_path, teaching):
     text = execute(NOTEBOOK, tmp_path, cwd=tmp_path)  # every parameter at its default
@@ -220,6 +221,7 @@ def test_default_run(tmp_path, teaching):
 # --------------------------------------------------------------------------- another parameter set
 
 
+@pytest.mark.notebook
 @pytest.mark.slow
 def test_run_files_baseline_english_history(tmp_path):
     from reteval.monitor.runner import monitor_once
@@ -310,6 +312,7 @@ def test_run_files_baseline_english_history(tmp_path):
 # --------------------------------------------------------------------------- solutions
 
 
+@pytest.mark.notebook
 @pytest.mark.slow
 def test_solutions_pass_their_checks(tmp_path):
     text = execute(SOLUTIONS, tmp_path, cwd=tmp_path, lang="en")

@@ -9,6 +9,10 @@ from reteval.errors import InputError, UnknownMeasureError
 from reteval.teaching import params
 
 NB01 = {"lang": "zh", "retriever": "bm25", "k": 5, "depth": 100}
+LEADERBOARD = {"lang": "zh", "retriever": "bm25", "k": 10, "n_seeds": 200, "seed": 0,
+               "score_decimals": 0}  # notebook 02
+JUDGMENTS = {"lang": "zh", "depth": 100, "pool_depths": [1, 2, 5, 10, 20, 50, 100],
+             "loo_depths": [2, 10], "measure": "AP"}  # notebook 04
 EVALUATION_SET = {"lang": "zh", "retriever": "bm25", "other_retriever": "vector", "k": 5,
                   "depth": 100}  # notebook 03
 NB02 = {"lang": "zh", "retrievers": ["bm25", "vector"], "baseline": "bm25", "measures": ["AP"],
@@ -27,6 +31,8 @@ NB06 = {"lang": "zh", "start": "2026-05-01", "days": 30, "regression_day": 18, "
 
 def test_the_default_parameters_pass():
     assert params.check_notebook_01(**NB01) is None
+    assert params.check_notebook_02(**LEADERBOARD) is None
+    assert params.check_notebook_04(**JUDGMENTS) is None
     assert params.check_notebook_03(**EVALUATION_SET) is None
     assert params.check_notebook_05(**NB02) is None
     assert params.check_notebook_06(**MANY) is None
@@ -87,6 +93,34 @@ def test_notebook_01_takes_a_shallow_depth_down_to_k():
 
 @pytest.mark.parametrize("change, message", [
     ({"lang": "fr"}, "lang must be 'zh' or 'en'; got 'fr'"),
+    ({"retriever": "bm52"}, "unknown retriever 'bm52' for retriever; .*did you mean 'bm25'\\?"),
+    ({"k": 1}, "^k must be an integer of at least 2; got 1$"),
+    ({"n_seeds": 0}, "^n_seeds must be an integer of at least 2; got 0$"),
+    ({"score_decimals": 9}, "^score_decimals must be an integer from -3 to 6; got 9$"),
+])
+def test_notebook_02(change, message):
+    with pytest.raises(InputError, match=message):
+        params.check_notebook_02(**{**LEADERBOARD, **change})
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"lang": "fr"}, "^lang must be 'zh' or 'en'; got 'fr'$"),
+    ({"depth": 5}, "^depth must be an integer of at least 10; got 5$"),
+    ({"pool_depths": [1, 500]}, "^pool depth 500 is deeper than the runs \\(depth=100\\)$"),
+    ({"loo_depths": [0]}, "^loo_depths must be positive integers; got \\[0\\]$"),
+])
+def test_notebook_04(change, message):
+    with pytest.raises(InputError, match=message):
+        params.check_notebook_04(**{**JUDGMENTS, **change})
+
+
+def test_notebook_04_measure_gets_the_nearest_valid_name():
+    with pytest.raises(UnknownMeasureError, match="unknown measure 'nDGC@10'. Did you mean 'nDCG'"):
+        params.check_notebook_04(**{**JUDGMENTS, "measure": "nDGC@10"})
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"lang": "fr"}, "lang must be 'zh' or 'en'; got 'fr'"),
     ({"retriever": "bm2"}, "unknown retriever 'bm2' for retriever; .*did you mean 'bm25'\\?"),
     ({"other_retriever": "bm25"}, "other_retriever must differ from retriever; both are 'bm25'"),
     ({"k": 0}, "k must be a positive integer; got 0"),
@@ -98,6 +132,7 @@ def test_notebook_03(change, message):
 
 
 @pytest.mark.parametrize("change, message", [
+    ({"lang": "fr"}, "^lang must be 'zh' or 'en'; got 'fr'$"),
     ({"retrievers": ["bm25", "colbert"]}, "unknown retrievers \\['colbert'\\]"),
     ({"baseline": "hybrid"}, "baseline 'hybrid' is not one of the retrievers"),
     ({"k_values": [0, 5]}, "k_values must be positive integers; got \\[0, 5\\]"),
@@ -208,6 +243,7 @@ def test_report_sources_name_a_missing_run_file(tmp_path):
 
 
 @pytest.mark.parametrize("change, message", [
+    ({"lang": "fr"}, "^lang must be 'zh' or 'en'; got 'fr'$"),
     ({"retrievers": ["bm25", "colbert"]}, "unknown retrievers \\['colbert'\\]"),
     ({"max_k": 0}, "max_k must be a positive integer; got 0"),
     ({"k": 11}, "k must be between 1 and min\\(len\\(grades\\), max_k\\) = 10; got 11"),
