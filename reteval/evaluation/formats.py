@@ -116,14 +116,38 @@ def to_trec_eval(per_query: pd.DataFrame, *, queries: bool = False, runid: str |
 def to_long(per_query: pd.DataFrame) -> pd.DataFrame:
     """Per-query results as rows of ``query_id, measure, value``.
 
+    Results of several systems side by side (``pd.concat({"bm25": a, "dense": b}, axis=1)``,
+    columns ``(system, measure)``) give rows of ``query_id, system, measure, value``; the
+    column levels keep their names when they have them. A query one system has and another
+    has not gives the other a row whose value is NaN, as the joined table shows it.
+
     Examples
     --------
+    >>> import pandas as pd
     >>> from reteval import evaluate
-    >>> to_long(evaluate({"q1": {"d1": 1}}, {"q1": ["d1"]}, ["P@1", "RR"]))
+    >>> a = evaluate({"q1": {"d1": 1}}, {"q1": ["d1"]}, ["P@1", "RR"])
+    >>> to_long(a)
       query_id measure  value
     0       q1     P@1    1.0
     1       q1      RR    1.0
+    >>> to_long(pd.concat({"bm25": a, "dense": a / 2}, axis=1))
+      query_id system measure  value
+    0       q1   bm25     P@1    1.0
+    1       q1   bm25      RR    1.0
+    2       q1  dense     P@1    0.5
+    3       q1  dense      RR    0.5
     """
     per_query = _check(per_query)
-    long = per_query.rename_axis(index="query_id", columns="measure").stack().rename("value")
-    return long.reset_index().astype({"query_id": str, "measure": str, "value": "float64"})
+    columns = per_query.columns
+    if columns.nlevels == 1:
+        levels = ["measure"]
+    elif columns.nlevels == 2:
+        levels = [name or default for name, default in zip(columns.names, ("system", "measure"),
+                                                            strict=True)]
+    else:
+        raise InputError(f"per_query must have one level of columns (measures) or two (system, "
+                         f"measure); got {columns.nlevels}")
+    long = per_query.rename_axis(index="query_id").set_axis(columns.set_names(levels), axis=1)
+    long = long.stack(list(range(columns.nlevels))).rename("value")
+    types = {"query_id": str, **dict.fromkeys(levels, str), "value": "float64"}
+    return long.reset_index().astype(types)
