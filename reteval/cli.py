@@ -43,7 +43,8 @@ def _add_evaluate(subparsers) -> None:
         "trec: official)",
     )
     p.add_argument("-l", "--relevance-level", "--level_for_rel", type=_level, default=1,
-                   metavar="N", help="minimum relevance that counts as relevant (default: 1)")
+                   metavar="N", help="minimum relevance that counts as relevant; a decimal "
+                   "such as 0.5 for fractional grades (default: 1)")
     p.add_argument("--missing", choices=("zero", "skip", "error"), default="zero",
                    help="judged queries absent from the run: score 0 and warn (default), "
                    "leave out, or fail")
@@ -75,20 +76,32 @@ def _add_evaluate(subparsers) -> None:
     p.set_defaults(handler=_cmd_evaluate)
 
 
-def _level(text: str) -> int:
-    """``-l``: an integer as trec_eval writes one, from 0 up (checked again by evaluate)."""
+def _level(text: str) -> int | float:
+    """``-l``: an integer as trec_eval writes one, or a decimal (``0.5``, for fractional
+    grades); checked again by evaluate."""
+    from reteval.errors import InputError
+    from reteval.io.textfile import parse_grade
+
+    try:
+        return parse_grade(text.strip(), what="relevance level")
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _whole(text: str) -> int:
+    """An integer as trec_eval writes one."""
     from reteval.errors import InputError
     from reteval.io.textfile import parse_integer
 
     try:
-        return parse_integer(text.strip(), what="relevance level")
+        return parse_integer(text.strip(), what="value")
     except InputError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _count(text: str) -> int:
     """``-M`` and ``-N``: a non-negative integer."""
-    value = _level(text)
+    value = _whole(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more; got {text!r}")
     return value
@@ -169,6 +182,14 @@ def _cmd_evaluate(args) -> int:
         query_ids, values = _evaluate_values(args, without_text(given), options)
     for warning in caught:
         print(f"reteval: warning: {warning.message}", file=sys.stderr)
+    if args.format != "trec":  # tables show all-digit ids in numeric order
+        import numpy as np
+
+        from reteval.io.tables import query_order
+
+        order = query_order(query_ids)
+        query_ids = [query_ids[i] for i in order]
+        values = {name: np.asarray(column)[order] for name, column in values.items()}
     zscored = bool(args.zscores)
     means = summarize(values, zscored=zscored)
     counts = {name: is_count(name) and not zscored for name in values}

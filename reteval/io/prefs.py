@@ -86,7 +86,7 @@ def read_qrels_jg(source) -> dict[str, dict[str, dict[str, int]]]:
     Raises
     ------
     InputError
-        A relevance that is not an integer, a document judged twice by one group.
+        A relevance that is not a finite number, a document judged twice by one group.
 
     Examples
     --------
@@ -96,12 +96,12 @@ def read_qrels_jg(source) -> dict[str, dict[str, dict[str, int]]]:
     >>> read_qrels_jg(path)
     {'q1': {'0': {'d1': 1}, '1': {'d1': 0}}}
     """
-    from reteval.io.textfile import parse_integer
+    from reteval.io.textfile import parse_grade
 
     table: dict = {}
     for path, number, (qid, jg, docno, rel) in _lines(source, "qrels_jg", 4):
         try:
-            value = parse_integer(rel, what="relevance")
+            value = parse_grade(rel, what="relevance")
         except InputError as exc:
             raise InputError(f"{path}, line {number}: {exc}") from None
         docs = table.setdefault(qid, {}).setdefault(jg, {})
