@@ -12,9 +12,9 @@ from pandas.api.types import infer_dtype, is_bool_dtype, is_integer_dtype, is_nu
 
 from reteval.errors import InputError
 from reteval.io.duplicates import check_unique
+from reteval.io.grades import grade_array
 from reteval.io.read import read_qrels, read_run
 from reteval.io.tables import ID_DTYPE, QRELS_COLUMNS, id_array
-from reteval.io.grades import grade_array
 from reteval.io.textfile import INT64_MAX, INT64_MIN, parse_decimal
 
 __all__ = ["as_qrels", "as_run"]
