@@ -167,14 +167,15 @@ def read_qrels(path: str | os.PathLike | pd.DataFrame, *, layout: str = "auto",
     Returns
     -------
     pandas.DataFrame
-        Columns ``query_id``, ``doc_id``, ``relevance`` (int64), indexed by
+        Columns ``query_id``, ``doc_id``, ``relevance`` (int64, or float64 when a
+        grade is fractional), indexed by
         line number; from a frame, indexed 0..n-1.
 
     Raises
     ------
     InputError
         Missing or empty file, wrong number of fields, a relevance that is not
-        an integer, or (with ``duplicates="error"``) a document judged twice
+        a finite number, or (with ``duplicates="error"``) a document judged twice
         for one query. For a frame: a missing column, a bad id or grade (the
         message names the column and the row), or file options.
 
