@@ -182,21 +182,29 @@ def _cmd_evaluate(args) -> int:
         query_ids, values = _evaluate_values(args, without_text(given), options)
     for warning in caught:
         print(f"reteval: warning: {warning.message}", file=sys.stderr)
-    if args.format != "trec":  # tables show all-digit ids in numeric order
-        import numpy as np
-
-        from reteval.io.tables import query_order
-
-        order = query_order(query_ids)
-        query_ids = [query_ids[i] for i in order]
-        values = {name: np.asarray(column)[order] for name, column in values.items()}
     zscored = bool(args.zscores)
+    # means summed in trec_eval's order (ids as text); tables show all-digit ids in numeric order
+    query_ids, values = _in_order(query_ids, values, text=True)
     means = summarize(values, zscored=zscored)
+    if args.format != "trec":
+        query_ids, values = _in_order(query_ids, values, text=False)
     counts = {name: is_count(name) and not zscored for name in values}
     writer = {"json": _write_json, "csv": _write_csv, "trec": _write_trec}.get(args.format,
                                                                               _write_table)
     writer(args, given, options, query_ids, values, means, counts)
     return 0
+
+
+def _in_order(query_ids, values, *, text: bool):
+    """The queries in text order (trec_eval's) or in the order of tables (numeric ids)."""
+    import numpy as np
+
+    from reteval.io.tables import query_order
+
+    order = (sorted(range(len(query_ids)), key=lambda i: str(query_ids[i])) if text
+             else query_order(query_ids))
+    return ([query_ids[i] for i in order],
+            {name: np.asarray(column)[order] for name, column in values.items()})
 
 
 def _rows(values) -> list[dict]:

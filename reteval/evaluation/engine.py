@@ -150,7 +150,9 @@ def aggregate(per_query: pd.DataFrame) -> pd.Series:
     import pandas as pd
 
     zscored = bool(per_query.attrs.get("zscores", False))
-    values = [summarize({column: per_query.iloc[:, i].to_numpy(dtype=float)},
+    # summed in trec_eval's order, the query ids as text, whatever the rows' order
+    order = sorted(range(len(per_query)), key=lambda i: str(per_query.index[i]))
+    values = [summarize({column: per_query.iloc[:, i].to_numpy(dtype=float)[order]},
                         zscored=zscored)[column]
               for i, column in enumerate(per_query.columns)]  # by position: names may repeat
     return pd.Series(values, index=per_query.columns, dtype=float)
