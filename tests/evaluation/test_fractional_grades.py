@@ -136,3 +136,25 @@ def test_tables_show_digit_ids_in_numeric_order_and_trec_keeps_text_order():
     assert got.index.tolist() == ["1", "2", "10", "q3"]
     lines = to_trec_eval(got, queries=True).splitlines()
     assert [line.split("\t")[1] for line in lines[:4]] == ["1", "10", "2", "q3"]
+
+
+def test_dask_engine_gives_the_in_memory_values():
+    dd = pytest.importorskip("dask.dataframe")
+    from reteval.io import as_run
+
+    run = as_run(RUN)
+    reference = evaluate(QRELS, run, ["nDCG@2", "AP", "P@2"], relevance_level=0.5)
+    got = evaluate(QRELS, dd.from_pandas(run, npartitions=2), ["nDCG@2", "AP", "P@2"],
+                   relevance_level=0.5)
+    pd.testing.assert_frame_equal(got, reference)
+    assert got.loc["1", "AP"] == pytest.approx(0.25)
+
+
+def test_tie_bounds_take_a_decimal_level():
+    from reteval.evaluation import tie_bounds
+
+    run = {"1": {"b": 1.0, "a": 1.0, "c": 0.5}}  # a (0.8) and b (0.3) tied at the top
+    bounds = tie_bounds({"1": {"a": 0.8, "b": 0.3, "c": 0.0}}, run, ["P@1"],
+                        relevance_level=0.5)
+    # P@1 is 0 or 1 as the tie falls: the bounds hold both
+    assert bounds.worst["P@1"].tolist() == [0.0] and bounds.best["P@1"].tolist() == [1.0]
