@@ -47,7 +47,8 @@ def _add_evaluate(subparsers) -> None:
         "trec: official)",
     )
     p.add_argument("-l", "--relevance-level", "--level_for_rel", type=_level, default=1,
-                   metavar="N", help="minimum relevance that counts as relevant (default: 1)")
+                   metavar="N", help="minimum relevance that counts as relevant; a decimal "
+                   "such as 0.5 for fractional grades (default: 1)")
     p.add_argument("--missing", choices=("zero", "skip", "error"), default="zero",
                    help="judged queries absent from the run: score 0 and warn (default: "
                    "trec_eval's -c), leave out (trec_eval without -c), or fail")
@@ -80,20 +81,32 @@ def _add_evaluate(subparsers) -> None:
     p.set_defaults(handler=_cmd_evaluate)
 
 
-def _level(text: str) -> int:
-    """``-l``: an integer as trec_eval writes one, from 0 up (checked again by evaluate)."""
+def _level(text: str) -> int | float:
+    """``-l``: an integer as trec_eval writes one, or a decimal (``0.5``, for fractional
+    grades); checked again by evaluate."""
+    from reteval.errors import InputError
+    from reteval.io.textfile import parse_grade
+
+    try:
+        return parse_grade(text.strip(), what="relevance level")
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _whole(text: str) -> int:
+    """An integer as trec_eval writes one."""
     from reteval.errors import InputError
     from reteval.io.textfile import parse_integer
 
     try:
-        return parse_integer(text.strip(), what="relevance level")
+        return parse_integer(text.strip(), what="value")
     except InputError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _count(text: str) -> int:
     """``-M`` and ``-N``: a non-negative integer."""
-    value = _level(text)
+    value = _whole(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more; got {text!r}")
     return value
@@ -205,12 +218,30 @@ def _cmd_evaluate(args) -> int:
                 print(f"reteval: warning: {warning.message}", file=sys.stderr)
         values = values if numbers else {}
         zscored = bool(args.zscores)
+        # means summed in trec_eval's order (ids as text); tables show all-digit ids in
+        # numeric order
+        query_ids, values = _in_order(query_ids, values, text=True)
+        means = summarize(values, zscored=zscored)
+        if args.format != "trec":
+            query_ids, values = _in_order(query_ids, values, text=False)
         counts = {name: is_count(name) and not zscored for name in values}
-        results.append((run, query_ids, values, summarize(values, zscored=zscored), counts))
+        results.append((run, query_ids, values, means, counts))
     writer = {"json": _write_json, "csv": _write_csv, "trec": _write_trec}.get(args.format,
                                                                               _write_table)
     writer(args, given, options, qrels, results)
     return 0
+
+
+def _in_order(query_ids, values, *, text: bool):
+    """The queries in text order (trec_eval's) or in the order of tables (numeric ids)."""
+    import numpy as np
+
+    from reteval.io.tables import query_order
+
+    order = (sorted(range(len(query_ids)), key=lambda i: str(query_ids[i])) if text
+             else query_order(query_ids))
+    return ([query_ids[i] for i in order],
+            {name: np.asarray(column)[order] for name, column in values.items()})
 
 
 def _rows(values) -> list[dict]:

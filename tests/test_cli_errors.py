@@ -27,10 +27,10 @@ def _gzip_bad_deflate(text: str) -> bytes:
 
 # name -> (file content as bytes, expected text in the error)
 BAD_QRELS = {
-    "relevance 1_0": (b"q1 0 d1 1_0\n", "qrels.txt:1: relevance is not an integer: '1_0'"),
+    "relevance 1_0": (b"q1 0 d1 1_0\n", "qrels.txt:1: relevance is not a number: '1_0'"),
     "relevance beyond int64": (b"q1 0 d1 99999999999999999999\n",
                                "qrels.txt:1: relevance is outside the 64-bit integer range"),
-    "arabic digit": ("q1 0 d1 ٣\n".encode(), "qrels.txt:1: relevance is not an integer"),
+    "arabic digit": ("q1 0 d1 ٣\n".encode(), "qrels.txt:1: relevance is not a number"),
     "cr-only, wrong field count": (b"q1 0 d1 1\rq1 0 d2\r", "qrels.txt:2: expected 4"),
     "not utf-8": (b"q1 0 d1 1\nq\xff 0 d2 1\n", "qrels.txt:2: not UTF-8"),
     "bad deflate": (_gzip_bad_deflate(QRELS), "qrels.txt: damaged gzip data"),
@@ -207,7 +207,7 @@ BAD_BEIR = {
     "queries bad gzip": ("queries.jsonl.gz", _gzip_bad_deflate(QUERIES),
                          "queries.jsonl.gz: damaged gzip"),
     "qrels 1_0": ("qrels/test.tsv", b"q1\td1\t1_0\n",
-                  "test.tsv:1: relevance is not an integer"),
+                  "test.tsv:1: relevance is not a number"),
     "qrels int64": ("qrels/test.tsv", b"q1\td1\t" + b"9" * 30 + b"\n",
                     "test.tsv:1: relevance is outside"),
 }

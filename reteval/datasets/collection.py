@@ -33,8 +33,8 @@ class Dataset:
     queries : dict of str to str
         Query id -> query text, only the queries judged in the loaded split.
     qrels : pandas.DataFrame
-        Columns ``query_id`` (str), ``doc_id`` (str), ``relevance`` (int64),
-        one row per judgment, in file order.
+        Columns ``query_id`` (str), ``doc_id`` (str), ``relevance`` (int64, or float64
+        when a grade is fractional), one row per judgment, in file order.
 
     Notes
     -----

@@ -211,7 +211,7 @@ def _read_qrels(path: Path) -> pd.DataFrame:
         {
             "query_id": pd.Series(frame["query_id"].to_numpy(dtype=object), dtype="str"),
             "doc_id": pd.Series(frame["doc_id"].to_numpy(dtype=object), dtype="str"),
-            "relevance": pd.Series(frame["relevance"].to_numpy(), dtype="int64"),
+            "relevance": pd.Series(frame["relevance"].to_numpy()),
         }
     )
 

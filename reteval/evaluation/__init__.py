@@ -26,6 +26,7 @@ from reteval._util.lazy import lazy_names
 
 _HOMES = {
     "MISSING_POLICIES": "checks", "MissingQueriesWarning": "checks", "aggregate": "engine",
+    "FractionalGradesWarning": "checks",
     "evaluate": "engine", "evaluate_preferences": "engine", "relevance_strings": "columns",
     "cutoff_groups": "cutoffs", "measure_curves": "cutoffs", "recall_levels": "cutoffs",
     "Explanation": "formulas", "MetricState": "formulas", "gain_term": "formulas",
@@ -45,6 +46,7 @@ __all__ = [
     "TIE_TOLERANCE",
     "UNBOUNDED_FAMILIES",
     "Explanation",
+    "FractionalGradesWarning",
     "MetricState",
     "MissingQueriesWarning",
     "RankedList",

@@ -3,6 +3,7 @@ policy and trec_eval's ranking options (shared by the in-memory, Dask and prefer
 
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 from collections.abc import Iterable
@@ -11,10 +12,43 @@ from reteval.errors import InputError, outside_stacklevel
 from reteval.io.textfile import INT64_MAX
 from reteval.measures import measure_columns
 
-__all__ = ["MISSING_POLICIES", "MissingQueriesWarning", "check_arguments", "check_missing",
-           "check_trec_options"]
+__all__ = ["MISSING_POLICIES", "FractionalGradesWarning", "MissingQueriesWarning",
+           "check_arguments", "check_missing", "check_trec_options", "relevance_level_value",
+           "warn_fractional_grades"]
 
 MISSING_POLICIES = ("zero", "skip", "error")
+
+
+class FractionalGradesWarning(UserWarning):
+    """Fractional grades evaluated at the default relevance level of 1."""
+
+
+def warn_fractional_grades(grades, relevance_level, columns) -> None:
+    """Warn once when ``grades`` hold a fraction, ``relevance_level`` is 1 and a measure
+    takes its level from it: grades below 1 then count as not relevant.
+
+    Examples
+    --------
+    >>> import numpy as np, warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_fractional_grades(np.array([0.2, 0.9]), 1, measure_columns(["P@5"]))
+    >>> "relevance_level" in str(caught[0].message)
+    True
+    """
+    from reteval.io.grades import is_fractional
+
+    if relevance_level != 1 or not is_fractional(grades):
+        return
+    if all(getattr(spec, "rel", None) is not None for _, spec in columns):
+        return
+    warnings.warn(
+        "the grades are fractional and relevance_level is 1: grades below 1 count as not "
+        "relevant in binary measures (P, AP, RR, R...); pass relevance_level= (for example "
+        "0.5) to say which grades are relevant. nDCG and DCG use the grades as gains.",
+        FractionalGradesWarning,
+        stacklevel=outside_stacklevel(),
+    )
 
 
 class MissingQueriesWarning(UserWarning):
@@ -59,17 +93,14 @@ def check_missing(absent, missing: str, judged=None) -> None:
 def check_arguments(measures, relevance_level, missing) -> list:
     """Check :func:`evaluate`'s options; return the ``(label, measure)`` columns.
 
-    ``relevance_level`` (and a measure's ``rel=``) must be an integer from 0 to
-    2**63 - 1. A negative level is refused: negative judgments mean "in the pool
-    but not judged" (trec_eval), so they can never count as relevant.
+    ``relevance_level`` (and a measure's ``rel=``) must be a finite number from 0
+    (an integer up to 2**63 - 1, or a fraction such as 0.5 for fractional grades). A
+    negative level is refused: negative judgments mean "in the pool but not judged"
+    (trec_eval), so they can never count as relevant.
     """
     if missing not in MISSING_POLICIES:
         raise InputError(f"missing must be one of {MISSING_POLICIES}; got {missing!r}")
-    if isinstance(relevance_level, bool) or not isinstance(relevance_level, numbers.Integral):
-        raise InputError(f"relevance_level must be an integer; got {relevance_level!r}")
-    if not 0 <= int(relevance_level) <= INT64_MAX:
-        raise InputError(f"relevance_level must be from 0 to {INT64_MAX} (negative judgments "
-                         f"are never relevant); got {relevance_level!r}")
+    relevance_level_value(relevance_level)
     if measures is None or not (isinstance(measures, str) or hasattr(measures, "__iter__")
                                 or hasattr(measures, "family")):
         raise InputError("measures must be a measure name or a list of names such as "
@@ -87,6 +118,35 @@ def check_arguments(measures, relevance_level, missing) -> list:
             raise InputError(f"measure {label!r}: rel must be from 0 to {INT64_MAX} (negative "
                              f"judgments are never relevant); got {rel}")
     return columns
+
+
+def relevance_level_value(relevance_level) -> int | float:
+    """``relevance_level`` checked: an ``int`` when it is a whole number, else a ``float``.
+
+    Examples
+    --------
+    >>> relevance_level_value(2), relevance_level_value(0.5), relevance_level_value(1.0)
+    (2, 0.5, 1)
+    >>> relevance_level_value(-1)
+    Traceback (most recent call last):
+    ...
+    reteval.errors.InputError: relevance_level must be from 0 to 9223372036854775807 \
+(negative judgments are never relevant); got -1
+    """
+    if isinstance(relevance_level, bool) or not isinstance(relevance_level, numbers.Real):
+        raise InputError(f"relevance_level must be a number; got {relevance_level!r}")
+    if isinstance(relevance_level, numbers.Integral):
+        value = int(relevance_level)
+    else:
+        value = float(relevance_level)
+        if not math.isfinite(value):
+            raise InputError(f"relevance_level must be finite; got {relevance_level!r}")
+        if value.is_integer() and abs(value) <= INT64_MAX:
+            value = int(value)
+    if not 0 <= value <= INT64_MAX:
+        raise InputError(f"relevance_level must be from 0 to {INT64_MAX} (negative judgments "
+                         f"are never relevant); got {relevance_level!r}")
+    return value
 
 
 

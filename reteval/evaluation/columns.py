@@ -17,6 +17,8 @@ from reteval.evaluation.checks import (
     check_arguments,
     check_missing,
     check_trec_options,
+    relevance_level_value,
+    warn_fractional_grades,
 )
 
 if TYPE_CHECKING:
@@ -24,7 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = ["evaluate_columns", "evaluate_runs", "relevance_strings", "values_frame"]
 
-def evaluate_columns(qrels, run, measures, *, relevance_level: int = 1,
+def evaluate_columns(qrels, run, measures, *, relevance_level: float = 1,
                      missing: str = "zero", judged_only: bool = False,
                      max_docs: int | None = None, num_docs: int = 0,
                      zscores=None) -> tuple[list[str], dict]:
@@ -44,7 +46,7 @@ def evaluate_columns(qrels, run, measures, *, relevance_level: int = 1,
                    max_docs=max_docs, num_docs=num_docs, zscores=zscores)
 
 
-def evaluate_runs(qrels, runs, measures, *, relevance_level: int = 1,
+def evaluate_runs(qrels, runs, measures, *, relevance_level: float = 1,
                   missing: str = "zero") -> dict:
     """:func:`evaluate_columns` of several runs against the same qrels, read once.
 
@@ -109,8 +111,10 @@ def _values(qrels, run, measures, relevance_level, missing, *, judged_only=False
         ranking = limit_ranking(ranking, int(max_docs))
     if judged_only:
         ranking = only_judged(ranking)
+    level = relevance_level_value(relevance_level)
+    warn_fractional_grades(ranking.judged_rel, level, columns)
     values = {
-        label: compute(ranking, spec, relevance_level=int(relevance_level),
+        label: compute(ranking, spec, relevance_level=level,
                        num_docs=int(num_docs))
         for label, spec in columns
     }
@@ -237,12 +241,15 @@ def _distinct(ids) -> set:
 
 def values_frame(query_ids, values, *, zscored: bool = False) -> pd.DataFrame:
     """The table of :func:`evaluate_columns`' result: one row per query, one column per
-    measure (float64), index ``query_id``."""
+    measure (float64), index ``query_id``, all-digit ids in numeric order
+    (:func:`reteval.io.tables.query_order`)."""
     import numpy as np
     import pandas as pd
 
+    from reteval.io.tables import query_order
+
     frame = pd.DataFrame(values, index=pd.Index(query_ids, name="query_id"))
-    frame = frame.astype(np.float64)
+    frame = frame.astype(np.float64).iloc[query_order(frame.index)]
     if zscored:
         frame.attrs["zscores"] = True
     return frame

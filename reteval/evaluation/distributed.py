@@ -39,9 +39,15 @@ import pandas as pd
 
 from reteval._util.dask import compute, dask_client, import_dask, is_dask_collection, share
 from reteval.errors import InputError
-from reteval.evaluation.checks import MissingQueriesWarning, check_arguments, check_missing
+from reteval.evaluation.checks import (
+    MissingQueriesWarning,
+    check_arguments,
+    check_missing,
+    relevance_level_value,
+)
 from reteval.evaluation.columns import evaluate_columns, values_frame
 from reteval.io import RUN_COLUMNS, as_qrels, read_run
+from reteval.io.tables import query_order
 
 __all__ = ["evaluate_dask", "evaluate_on_cluster", "read_run_dask"]
 
@@ -108,7 +114,7 @@ def _duplicate_error(part: pd.DataFrame) -> None:
     )
 
 
-def _evaluate_partition(part: pd.DataFrame, qrels: pd.DataFrame, names, relevance_level: int,
+def _evaluate_partition(part: pd.DataFrame, qrels: pd.DataFrame, names, relevance_level: float,
                         number: int):
     """In-memory evaluation of one partition: its judged queries only, or None.
 
@@ -143,7 +149,7 @@ def _evaluate_partition(part: pd.DataFrame, qrels: pd.DataFrame, names, relevanc
         raise InputError(f"{exc} (in partition {number} of the run, grouped by query_id)") from None
 
 
-def evaluate_dask(qrels, run, measures, *, relevance_level: int = 1,
+def evaluate_dask(qrels, run, measures, *, relevance_level: float = 1,
                   missing: str = "zero") -> pd.DataFrame:
     """Evaluate a Dask DataFrame run: the values :func:`reteval.evaluate` gives in memory.
 
@@ -164,7 +170,7 @@ def evaluate_dask(qrels, run, measures, *, relevance_level: int = 1,
         shuffled on ``query_id`` first. A pandas DataFrame (or any other
         in-memory run) is evaluated in memory.
     measures : str or sequence of str
-    relevance_level : int, default 1
+    relevance_level : int or float, default 1
     missing : {"zero", "skip", "error"}, default "zero"
         As for :func:`reteval.evaluate`, with the same warning
         (:class:`reteval.evaluation.MissingQueriesWarning`) and error.
@@ -201,7 +207,7 @@ def evaluate_dask(qrels, run, measures, *, relevance_level: int = 1,
     # the same checks as in memory; unknown measures fail here, before any work is sent out
     check_arguments(measures, relevance_level, missing)
     names = [measures] if isinstance(measures, str) else measures
-    relevance_level = int(relevance_level)
+    relevance_level = relevance_level_value(relevance_level)
     if is_dask_collection(qrels):
         qrels = qrels.compute()
     qrels = as_qrels(qrels)
@@ -241,7 +247,8 @@ def evaluate_dask(qrels, run, measures, *, relevance_level: int = 1,
             warnings.simplefilter("ignore", MissingQueriesWarning)
             return _evaluate(qrels, _empty_run(), names, relevance_level=relevance_level,
                             missing="skip")
-    return pd.concat(results).sort_index()
+    per_query = pd.concat(results)
+    return per_query.iloc[query_order(per_query.index)]
 
 
 # ---------------------------------------------------------------- reading runs
@@ -336,7 +343,7 @@ def read_run_dask(path: str | os.PathLike):
 
 
 def evaluate_on_cluster(qrels, run, measures, *, scheduler: str | None = None,
-                        relevance_level: int = 1, missing: str = "zero") -> pd.DataFrame:
+                        relevance_level: float = 1, missing: str = "zero") -> pd.DataFrame:
     """Open ``run`` with :func:`read_run_dask` and evaluate it on a Dask cluster.
 
     What ``reteval evaluate --engine dask`` does: connect to ``scheduler``

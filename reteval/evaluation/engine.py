@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 __all__ = ["aggregate", "evaluate", "evaluate_preferences", "summarize"]
 
 
-def evaluate(qrels, run, measures, *, relevance_level: int = 1,
+def evaluate(qrels, run, measures, *, relevance_level: float = 1,
              missing: str = "zero", judged_only: bool = False, max_docs: int | None = None,
              num_docs: int = 0, zscores=None, rel_format: str = "qrels") -> pd.DataFrame:
     """Evaluate a run: one row per query, one column per measure, as trec_eval.
@@ -36,12 +36,16 @@ def evaluate(qrels, run, measures, *, relevance_level: int = 1,
         ``"P(rel=2)@10"`` or trec_eval's ``"P_5,10"`` and ``"official"``
         (see :mod:`reteval.measures`; lists and defaults expand into several
         columns, named by :func:`reteval.measures.measure_columns`).
-    relevance_level : int, default 1
+    relevance_level : int or float, default 1
         Minimum judged relevance that counts as relevant (trec_eval ``-l``);
         a measure's own ``rel`` parameter overrides it for that measure.
         It does not change nDCG gains. It must be 0 or more: a negative
         judgment ("in the pool, not judged") is never relevant, whatever the
         level, so a negative level is refused rather than given a meaning.
+        Grades may be fractional (an LLM judge's 0.7): binary measures count a
+        grade >= the level (``relevance_level=0.5``), nDCG and DCG take the
+        grade as its gain; with fractional grades and a level of 1 a
+        :class:`~reteval.evaluation.FractionalGradesWarning` says so.
     missing : {"zero", "skip", "error"}, default "zero"
         What to do with judged queries that have no results in the run:
         ``"zero"`` scores them as empty rankings and warns
@@ -146,7 +150,9 @@ def aggregate(per_query: pd.DataFrame) -> pd.Series:
     import pandas as pd
 
     zscored = bool(per_query.attrs.get("zscores", False))
-    values = [summarize({column: per_query.iloc[:, i].to_numpy(dtype=float)},
+    # summed in trec_eval's order, the query ids as text, whatever the rows' order
+    order = sorted(range(len(per_query)), key=lambda i: str(per_query.index[i]))
+    values = [summarize({column: per_query.iloc[:, i].to_numpy(dtype=float)[order]},
                         zscored=zscored)[column]
               for i, column in enumerate(per_query.columns)]  # by position: names may repeat
     return pd.Series(values, index=per_query.columns, dtype=float)
@@ -198,7 +204,7 @@ def summarize(values, *, zscored: bool = False) -> dict:
     return summary
 
 
-def evaluate_preferences(qrels, run, measures, *, rel_format: str, relevance_level: int = 1,
+def evaluate_preferences(qrels, run, measures, *, rel_format: str, relevance_level: float = 1,
                          missing: str = "zero", max_docs: int | None = None,
                          judged_only: bool = False) -> tuple[list[str], dict]:
     """Measures of preference judgments (``rel_format="prefs"`` or ``"qrels_prefs"``) or of

@@ -95,8 +95,9 @@ def to_trec_eval(per_query: pd.DataFrame, *, queries: bool = False, runid: str |
         lines.append(f"{prefix}{name:<22}\t{query}\t{text}")
 
     values = per_query.to_numpy(dtype=float)
-    if queries:
-        for row, query in enumerate(per_query.index):
+    if queries:  # trec_eval's order: the query ids as text
+        for row in sorted(range(len(per_query)), key=lambda i: str(per_query.index[i])):
+            query = per_query.index[row]
             for _, position, name, count, query_lines in columns:
                 if not query_lines:
                     continue

@@ -335,7 +335,7 @@ def _rank_columns(judged_queries, judged_docs, judged_rels: np.ndarray, run_quer
     keep = judged_query >= 0
     judged_query = judged_query[keep].astype(np.int64)
     judged_doc = judged_docs.filter(from_numpy(keep))
-    judged_rel = np.asarray(judged_rels, dtype=np.int64)[keep]
+    judged_rel = np.asarray(judged_rels)[keep]  # int64, or float64 for fractional grades
 
     query = query_index(run_queries)
     doc = run_docs

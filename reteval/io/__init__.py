@@ -2,7 +2,8 @@
 
 Every input ends up as one of two pandas DataFrames:
 
-* qrels: columns ``query_id`` (str), ``doc_id`` (str), ``relevance`` (int64);
+* qrels: columns ``query_id`` (str), ``doc_id`` (str), ``relevance`` (int64, or
+  float64 when a grade is fractional);
 * run: columns ``query_id`` (str), ``doc_id`` (str), ``score`` (float64).
 
 File formats
@@ -18,7 +19,7 @@ TREC run
 Lines whose first non-blank character is ``#`` are comments and blank lines are
 skipped; a ``#`` anywhere else belongs to its field, so doc ids such as
 ``msmarco_doc_00#4`` are read whole (trec_eval 10). Files ending in ``.gz`` are
-decompressed. Relevance must be an integer and a score a finite number.
+decompressed. A grade (relevance) and a score must be finite numbers.
 
 Errors name the file, the line and the offending text, and a document listed
 twice for one query (in a run or in qrels) is an error naming both lines, as

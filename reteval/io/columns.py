@@ -13,6 +13,7 @@ import os
 
 import numpy as np
 
+from reteval.io.grades import grade_array
 from reteval.io.qrelsfile import QrelsColumns, read_qrels_columns
 from reteval.io.runfile import RunColumns, read_run_columns
 
@@ -52,7 +53,7 @@ def as_qrels_columns(qrels) -> QrelsColumns:
 
     frame = as_qrels(qrels)
     return QrelsColumns(id_column(frame["query_id"]), id_column(frame["doc_id"]),
-                        frame["relevance"].to_numpy(dtype=np.int64))
+                        grade_array(frame["relevance"].to_numpy()))
 
 
 def as_run_columns(run) -> RunColumns:

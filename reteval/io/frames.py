@@ -13,9 +13,10 @@ from pandas.api.types import infer_dtype, is_bool_dtype, is_integer_dtype, is_nu
 
 from reteval.errors import InputError
 from reteval.io.duplicates import check_unique
+from reteval.io.grades import grade_array
 from reteval.io.read import read_qrels, read_run
 from reteval.io.tables import ID_DTYPE, QRELS_COLUMNS, id_array
-from reteval.io.textfile import INT64_MAX, INT64_MIN, parse_decimal, parse_integer
+from reteval.io.textfile import INT64_MAX, INT64_MIN, parse_decimal
 
 __all__ = ["as_qrels", "as_run"]
 
@@ -103,34 +104,38 @@ def _from_frame(frame: pd.DataFrame, value_column: str, what: str) -> pd.DataFra
     return out
 
 
-def _to_number(value, integer: bool):
-    """One value of an object column as a number, or None when it cannot be one."""
+def _to_number(value, grade: bool):
+    """One value of an object column as a number, or None when it cannot be one.
+
+    A score may be given as text (read with the file readers' grammar); a grade may not.
+    """
     if isinstance(value, (bool, np.bool_)) or value is None or value is pd.NA:
         return None
     if isinstance(value, str):
+        if grade:
+            return None
         try:
-            return (parse_integer if integer else parse_decimal)(value.strip())
+            return parse_decimal(value.strip())
         except InputError:
             return None
     if isinstance(value, (int, np.integer)):
         value = int(value)
-        if integer:
+        if grade:
             return value if INT64_MIN <= value <= INT64_MAX else None
     try:
         number = float(value)
     except (TypeError, ValueError, OverflowError):
         return None
-    if not math.isfinite(number) or (integer and not (number.is_integer()
-                                                      and INT64_MIN <= number < 2.0**63)):
-        return None
-    return int(number) if integer else number
+    return number if math.isfinite(number) else None
 
 
-def _check_values(frame: pd.DataFrame, column: str, what: str, integer: bool) -> pd.DataFrame:
-    """Check and convert a value column in place: int64 relevance, finite float64 scores.
+def _check_values(frame: pd.DataFrame, column: str, what: str, grade: bool) -> pd.DataFrame:
+    """Check and convert a value column in place: finite grades (int64 when all are
+    integers, else float64, :func:`reteval.io.grades.grade_array`), finite float64 scores.
 
-    Strings are read with the file readers' number grammar
-    (:mod:`reteval.io.textfile`); booleans are not numbers.
+    Scores given as strings are read with the file readers' number grammar
+    (:mod:`reteval.io.textfile`); grades given as strings are refused (an LLM judge's
+    answer is parsed by the caller, not guessed here); booleans are not numbers.
     """
     raw = frame[column]
     kind = raw.dtype.kind if isinstance(raw.dtype, np.dtype) else "O"
@@ -145,34 +150,31 @@ def _check_values(frame: pd.DataFrame, column: str, what: str, integer: bool) ->
         values = raw.to_numpy() if values is None else values
         if kind == "f":
             bad = ~np.isfinite(values)
-            if integer:
-                bad |= ~bad & ((np.floor(values) != values) | (values < -(2.0**63))
-                               | (values >= 2.0**63))
-        elif kind == "u" and integer:
+        elif kind == "u" and grade:
             bad = values > INT64_MAX
         else:
             bad = np.zeros(len(values), dtype=bool)
         converted = None
     else:
-        converted = [_to_number(v, integer) for v in raw.to_numpy(dtype=object)]
+        converted = [_to_number(v, grade) for v in raw.to_numpy(dtype=object)]
         bad = np.fromiter((v is None for v in converted), dtype=bool, count=len(converted))
     if bad.any():
         position = int(np.flatnonzero(bad)[0])
         label = frame.index[position]
         where = "line" if frame.index.name == "line" else "row"
-        kind_text = "an integer (within int64)" if integer else "a finite number"
         value = raw.iloc[position]
+        kind_text = "a finite number"
+        if grade and isinstance(value, str):
+            kind_text += " (not text: convert the column with pd.to_numeric first)"
         shown = repr(value) if isinstance(value, str) else str(value)
         raise InputError(
             f"{what} {column} must be {kind_text}; got {shown} "
             f"on {where} {label}",
             path=frame.attrs.get("source"),
         )
-    dtype = np.int64 if integer else np.float64
-    if converted is None:
-        frame[column] = values.astype(dtype)
-    else:
-        frame[column] = np.array(converted, dtype=dtype)
+    if converted is not None:
+        values = np.array(converted) if grade else np.array(converted, dtype=np.float64)
+    frame[column] = grade_array(values) if grade else values.astype(np.float64)
     return frame
 
 
@@ -276,7 +278,7 @@ def as_qrels(qrels) -> pd.DataFrame:
         )
     if frame.empty:
         raise InputError("the qrels hold no judgments")
-    frame = _check_values(frame, "relevance", "qrels", integer=True)
+    frame = _check_values(frame, "relevance", "qrels", grade=True)
     check_unique(frame, "qrels")
     return frame
 
@@ -320,7 +322,7 @@ def as_run(run, *, check_duplicates: bool = True) -> pd.DataFrame:
             "a run must be a file path, a DataFrame (query_id, doc_id, score), a dict "
             f"{{query_id: {{doc_id: score}}}} or {{query_id: [doc ids]}}; got {type(run).__name__}"
         )
-    frame = _check_values(frame, "score", "run", integer=False)
+    frame = _check_values(frame, "score", "run", grade=False)
     if check_duplicates:
         check_unique(frame, "run")
     return frame

@@ -9,7 +9,7 @@ are evaluated from the lists directly (the command line starts faster).
 from __future__ import annotations
 
 from reteval.errors import InputError
-from reteval.io.textfile import parse_decimal, parse_integer, split_fields, split_lines
+from reteval.io.textfile import parse_decimal, parse_grade, split_fields, split_lines
 
 __all__ = ["parse_qrels_lines", "parse_run_lines"]
 
@@ -69,9 +69,11 @@ def parse_qrels_lines(text: str, path, layout: str = "auto") -> tuple[list, list
     --------
     >>> parse_qrels_lines("query-id\\tcorpus-id\\tscore\\nq1\\td1\\t2\\n", "q.tsv")
     (['q1'], ['d1'], [2], [2])
-    >>> parse_qrels_lines("q1 0 d1 1.5\\n", "qrels.txt")
+    >>> parse_qrels_lines("q1 0 d1 0.75\\n", "qrels.txt")
+    (['q1'], ['d1'], [0.75], [1])
+    >>> parse_qrels_lines("q1 0 d1 high\\n", "qrels.txt")
     Traceback (most recent call last):
-    reteval.errors.InputError: qrels.txt:1: relevance is not an integer: '1.5'
+    reteval.errors.InputError: qrels.txt:1: relevance is not a number: 'high'
     """
     qids, docs, rels, lines = [], [], [], []
     beir = None if layout == "auto" else layout == "beir"
@@ -96,7 +98,7 @@ def parse_qrels_lines(text: str, path, layout: str = "auto") -> tuple[list, list
             )
         qids.append(fields[0])
         docs.append(fields[-2])
-        rels.append(parse_integer(fields[-1], what="relevance", path=path, line=number))
+        rels.append(parse_grade(fields[-1], what="relevance", path=path, line=number))
         lines.append(number)
     if not qids:
         raise _empty_error(path, "qrels")

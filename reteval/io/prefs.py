@@ -103,7 +103,7 @@ def read_qrels_jg(source) -> dict[str, dict[str, dict[str, int]]]:
     Raises
     ------
     InputError
-        A line without 4 fields, a relevance that is not an integer, a document judged
+        A line without 4 fields, a relevance that is not a finite number, a document judged
         twice by one group, a file with no judgment line; each names the file and the
         line (and the query and document).
 
@@ -115,12 +115,12 @@ def read_qrels_jg(source) -> dict[str, dict[str, dict[str, int]]]:
     >>> read_qrels_jg(path)
     {'q1': {'0': {'d1': 1}, '1': {'d1': 0}}}
     """
-    from reteval.io.textfile import parse_integer
+    from reteval.io.textfile import parse_grade
 
     table: dict = {}
     for path, number, (qid, jg, docno, rel) in _lines(source, "qrels_jg", 4,
                                                       "qid jg docno rel"):
-        value = parse_integer(rel, what=f"the relevance of document {docno!r} of query {qid!r}",
+        value = parse_grade(rel, what=f"the relevance of document {docno!r} of query {qid!r}",
                               path=path, line=number)
         docs = table.setdefault(qid, {}).setdefault(jg, {})
         if docno in docs:

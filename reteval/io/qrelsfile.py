@@ -9,6 +9,7 @@ import numpy as np
 
 from reteval.io.arrow import strings
 from reteval.io.duplicates import check_unique_ids
+from reteval.io.grades import grade_array
 from reteval.io.lines import parse_qrels_lines
 from reteval.io.textfile import as_path, decode, read_bytes
 
@@ -24,7 +25,8 @@ class QrelsColumns:
     query_ids, doc_ids : pyarrow.LargeStringArray
         The ids of each judgment, in input order.
     relevance : numpy.ndarray
-        int64 grades (negative: judged "in the pool, not assessed").
+        The grades: int64 when all are integers, else float64 (negative: judged "in
+        the pool, not assessed").
     """
 
     query_ids: object
@@ -52,4 +54,4 @@ def read_qrels_columns(path: str | os.PathLike) -> QrelsColumns:
     query_ids, doc_ids = strings(query_ids), strings(doc_ids)
     check_unique_ids(query_ids, doc_ids, "qrels", labels=lines, labels_are_lines=True,
                      source=str(path))
-    return QrelsColumns(query_ids, doc_ids, np.asarray(rels, dtype=np.int64))
+    return QrelsColumns(query_ids, doc_ids, grade_array(rels))

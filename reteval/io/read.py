@@ -14,6 +14,7 @@ import pandas as pd
 
 from reteval.errors import InputError
 from reteval.io.duplicates import check_unique
+from reteval.io.grades import grade_array
 from reteval.io.lines import parse_qrels_lines
 from reteval.io.runfile import read_run_columns
 from reteval.io.tables import id_array
@@ -166,14 +167,15 @@ def read_qrels(path: str | os.PathLike | pd.DataFrame, *, layout: str = "auto",
     Returns
     -------
     pandas.DataFrame
-        Columns ``query_id``, ``doc_id``, ``relevance`` (int64), indexed by
+        Columns ``query_id``, ``doc_id``, ``relevance`` (int64, or float64 when a
+        grade is fractional), indexed by
         line number; from a frame, indexed 0..n-1.
 
     Raises
     ------
     InputError
         Missing or empty file, wrong number of fields, a relevance that is not
-        an integer, or (with ``duplicates="error"``) a document judged twice
+        a finite number, or (with ``duplicates="error"``) a document judged twice
         for one query. For a frame: a missing column, a bad id or grade (the
         message names the column and the row), or file options.
 
@@ -211,7 +213,7 @@ on lines 2 and 3
         {
             "query_id": id_array(qids),
             "doc_id": id_array(docs),
-            "relevance": np.asarray(rels, dtype=np.int64),
+            "relevance": grade_array(rels),
         }
     )
     frame.index = pd.Index(np.asarray(lines, dtype=np.int64), name="line")
@@ -230,6 +232,6 @@ def _merge_duplicates(frame: pd.DataFrame, policy: str) -> pd.DataFrame:
     n_pairs = int(frame.loc[repeated, keys].drop_duplicates().shape[0])
     if n_pairs:
         grades = frame.groupby(keys, sort=False)["relevance"].transform(policy)
-        frame = frame.assign(relevance=grades.astype(np.int64)).loc[~repeated]
+        frame = frame.assign(relevance=grade_array(grades.to_numpy())).loc[~repeated]
     frame.attrs["duplicates"] = n_pairs
     return frame

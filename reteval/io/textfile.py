@@ -43,6 +43,7 @@ __all__ = [
     "decode",
     "iter_lines",
     "parse_decimal",
+    "parse_grade",
     "parse_integer",
     "parse_json",
     "read_bytes",
@@ -239,6 +240,24 @@ def parse_integer(text: str, *, what: str = "value", path=None, line: int | None
         raise InputError(f"{what} is outside the 64-bit integer range: {text!r}",
                          path=path, line=line)
     return value
+
+
+def parse_grade(text: str, *, what: str = "relevance", path=None,
+                line: int | None = None) -> int | float:
+    """A relevance grade: an integer (an ``int``) or a finite decimal (a ``float``).
+
+    Examples
+    --------
+    >>> parse_grade("2"), parse_grade("0.25"), parse_grade("-1")
+    (2, 0.25, -1)
+    >>> parse_grade("nan", path="qrels.txt", line=3)
+    Traceback (most recent call last):
+    ...
+    reteval.errors.InputError: qrels.txt:3: relevance must be finite; got 'nan'
+    """
+    if _INTEGER.fullmatch(text):
+        return parse_integer(text, what=what, path=path, line=line)
+    return parse_decimal(text, what=what, path=path, line=line)
 
 
 def parse_decimal(text: str, *, what: str = "value", path=None, line: int | None = None) -> float:

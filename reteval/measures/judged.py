@@ -90,9 +90,23 @@ class JudgedRanking:
 
 
 
-def per_query_lists(r: JudgedRanking):
+def per_query_lists(r: JudgedRanking, measure=None):
     """For each query: its ranking as trec_eval's list of grades (-1 not judged, -2 judged
-    negative) and the number of judged documents of each grade >= 0."""
+    negative) and the number of judged documents of each grade >= 0.
+
+    These lists are trec_eval's, made for integer grades: a fractional grade is refused
+    when ``measure`` (a measure whose gain table counts the documents of each grade) is
+    named, and otherwise listed by its whole part.
+    """
+    if measure is not None and r.judged_rel.dtype.kind == "f":
+        fraction = r.judged_rel[r.judged_rel != np.round(r.judged_rel)]
+        if len(fraction):
+            from reteval.errors import InputError
+
+            raise InputError(
+                f"measure {str(measure)!r} takes integer grades (trec_eval's gain table has "
+                f"one gain per grade); got grade {float(fraction[0])!r}. Use nDCG, DCG or "
+                "the binary measures with fractional grades")
     starts = np.searchsorted(r.query, np.arange(r.n_queries + 1))
     jorder = np.argsort(r.judged_query, kind="stable")
     jq, jr = r.judged_query[jorder], r.judged_rel[jorder]
@@ -102,7 +116,7 @@ def per_query_lists(r: JudgedRanking):
         lo, hi = starts[i], starts[i + 1]
         grades[r.rank[lo:hi] - 1] = r.rel[lo:hi]
         judged_ = jr[jstarts[i]:jstarts[i + 1]]
-        judged_ = judged_[judged_ >= 0]
+        judged_ = judged_[judged_ >= 0].astype(np.int64)
         levels = np.bincount(judged_) if len(judged_) else np.zeros(0, dtype=np.int64)
         yield i, grades.tolist(), levels.tolist()
 
@@ -137,7 +151,8 @@ def judged_only(r: JudgedRanking) -> JudgedRanking:
 
 def relevance_strings(r: JudgedRanking, length: int = 10) -> dict:
     """trec_eval's ``relstring``: the grades of the top ``length`` documents, one character
-    each (``0``-``9``, ``>`` above 9, ``-`` not judged, ``.`` judged negative), per query."""
+    each (``0``-``9``, ``>`` above 9, ``-`` not judged, ``.`` judged negative), per query;
+    a fractional grade shows its whole part."""
     out = {}
     for i, grades, _ in per_query_lists(r):
         chars = [">" if g > 9 else str(g) if g >= 0 else "-" if g == -1 else "."

@@ -211,7 +211,7 @@ def expected_reciprocal_rank(r: JudgedRanking, m: Measure, level: int,
     cutoff = m.cutoff
     if len(r.rel) and r.rel.max() > ERR_MAX_GRADE:
         raise InputError(
-            f"ERR assumes grades 0-{ERR_MAX_GRADE} (as gdeval); got grade {int(r.rel.max())} "
+            f"ERR assumes grades 0-{ERR_MAX_GRADE} (as gdeval); got grade {r.rel.max().item()} "
             f"for query {r.query_ids[r.query[np.argmax(r.rel)]]!r}"
         )
     within = within_cutoff(r, cutoff)

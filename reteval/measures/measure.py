@@ -22,8 +22,9 @@ class Measure:
     cutoff : int or float, optional
         The rank cutoff ``k``; for ``IPrec``, the recall level in [0, 1]; for
         ``RprecMult``, the multiple of R.
-    rel : int, optional
-        Minimum grade that counts as relevant, for this measure only.
+    rel : int or float, optional
+        Minimum grade that counts as relevant, for this measure only (``0.5`` for
+        fractional grades).
     p : float, optional
         Persistence of ``RBP`` (default 0.8), ``TrecRBP`` and ``RBPResid`` (default 0.9).
     beta : float, optional
@@ -61,7 +62,7 @@ class Measure:
                "judged_only")
     __slots__ = _FIELDS
 
-    def __init__(self, family: str, cutoff: float | None = None, rel: int | None = None,
+    def __init__(self, family: str, cutoff: float | None = None, rel: float | None = None,
                  p: float | None = None, beta: float | None = None, gains=None, weights=None,
                  levels=None, judged_only: bool | None = None):
         values = (family, cutoff, rel, p, beta, gains, weights, levels, judged_only)
@@ -139,11 +140,14 @@ class Measure:
                     f"measure {self.family!r} takes no parameter {key!r}"
                     + (" (its gains are the grades)" if key == "rel" else "")
                 )
-        if self.rel is not None and (isinstance(self.rel, bool) or not isinstance(self.rel, int)
-                                     or self.rel < 0):
+        if self.rel is not None and (isinstance(self.rel, bool)
+                                     or not isinstance(self.rel, (int, float))
+                                     or not math.isfinite(self.rel) or self.rel < 0):
             raise UnknownMeasureError(
-                f"rel of {self.family!r} must be a non-negative integer; got {self.rel!r}"
+                f"rel of {self.family!r} must be a non-negative number; got {self.rel!r}"
             )
+        if isinstance(self.rel, float) and self.rel.is_integer():
+            object.__setattr__(self, "rel", int(self.rel))
         if self.p is not None and (not_a_number(self.p) or not 0 < self.p < 1):
             raise UnknownMeasureError(
                 f"p of {self.family!r} must be a number in (0, 1); got {self.p!r}")

@@ -15,7 +15,8 @@ Names follow ir_measures: a family, optional parameters in parentheses and optio
 Parameters, ir_measures style:
 
 * ``rel=n``: the minimum grade that counts as relevant, for this measure only
-  (it overrides the ``relevance_level`` option);
+  (it overrides the ``relevance_level`` option); a whole number or a decimal
+  (``P(rel=0.5)@5``, for fractional grades);
 * ``judged_only=True``: unjudged documents are removed from the ranking before this
   measure is computed (trec_eval's ``-J`` for one measure);
 * ``dcg=log2`` or ``dcg=exp-log2`` for ``nDCG``; grade gains ``nDCG(1=3,2=9)`` (the
@@ -148,11 +149,16 @@ def _parse_params(text: str, name: str, family: str):
                 )
             params[key] = value
         elif key == "rel":
-            if not re.fullmatch(r"\+?[0-9]+", value):
+            if re.fullmatch(r"\+?[0-9]+", value):
+                params[key] = int(value)
+            elif re.fullmatch(r"\+?([0-9]+\.[0-9]*|\.[0-9]+)", value):
+                params[key] = float(value)
+                if params[key].is_integer():
+                    params[key] = int(params[key])
+            else:
                 raise UnknownMeasureError(
-                    f"rel in {name!r} must be a non-negative integer; got {value!r}"
+                    f"rel in {name!r} must be a non-negative number; got {value!r}"
                 )
-            params[key] = int(value)
         elif key == "judged_only":
             if value.lower() not in ("true", "false", "1", "0"):
                 raise UnknownMeasureError(

@@ -169,7 +169,7 @@ def ndcg_gains(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> n
     """trec_eval's ``ndcg`` with grade gains (``ndcg.1=3,2=9``), a port of m_ndcg.c."""
     gains = m.gains
     out = np.zeros(r.n_queries)
-    for i, grades, levels in per_query_lists(r):
+    for i, grades, levels in per_query_lists(r, m):
         table = _gains(_trim(levels), gains)
         gain_of = _gain_of(table)
         ideal = _ideal_steps(table)
@@ -225,7 +225,7 @@ def g_measure(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np
     """trec_eval's ``G`` (m_G.c)."""
     gains = m.gains
     out = np.zeros(r.n_queries)
-    for i, grades, levels in per_query_lists(r):
+    for i, grades, levels in per_query_lists(r, m):
         table = _gains(_trim(levels), gains)
         gain_of = _gain_of(table)
         ideal = _ideal_steps(table)
@@ -266,7 +266,7 @@ def rndcg(r: JudgedRanking, m: Measure, level: int,  # noqa: C901 (m_Rndcg.c, st
     gains = m.gains
     out = np.zeros(r.n_queries)
     num_rel = r.num_rel(level)
-    for i, grades, levels in per_query_lists(r):
+    for i, grades, levels in per_query_lists(r, m):
         if num_rel[i] == 0:
             continue
         table = _gains(_trim(levels), gains)
@@ -317,7 +317,7 @@ def ndcg_rel(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.
     """trec_eval's ``ndcg_rel`` (m_ndcg_rel.c): nDCG averaged over the relevant documents."""
     gains = m.gains
     out = np.zeros(r.n_queries)
-    for i, grades, levels in per_query_lists(r):
+    for i, grades, levels in per_query_lists(r, m):
         table = _gains(_trim(levels), gains)
         gain_of = _gain_of(table)
         ideal = _ideal_steps(table)
@@ -371,7 +371,7 @@ def trec_rbp(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.
     gains = m.gains
     p = 0.9 if p is None else p
     out = np.zeros(r.n_queries)
-    for i, grades, levels in per_query_lists(r):
+    for i, grades, levels in per_query_lists(r, m):
         table = _gains(_trim(levels), gains)
         values = [g for _, g, _ in table]
         low, high = (min(values), max(values)) if values else (0.0, 0.0)

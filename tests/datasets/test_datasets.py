@@ -257,15 +257,15 @@ def test_duplicate_document_id(tmp_path):
 def test_bad_score_names_path_line_and_value(tmp_path):
     qrels = ["query-id\tcorpus-id\tscore", "q1\td1\t2", "q1\td2\thigh"]
     folder = write_beir(tmp_path / "toy", qrels=qrels)
-    with pytest.raises(InputError, match="relevance is not an integer: 'high'") as info:
+    with pytest.raises(InputError, match="relevance is not a number: 'high'") as info:
         load_beir(folder)
     assert info.value.path == str(folder / "qrels" / "test.tsv")
     assert info.value.line == 3
 
 
-def test_fractional_score_is_rejected(tmp_path):
-    folder = write_beir(tmp_path / "toy", qrels=["q1\td1\t1.5"])
-    with pytest.raises(InputError, match="not an integer: '1.5'"):
+def test_fractional_score_is_read(tmp_path):
+    folder = write_beir(tmp_path / "toy", qrels=["q1\td1\t1.5", "q1\td2\tNaN"])
+    with pytest.raises(InputError, match="test.tsv:2: relevance must be finite; got 'NaN'"):
         load_beir(folder)
 
 
@@ -603,11 +603,16 @@ def test_undecodable_bytes_name_the_line(tmp_path):
 
 
 @pytest.mark.parametrize("score", ["1_0", "٣", "99999999999999999999"])
-def test_qrels_scores_follow_the_integer_grammar(tmp_path, score):
+def test_qrels_scores_follow_the_number_grammar(tmp_path, score):
     folder = write_beir(tmp_path / "toy", qrels=[f"q1\td1\t{score}"])
     with pytest.raises(InputError,
-                       match=r"test.tsv:1: relevance is (not an integer|outside)"):
+                       match=r"test.tsv:1: relevance (is not a number|is outside)"):
         datasets.load_beir(folder)
+
+
+def test_qrels_fractional_grades_are_read(tmp_path):
+    folder = write_beir(tmp_path / "toy", qrels=["query-id\tcorpus-id\tscore", "q1\td1\t0.75"])
+    assert datasets.load_beir(folder).qrels["relevance"].tolist() == [0.75]
 
 
 # --------------------------------------------------------------------------- download faults

@@ -234,8 +234,9 @@ def test_four_decimals_round_as_c_printf():
 
     values = [k / 20000 for k in range(0, 20001, 7)] + [0.00005, 0.00015, 0.12345, 0.99995]
     frame = pd.DataFrame({"map": values}, index=[f"q{i}" for i in range(len(values))])
-    lines = to_trec_eval(frame, queries=True).splitlines()[:len(values)]
-    for value, line in zip(values, lines, strict=True):
+    lines = to_trec_eval(frame, queries=True).splitlines()[:len(values)]  # ids in text order
+    for line in lines:
+        value = values[int(line.split("\t")[1][1:])]
         libc.snprintf(buffer, 64, b"%6.4f", ctypes.c_double(value))
         assert line.split("\t")[2] == buffer.value.decode()
 

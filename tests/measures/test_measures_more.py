@@ -159,7 +159,7 @@ ERRORS = [
     ("ndgc_cut.10", "Did you mean 'ndcg_cut'"),
     ("Precision@10", "Did you mean 'P'"),
     ("Precison@10", "Did you mean 'P'"),
-    ("P(rel=-1)@10", r"rel in 'P\(rel=-1\)@10' must be a non-negative integer"),
+    ("P(rel=-1)@10", r"rel in 'P\(rel=-1\)@10' must be a non-negative number"),
     ("nDCG(rel=2)@10", "'nDCG' takes no parameter 'rel'"),
     ("P(foo=1)@5", "unknown parameter 'foo'"),
     ("P(rel)@5", "written key=value"),
