@@ -178,7 +178,14 @@ def measures_table() -> str:
     lines += [row for _, row in sorted(rows, key=lambda r: r[0])]
     note = ("Preference measures need `-R prefs` or `-R qrels_prefs` judgments "
             "(`rel_format=` in Python), the `*_avgjg` measures `-R qrels_jg`.")
-    lines += ["", note]
+    grammar = ("These judgment files and the `-Z` file (`query measure mean stddev` lines) follow "
+               "the runs' and\nqrels' grammar (`reteval/io/textfile.py`): lines end at LF, CR LF "
+               "or CR, fields are split on ASCII\nwhite space only (a no-break space or U+0085 is "
+               "part of a field), numbers are trec_eval's decimals\nas whole fields (`1_0`, `inf` "
+               "refused), and a judgment file with no judgment line (empty, or only\ncomments) is "
+               "refused as an empty qrels file is; every error names the file and the line, and "
+               "the\nquery and document of the line.")
+    lines += ["", note, grammar]
     nicknames = "; ".join(f"`{k}`: " + " ".join(v) for k, v in NICKNAMES.items())
     lines += ["", f"trec_eval's nicknames: {nicknames}."]
     return "\n".join(lines) + "\n"

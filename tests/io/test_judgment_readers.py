@@ -42,8 +42,10 @@ def test_evaluate_refuses_an_empty_judgment_file(tmp_path, fmt):
     ("prefs", "q1 u s d1 inf\n", r"j:1: .* must be finite; got 'inf'"),
     ("prefs", "q1 u d1 2\n", r"j:1: a prefs line is 'qid jg jsg docno rel_level', 5 fields; got 4"),
     ("qrels_prefs", "q1 0 d7 nan\n", r"j:1: the relevance level of document 'd7' of query 'q1'"),
-    ("qrels_jg", "q1 0 d1 1\n\nq2 0 d9 1.5\n",
-     r"j:3: the relevance of document 'd9' of query 'q2' is not an integer: '1.5'"),
+    ("qrels_jg", "q1 0 d1 1\n\nq2 0 d9 x\n",
+     r"j:3: the relevance of document 'd9' of query 'q2' is not a number: 'x'"),
+    ("qrels_jg", "q1 0 d1 1\n\nq2 0 d9 nan\n",
+     r"j:3: the relevance of document 'd9' of query 'q2' must be finite; got 'nan'"),
     ("qrels_jg", "q1 0 d1 1\nq1 0 d1 0\n",
      r"j:2: document 'd1' of query 'q1' is judged twice by judgment group '0'"),
     # a no-break space does not split fields: "s\xa0d1" is one field, the line has 4
