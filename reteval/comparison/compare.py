@@ -254,7 +254,7 @@ def compare_scores(per_query, *, baseline: str | None = None, test: str = "t",
     """
     if not isinstance(per_query, Mapping) or not per_query:
         raise InputError("per_query must be a non-empty mapping measure -> DataFrame")
-    first = None
+    first: pd.DataFrame | None = None
     for m, frame in per_query.items():
         if not isinstance(frame, pd.DataFrame):
             raise InputError(f"per_query[{m!r}] must be a DataFrame (queries x systems); got "
@@ -264,6 +264,7 @@ def compare_scores(per_query, *, baseline: str | None = None, test: str = "t",
         elif list(frame.columns) != list(first.columns) or not frame.index.equals(first.index):
             raise InputError(f"per_query[{m!r}] must have the same queries and systems as "
                              f"per_query[{next(iter(per_query))!r}]")
+    assert first is not None  # per_query is a non-empty mapping
     systems = tuple(str(c) for c in first.columns)
     check_options(systems, baseline, test, correction, alpha, confidence_level)
     if len(first.index) == 0:
@@ -297,8 +298,8 @@ def comparison(numbers, *, rng=None, retrieved=None, index_name="query_id") -> C
     stacked = np.vstack([tested[m].T for m in measures])  # (M*S, n_q)
     ci = bootstrap_mean_ci(stacked, confidence_level=c.confidence_level,
                            n_resamples=c.n_resamples, rng=gen)
-    ci_low = ci.low.reshape(len(measures), len(systems))
-    ci_high = ci.high.reshape(len(measures), len(systems))
+    ci_low = np.asarray(ci.low).reshape(len(measures), len(systems))
+    ci_high = np.asarray(ci.high).reshape(len(measures), len(systems))
     for mi, m in enumerate(measures):
         if c.aggregation[m] == "gmean":
             ci_low[mi], ci_high[mi] = np.exp(ci_low[mi]), np.exp(ci_high[mi])

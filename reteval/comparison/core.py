@@ -234,14 +234,14 @@ def common_scores(evaluated: Mapping, names) -> tuple[list, dict]:
     >>> queries, scores["RR"].tolist()
     (['q1'], [[1.0, 0.2]])
     """
-    present = None
+    present: set | None = None
     for name in names:
-        ids = set(evaluated[name][0])
-        present = ids if present is None else present & ids
-    common = sorted(present)
+        found = set(evaluated[name][0])
+        present = found if present is None else present & found
+    common = sorted(present or ())
     if not common:
         raise InputError("no query was evaluated for every system; nothing to compare")
-    rows = {}
+    rows: dict[str, np.ndarray | None] = {}
     for name in names:
         ids = list(evaluated[name][0])
         if ids == common:
@@ -249,12 +249,13 @@ def common_scores(evaluated: Mapping, names) -> tuple[list, dict]:
         else:
             where = {q: i for i, q in enumerate(ids)}
             rows[name] = np.array([where[q] for q in common], dtype=np.intp)
-    scores = {}
+    scores: dict[str, np.ndarray] = {}
     for column in evaluated[names[0]][1]:
         matrix = np.empty((len(common), len(names)))
         for j, name in enumerate(names):
             values = np.asarray(evaluated[name][1][column], dtype=float)
-            matrix[:, j] = values if rows[name] is None else values[rows[name]]
+            row = rows[name]
+            matrix[:, j] = values if row is None else values[row]
         scores[column] = matrix
     return common, scores
 

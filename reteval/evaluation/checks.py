@@ -135,14 +135,14 @@ def relevance_level_value(relevance_level) -> int | float:
     """
     if isinstance(relevance_level, bool) or not isinstance(relevance_level, numbers.Real):
         raise InputError(f"relevance_level must be a number; got {relevance_level!r}")
+    value: float
     if isinstance(relevance_level, numbers.Integral):
         value = int(relevance_level)
     else:
-        value = float(relevance_level)
-        if not math.isfinite(value):
+        number = float(relevance_level)
+        if not math.isfinite(number):
             raise InputError(f"relevance_level must be finite; got {relevance_level!r}")
-        if value.is_integer() and abs(value) <= INT64_MAX:
-            value = int(value)
+        value = int(number) if number.is_integer() and abs(number) <= INT64_MAX else number
     if not 0 <= value <= INT64_MAX:
         raise InputError(f"relevance_level must be from 0 to {INT64_MAX} (negative judgments "
                          f"are never relevant); got {relevance_level!r}")

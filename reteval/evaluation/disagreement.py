@@ -124,8 +124,8 @@ def disagreeing_pairs(scores: pd.DataFrame, measures=None, *,
     values = scores[names].to_numpy(dtype=np.float64)
     n = len(ids)
     rows_a, rows_b, margins = [], [], []
-    for a in range(n - 1):
-        diff = values[a] - values[a + 1:]  # (pairs, measures): a's value minus b's
+    for i in range(n - 1):
+        diff = values[i] - values[i + 1:]  # (pairs, measures): a's value minus b's
         with np.errstate(invalid="ignore"):
             up, down = diff > threshold, diff < -threshold
         both = up.any(axis=1) & down.any(axis=1)
@@ -136,9 +136,9 @@ def disagreeing_pairs(scores: pd.DataFrame, measures=None, *,
                             np.where(down, -d, -np.inf).max(axis=1))
         first = np.argmax(up | down, axis=1)  # the first measure that orders the pair
         flip = down[np.arange(len(d)), first]
-        b = a + 1 + np.flatnonzero(both)
-        rows_a.append(np.where(flip, b, a))
-        rows_b.append(np.where(flip, a, b))
+        later = i + 1 + np.flatnonzero(both)
+        rows_a.append(np.where(flip, later, i))
+        rows_b.append(np.where(flip, i, later))
         margins.append(margin)
     columns = ["query_a", "query_b", "above_a", "above_b", "margin",
                *[f"{m}{side}" for m in names for side in ("_a", "_b")]]

@@ -12,6 +12,8 @@ from reteval.evaluation.columns import GEOMETRIC_FLOOR, evaluate_columns, values
 from reteval.measures import measure_columns, parse_measure
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import pandas as pd
 
 __all__ = ["aggregate", "evaluate", "evaluate_preferences", "summarize"]
@@ -235,7 +237,8 @@ def evaluate_preferences(qrels, run, measures, *, rel_format: str, relevance_lev
     )
     from reteval.io.prefs import read_prefs, read_qrels_jg, read_qrels_prefs
 
-    readers = {"prefs": read_prefs, "qrels_prefs": read_qrels_prefs, "qrels_jg": read_qrels_jg}
+    readers: dict[str, Callable[..., dict]] = {
+        "prefs": read_prefs, "qrels_prefs": read_qrels_prefs, "qrels_jg": read_qrels_jg}
     if rel_format not in readers:
         raise InputError(f"rel_format must be one of qrels, {', '.join(readers)}; got "
                          f"{rel_format!r}")

@@ -33,7 +33,7 @@ def _check(per_query) -> pd.DataFrame:
 
 
 def to_trec_eval(per_query: pd.DataFrame, *, queries: bool = False, runid: str | None = None,
-                 relstrings: tuple | None = None) -> str:
+                 relstrings: tuple[str, dict[str, str]] | None = None) -> str:
     """The text ``trec_eval`` prints for these results.
 
     Parameters
@@ -81,8 +81,10 @@ def to_trec_eval(per_query: pd.DataFrame, *, queries: bool = False, runid: str |
         measure = parse_measure(column)
         columns.append((trec_order(column), position, trec_name(column) or str(column),
                         measure.spec.count and not zscored, measure.spec.query_lines))
+    relstring_of: dict[str, str] = {}
     if relstrings is not None:
         columns.append((12, -1, relstrings[0], None, True))
+        relstring_of = relstrings[1]
     columns.sort(key=lambda c: c[:2])
     lines = []
     prefix = "Z" if zscored else ""
@@ -102,7 +104,7 @@ def to_trec_eval(per_query: pd.DataFrame, *, queries: bool = False, runid: str |
                 if not query_lines:
                     continue
                 if position < 0:
-                    line(name, query, relstrings[1].get(query, ""), None)
+                    line(name, query, relstring_of.get(query, ""), None)
                 else:
                     line(name, query, values[row, position], count)
     overall = aggregate(per_query)

@@ -89,7 +89,7 @@ def _counts(prefs, ranking):
 
 def _group_classes(group, block, njr, counts):
     """A JG of one sub-group: equivalence classes of equal level (add_ec_pref_to_jg)."""
-    ecs = []
+    ecs: list[tuple[float, list[int]]] = []
     for _, _, _, rank, rel in block:
         if not ecs or ecs[-1][0] != rel:
             ecs.append((rel, []))
@@ -301,7 +301,7 @@ def _measure(name, groups, counts, njr, nj) -> float:
 
 def preference_values(prefs: dict, ranked: dict, names: list[str], queries: list[str]) -> dict:
     """``{trec name: [value per query]}`` of preference measures for ``queries``."""
-    values = {name: [] for name in names}
+    values: dict[str, list[float]] = {name: [] for name in names}
     for query in queries:
         groups, counts, njr, nj = _counts(prefs[query], ranked.get(query, []))
         for name in names:
@@ -309,7 +309,7 @@ def preference_values(prefs: dict, ranked: dict, names: list[str], queries: list
     return values
 
 
-def judge_group_values(groups: dict, run, measures, queries, *, relevance_level: int,
+def judge_group_values(groups: dict, run, measures, queries, *, relevance_level: float,
                        max_docs, judged_only) -> dict:
     """``{label: values}`` of the ``*_avgjg`` measures: the measure on every judgment
     group's qrels, summed in group order and divided by the number of groups."""

@@ -53,7 +53,7 @@ __all__ = ["compute"]
 # ---------------------------------------------------------------- dispatch
 
 
-def _level(m: Measure, level: int) -> int:
+def _level(m: Measure, level: float) -> float:
     return level if m.rel is None else m.rel
 
 

@@ -83,7 +83,7 @@ class JudgedRanking:
         """Sum ``weights`` (one per judged retrieved document) within each query."""
         return np.bincount(self.query, weights=weights, minlength=self.n_queries)
 
-    def num_rel(self, level: int) -> np.ndarray:
+    def num_rel(self, level: float) -> np.ndarray:
         return np.bincount(
             self.judged_query, weights=self.judged_rel >= level, minlength=self.n_queries
         )

@@ -51,25 +51,25 @@ def within_cutoff(r: JudgedRanking, cutoff):
     return np.ones(len(r.rank), dtype=bool) if cutoff is None else r.rank <= cutoff
 
 
-def precision(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def precision(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """P@k: relevant documents in the top k, divided by k."""
     cutoff = m.cutoff
     return r.per_query((r.rel >= level) & (r.rank <= cutoff)) / cutoff
 
 
-def recall(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def recall(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """R@k: relevant documents in the top k, divided by all relevant documents."""
     cutoff = m.cutoff
     return safe_divide(r.per_query((r.rel >= level) & (r.rank <= cutoff)), r.num_rel(level))
 
 
-def success(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def success(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """Success@k: 1 when a relevant document is in the top k."""
     cutoff = m.cutoff
     return (r.per_query((r.rel >= level) & (r.rank <= cutoff)) > 0).astype(np.float64)
 
 
-def reciprocal_rank(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def reciprocal_rank(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """RR(@k): 1 / rank of the first relevant document (in the top k), else 0."""
     cutoff = m.cutoff
     relevant = np.flatnonzero((r.rel >= level) & within_cutoff(r, cutoff))
@@ -87,7 +87,7 @@ def relevant_so_far(r: JudgedRanking, relevant: np.ndarray) -> np.ndarray:
     return total - np.repeat((total - relevant)[first], counts)
 
 
-def average_precision(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def average_precision(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """AP(@k): mean over all relevant documents of the precision at their rank.
 
     An unretrieved relevant document counts 0.
@@ -99,14 +99,14 @@ def average_precision(r: JudgedRanking, m: Measure, level: int, num_docs: int = 
     return safe_divide(r.per_query(weights), r.num_rel(level))
 
 
-def r_precision(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def r_precision(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """Rprec: precision at rank R, R the number of relevant documents."""
     num_rel = r.num_rel(level)
     hits = (r.rel >= level) & (r.rank <= num_rel[r.query])
     return safe_divide(r.per_query(hits), num_rel)
 
 
-def bpref(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def bpref(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """Bpref as trec_eval computes it (Buckley & Voorhees 2004)."""
     judged_nonrel = (r.rel >= 0) & (r.rel < level)
     relevant = r.rel >= level
@@ -128,7 +128,7 @@ def _gain(rel: np.ndarray, exponential: bool) -> np.ndarray:
     return np.exp2(positive) - 1.0 if exponential else positive
 
 
-def ndcg_values(r: JudgedRanking, cutoff: int | None, exponential: bool = False) -> np.ndarray:
+def ndcg_values(r: JudgedRanking, cutoff: float | None, exponential: bool = False) -> np.ndarray:
     """nDCG(@k) with linear gain (trec_eval) or the exponential gain ``2**rel - 1``."""
     gains = np.where(within_cutoff(r, cutoff), _gain(r.rel, exponential), 0.0)
     dcg = r.per_query(gains / np.log2(r.rank + 1.0))
@@ -147,30 +147,31 @@ def ndcg_values(r: JudgedRanking, cutoff: int | None, exponential: bool = False)
     return safe_divide(dcg, idcg)
 
 
-def judged(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def judged(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """Judged@k: share of the top min(k, retrieved) documents that appear in the qrels."""
     cutoff = m.cutoff
+    assert cutoff is not None  # Judged requires a cutoff (Measure checks it)
     return safe_divide(r.per_query(r.rank <= cutoff), np.minimum(r.num_ret, cutoff))
 
 
-def dcg(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def dcg(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """DCG(@k): linear gain (the grade) discounted by ``log2(rank + 1)``, not normalised."""
     cutoff = m.cutoff
     gains = np.where(within_cutoff(r, cutoff), _gain(r.rel, False), 0.0)
     return r.per_query(gains / np.log2(r.rank + 1.0))
 
 
-def set_precision(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def set_precision(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """SetP: relevant documents retrieved / documents retrieved (trec_eval ``set_P``)."""
     return safe_divide(r.per_query(r.rel >= level), r.num_ret)
 
 
-def set_recall(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def set_recall(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """SetR: relevant documents retrieved / relevant documents (trec_eval ``set_recall``)."""
     return safe_divide(r.per_query(r.rel >= level), r.num_rel(level))
 
 
-def set_f(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def set_f(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """SetF: ``(beta + 1) P R / (beta P + R)`` of SetP and SetR.
 
     0 when nothing relevant is retrieved.
@@ -185,7 +186,7 @@ def set_f(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.nda
                                         beta * precision_ + recall_), 0.0)
 
 
-def rank_biased_precision(r: JudgedRanking, m: Measure, level: int,
+def rank_biased_precision(r: JudgedRanking, m: Measure, level: float,
                           num_docs: int = 0) -> np.ndarray:
     """RBP(@k): ``(1 - p) * sum of p**(rank - 1)`` over the relevant documents.
 
@@ -193,6 +194,7 @@ def rank_biased_precision(r: JudgedRanking, m: Measure, level: int,
     """
     cutoff = m.cutoff
     p = m.p
+    assert p is not None  # Measure fills in the default persistence
     relevant = (r.rel >= level) & within_cutoff(r, cutoff)
     return (1.0 - p) * r.per_query(np.where(relevant, np.power(p, r.rank - 1.0), 0.0))
 
@@ -200,7 +202,7 @@ def rank_biased_precision(r: JudgedRanking, m: Measure, level: int,
 ERR_MAX_GRADE = 4  # gdeval's MAX_JUDGMENT: gains are (2**g - 1) / 2**4
 
 
-def expected_reciprocal_rank(r: JudgedRanking, m: Measure, level: int,
+def expected_reciprocal_rank(r: JudgedRanking, m: Measure, level: float,
                              num_docs: int = 0) -> np.ndarray:
     """ERR(@k) as gdeval (and ir_measures) compute it (Chapelle et al. 2009).
 
@@ -225,7 +227,7 @@ def expected_reciprocal_rank(r: JudgedRanking, m: Measure, level: int,
 INFAP_EPSILON = 0.00001  # trec_eval's INFAP_EPSILON
 
 
-def inferred_average_precision(r: JudgedRanking, m: Measure, level: int,
+def inferred_average_precision(r: JudgedRanking, m: Measure, level: float,
                                num_docs: int = 0) -> np.ndarray:
     """infAP exactly as trec_eval computes it (Yilmaz & Aslam 2006).
 
@@ -253,7 +255,7 @@ def _lround(x: np.ndarray) -> np.ndarray:
     return (whole + (x - whole >= 0.5)).astype(np.int64)
 
 
-def interpolated_precision_at(r: JudgedRanking, recall_level: float, level: int) -> np.ndarray:
+def interpolated_precision_at(r: JudgedRanking, recall_level: float, level: float) -> np.ndarray:
     """IPrec@r as trec_eval's ``iprec_at_recall``: the highest precision at recall >= r.
 
     Recall ``r`` is first turned into a number of relevant documents,
@@ -281,27 +283,28 @@ def interpolated_precision_at(r: JudgedRanking, recall_level: float, level: int)
     return out
 
 
-def interpolated_precision(r: JudgedRanking, m: Measure, level: int,
+def interpolated_precision(r: JudgedRanking, m: Measure, level: float,
                            num_docs: int = 0) -> np.ndarray:
     """IPrec@level: :func:`interpolated_precision_at` the measure's recall level."""
+    assert m.cutoff is not None  # the recall level: IPrec requires it (Measure checks it)
     return interpolated_precision_at(r, m.cutoff, level)
 
 
-def ndcg_exp(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def ndcg_exp(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """nDCG(dcg=exp-log2)(@k): the exponential gain ``2**rel - 1``."""
     return ndcg_values(r, m.cutoff, exponential=True)
 
 
-def num_q(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def num_q(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """num_q: 1 for every evaluated query (summed, the number of queries)."""
     return np.ones(r.n_queries)
 
 
-def num_ret(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def num_ret(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """num_ret: the documents retrieved."""
     return r.num_ret.astype(np.float64)
 
 
-def num_rel(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def num_rel(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """num_rel: the relevant documents judged."""
     return r.num_rel(level)

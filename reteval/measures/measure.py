@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
 
 from reteval.errors import UnknownMeasureError
 from reteval.measures.registry import BY_NAME, Family, not_a_number, unknown_measure
@@ -61,10 +62,22 @@ class Measure:
     _FIELDS = ("family", "cutoff", "rel", "p", "beta", "gains", "weights", "levels",
                "judged_only")
     __slots__ = _FIELDS
+    # The slots' types once ``_check`` has normalised them (declarations only, no values).
+    family: str
+    cutoff: float | None
+    rel: float | None
+    p: float | None
+    beta: float | None
+    gains: tuple[tuple[int, float], ...] | None
+    weights: tuple[float, ...] | None
+    levels: tuple[float, ...] | None
+    judged_only: bool | None
 
     def __init__(self, family: str, cutoff: float | None = None, rel: float | None = None,
-                 p: float | None = None, beta: float | None = None, gains=None, weights=None,
-                 levels=None, judged_only: bool | None = None):
+                 p: float | None = None, beta: float | None = None,
+                 gains: Mapping[int, float] | Iterable[tuple[int, float]] | None = None,
+                 weights: Iterable[float] | None = None, levels: Iterable[float] | None = None,
+                 judged_only: bool | None = None):
         values = (family, cutoff, rel, p, beta, gains, weights, levels, judged_only)
         for key, value in zip(self._FIELDS, values, strict=True):
             object.__setattr__(self, key, value)

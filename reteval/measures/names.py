@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import TypedDict
 
 from reteval.errors import UnknownMeasureError
 from reteval.measures.measure import Measure
@@ -127,8 +128,23 @@ def _number(value: str, key: str, name: str, signed: bool = False) -> float:
     return number
 
 
-def _parse_params(text: str, name: str, family: str):
-    params = {}
+class _Params(TypedDict, total=False):
+    """The keyword parameters of :class:`Measure` that a name can give."""
+
+    rel: float
+    p: float
+    beta: float
+    gains: dict[int, float]
+    weights: tuple[float, ...]
+    levels: tuple[float, ...]
+    judged_only: bool
+
+
+def _parse_params(text: str, name: str, family: str) -> tuple[str, _Params]:
+    params: _Params = {}
+    weights: dict[str, float] = {}
+    gains: dict[int, float] = {}
+    dcg: str | None = None
     for item in filter(None, (part.strip() for part in text.split(","))):
         key, sep, value = (piece.strip() for piece in item.partition("="))
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
@@ -140,21 +156,21 @@ def _parse_params(text: str, name: str, family: str):
                 f"unknown parameter {key!r} in {name!r}; parameters are "
                 f"{', '.join(sorted(ALL_PARAMS))} and grade=gain pairs such as 2=5"
             )
-        if key in params or (INT_RE.fullmatch(key) and int(key) in params.get("gains", {})):
+        if (key in params or key in weights or (key == "dcg" and dcg is not None)
+                or (INT_RE.fullmatch(key) and int(key) in gains)):
             raise UnknownMeasureError(f"parameter {key!r} given twice in {name!r}")
         if key == "dcg":
             if value not in ("log2", "exp-log2"):
                 raise UnknownMeasureError(
                     f"dcg in {name!r} must be 'log2' (linear gain) or 'exp-log2'; got {value!r}"
                 )
-            params[key] = value
+            dcg = value
         elif key == "rel":
             if re.fullmatch(r"\+?[0-9]+", value):
-                params[key] = int(value)
+                params["rel"] = int(value)
             elif re.fullmatch(r"\+?([0-9]+\.[0-9]*|\.[0-9]+)", value):
-                params[key] = float(value)
-                if params[key].is_integer():
-                    params[key] = int(params[key])
+                rel = float(value)
+                params["rel"] = int(rel) if rel.is_integer() else rel
             else:
                 raise UnknownMeasureError(
                     f"rel in {name!r} must be a non-negative number; got {value!r}"
@@ -163,24 +179,26 @@ def _parse_params(text: str, name: str, family: str):
             if value.lower() not in ("true", "false", "1", "0"):
                 raise UnknownMeasureError(
                     f"judged_only in {name!r} must be True or False; got {value!r}")
-            params[key] = value.lower() in ("true", "1")
+            params["judged_only"] = value.lower() in ("true", "1")
         elif key == "levels":
-            params[key] = tuple(_number(v.strip(), key, name) for v in value.split(";"))
+            params["levels"] = tuple(_number(v.strip(), key, name) for v in value.split(";"))
         elif key in "abcd":
-            params.setdefault("weights", {})[key] = _number(value, key, name, signed=True)
+            weights[key] = _number(value, key, name, signed=True)
         elif INT_RE.fullmatch(key):
-            params.setdefault("gains", {})[int(key)] = _number(value, key, name, signed=True)
-        else:  # p and beta: any number here, their range is checked by Measure
-            params[key] = _number(value, key, name, signed=key in ("p", "beta"))
-    if "weights" in params:
-        given = params.pop("weights")
+            gains[int(key)] = _number(value, key, name, signed=True)
+        elif key == "p":  # p and beta: any number here, their range is checked by Measure
+            params["p"] = _number(value, key, name, signed=True)
+        else:
+            params["beta"] = _number(value, key, name, signed=True)
+    if gains:
+        params["gains"] = gains
+    if weights:
         defaults = dict(zip("abcd", (1.0, -1.0, 0.0, 0.0), strict=True))
-        defaults.update(given)
+        defaults.update(weights)
         params["weights"] = tuple(defaults[k] for k in "abcd")
-    if "dcg" in params:
+    if dcg is not None:
         if family not in ("nDCG", "nDCG_exp"):
             raise UnknownMeasureError(f"measure {family!r} takes no parameter 'dcg'")
-        dcg = params.pop("dcg")
         if family == "nDCG_exp" and dcg == "log2":
             raise UnknownMeasureError(f"{name!r}: nDCG_exp has exponential gain (dcg=exp-log2)")
         family = "nDCG_exp" if dcg == "exp-log2" else family
@@ -236,10 +254,10 @@ def trec_printed(trec: TrecName, value, decimals: int = 2) -> str:
     return f"{trec.name}_{value}"
 
 
-def _trec_params(trec: TrecName, family: str, text: str, name: str) -> dict:
+def _trec_params(trec: TrecName, family: str, text: str, name: str) -> _Params:
     """The parameters of ``name.TEXT`` for the kinds printed with their text."""
     if trec.kind == "pairs":
-        pairs = {}
+        pairs: dict[str, str] = {}
         for item in text.split(","):
             key, sep, value = (piece.strip() for piece in item.partition("="))
             if not sep or not key or not value:
@@ -263,7 +281,8 @@ def _trec_params(trec: TrecName, family: str, text: str, name: str) -> dict:
     return {"weights": tuple(values)}
 
 
-def _expand_trec(text: str, explicit: dict | None = None) -> list[tuple[str, Measure]] | None:
+def _expand_trec(text: str, explicit: dict[str, str] | None = None
+                 ) -> list[tuple[str, Measure]] | None:
     """trec_eval spellings: ``name``, ``name.params`` and the printed ``name_value``."""
     base, dot, params = text.partition(".")
     if base in TREC_NAMES and (dot or base in TREC_NAMES):
@@ -305,14 +324,19 @@ def _expand_trec(text: str, explicit: dict | None = None) -> list[tuple[str, Mea
     return None
 
 
-def _expand(name, explicit: dict | None = None) -> list[tuple[str, Measure]]:
+def _expand(name, explicit: dict[str, str] | None = None) -> list[tuple[str, Measure]]:
     """Parse one name into ``(column label, measure)`` pairs (several for lists and defaults)."""
     if isinstance(name, Measure):
         return [(str(name), name)]
     text = _as_text(name)
     if text in NICKNAMES:
-        return [pair for part in NICKNAMES[text] if part not in NOT_NUMBERS
-                for pair in _expand_trec(part, explicit)]
+        pairs: list[tuple[str, Measure]] = []
+        for part in NICKNAMES[text]:
+            if part not in NOT_NUMBERS:
+                expanded = _expand_trec(part, explicit)
+                assert expanded is not None, part  # the nicknames list trec_eval names only
+                pairs += expanded
+        return pairs
     if text.lower() in NICKNAMES:
         return _expand(text.lower(), explicit)
     if text in NOT_NUMBERS or text.partition(".")[0] in NOT_NUMBERS:
@@ -397,9 +421,9 @@ def _as_list(names) -> list:
     return list(names)
 
 
-def _explicit_params(names) -> dict:
+def _explicit_params(names) -> dict[str, str]:
     """trec_eval names given with parameters (``P.5,10``): a nickname's ``P`` uses them."""
-    explicit = {}
+    explicit: dict[str, str] = {}
     for name in names:
         if isinstance(name, str):
             base, dot, params = name.strip().partition(".")

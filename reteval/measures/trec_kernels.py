@@ -40,12 +40,13 @@ __all__ = [
 # ---------------------------------------------------------------- trec_eval's other measures
 
 
-def _hits_within(r: JudgedRanking, level: int, cutoff) -> np.ndarray:
+def _hits_within(r: JudgedRanking, level: float, cutoff) -> np.ndarray:
     """Relevant documents at ranks <= cutoff (one cutoff per query) per query."""
     return r.per_query((r.rel >= level) & (r.rank <= np.asarray(cutoff)[r.query]))
 
 
-def r_precision_multiple(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def r_precision_multiple(r: JudgedRanking, m: Measure, level: float,
+                         num_docs: int = 0) -> np.ndarray:
     """Rprec_mult: precision at rank ``(long) (m * R + 0.9)`` (trec_eval's rounding)."""
     multiple = m.cutoff
     num_rel = r.num_rel(level)
@@ -53,44 +54,46 @@ def r_precision_multiple(r: JudgedRanking, m: Measure, level: int, num_docs: int
     return safe_divide(_hits_within(r, level, cutoff), cutoff)
 
 
-def relative_precision(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def relative_precision(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """relative_P: relevant in the top k over min(k, R); 0 without relevant documents."""
     cutoff = m.cutoff
+    assert cutoff is not None  # relative_P requires a cutoff (Measure checks it)
     num_rel = r.num_rel(level)
     return safe_divide(precision(r, m, level) * cutoff, np.minimum(num_rel, cutoff))
 
 
-def unjudged(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def unjudged(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """unj@k: documents of the top k not judged (or judged negative), over k."""
     cutoff = m.cutoff
+    assert cutoff is not None  # unj requires a cutoff (Measure checks it)
     judged_ = r.per_query((r.rank <= cutoff) & (r.rel >= 0))
     return (np.minimum(r.num_ret, cutoff) - judged_) / cutoff
 
 
-def num_rel_ret(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def num_rel_ret(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     return r.per_query(r.rel >= level)
 
 
-def num_nonrel_judged_ret(r: JudgedRanking, m: Measure, level: int,
+def num_nonrel_judged_ret(r: JudgedRanking, m: Measure, level: float,
                           num_docs: int = 0) -> np.ndarray:
     """Judged (grade >= 0) non-relevant documents retrieved."""
     return r.per_query((r.rel >= 0) & (r.rel < level))
 
 
-def set_relative_precision(r: JudgedRanking, m: Measure, level: int,
+def set_relative_precision(r: JudgedRanking, m: Measure, level: float,
                            num_docs: int = 0) -> np.ndarray:
     """set_relative_P: relevant retrieved / min(retrieved, relevant)."""
     return safe_divide(num_rel_ret(r, m, level), np.minimum(r.num_ret, r.num_rel(level)))
 
 
-def set_average_precision(r: JudgedRanking, m: Measure, level: int,
+def set_average_precision(r: JudgedRanking, m: Measure, level: float,
                           num_docs: int = 0) -> np.ndarray:
     """set_map: relevant retrieved squared / (retrieved * relevant), i.e. SetP * SetR."""
     found = num_rel_ret(r, m, level)
     return safe_divide(found * found, r.num_ret.astype(np.float64) * r.num_rel(level))
 
 
-def utility(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def utility(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """Set utility ``a*relret + b*nonrelret + c*relmissed + d*nonrelmissed`` (trec_eval).
 
     ``num_docs`` is the number of documents of the collection (trec_eval ``-N``), needed
@@ -104,11 +107,10 @@ def utility(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.n
             + d * (num_docs + found - num_ret - num_rel))
 
 
-def interpolated_precision_average(r: JudgedRanking, m: Measure, level: int,
+def interpolated_precision_average(r: JudgedRanking, m: Measure, level: float,
                                    num_docs: int = 0) -> np.ndarray:
     """11pt_avg: the mean of ``IPrec`` over the recall levels, summed as trec_eval sums."""
-    levels = m.levels
-    levels = sorted(_LEVELS_11 if levels is None else levels)
+    levels = sorted(_LEVELS_11 if m.levels is None else m.levels)
     total = np.zeros(r.n_queries)
     for recall_level in reversed(levels):
         total += interpolated_precision_at(r, recall_level, level)
@@ -118,7 +120,7 @@ def interpolated_precision_average(r: JudgedRanking, m: Measure, level: int,
 _LEVELS_11 = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
-def bin_g(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def bin_g(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """binG: ``sum 1 / log2(2 + rank - n)`` over the n-th relevant retrieved, over R."""
     relevant = r.rel >= level
     nth = relevant_so_far(r, relevant.astype(np.int64))
@@ -126,9 +128,9 @@ def bin_g(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.nda
     return safe_divide(r.per_query(weights), r.num_rel(level))
 
 
-def _gains(levels: list, gains) -> list:
+def _gains(levels: list, gains) -> list[list[float]]:
     """trec_eval's setup_gains: ``[rel_level, gain, num_at_level]`` sorted by gain."""
-    table = [[int(lvl), float(g), 0] for lvl, g in (gains or ())]
+    table: list[list[float]] = [[int(lvl), float(g), 0] for lvl, g in (gains or ())]
     for grade, count in enumerate(levels):
         if count == 0 and grade == len(levels) - 1:
             continue
@@ -141,12 +143,15 @@ def _gains(levels: list, gains) -> list:
     # C's qsort with the comparison (int) (g1 - g2): gains closer than 1 compare equal
     import functools
 
-    table.sort(key=functools.cmp_to_key(lambda x, y: int(x[1] - y[1])))
+    def by_gain(x: list[float], y: list[float]) -> int:
+        return int(x[1] - y[1])
+
+    table.sort(key=functools.cmp_to_key(by_gain))
     return table
 
 
-def _gain_of(table: list) -> dict:
-    out = {}
+def _gain_of(table: list[list[float]]) -> dict[float, float]:
+    out: dict[float, float] = {}
     for grade, gain, _ in table:
         out.setdefault(grade, gain)
     return out
@@ -165,7 +170,7 @@ def _log2(x: float) -> float:
     return float(np.log2(x))
 
 
-def ndcg_gains(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def ndcg_gains(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """trec_eval's ``ndcg`` with grade gains (``ndcg.1=3,2=9``), a port of m_ndcg.c."""
     gains = m.gains
     out = np.zeros(r.n_queries)
@@ -221,7 +226,7 @@ def _ideal_steps(table: list):
     return ideal
 
 
-def g_measure(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def g_measure(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """trec_eval's ``G`` (m_G.c)."""
     gains = m.gains
     out = np.zeros(r.n_queries)
@@ -260,7 +265,7 @@ def g_measure(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np
     return out
 
 
-def rndcg(r: JudgedRanking, m: Measure, level: int,  # noqa: C901 (m_Rndcg.c, step by step)
+def rndcg(r: JudgedRanking, m: Measure, level: float,  # noqa: C901 (m_Rndcg.c, step by step)
           num_docs: int = 0) -> np.ndarray:
     """trec_eval's ``Rndcg`` (m_Rndcg.c): nDCG averaged where the ideal gain changes."""
     gains = m.gains
@@ -313,7 +318,7 @@ def rndcg(r: JudgedRanking, m: Measure, level: int,  # noqa: C901 (m_Rndcg.c, st
     return out
 
 
-def ndcg_rel(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def ndcg_rel(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """trec_eval's ``ndcg_rel`` (m_ndcg_rel.c): nDCG averaged over the relevant documents."""
     gains = m.gains
     out = np.zeros(r.n_queries)
@@ -365,7 +370,7 @@ def _c_divide(a: float, b: float) -> float:
     return a / b
 
 
-def trec_rbp(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def trec_rbp(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """trec_eval's ``rbp`` (m_rbp.c): grade gains scaled to [0, 1] when outside it."""
     p = m.p
     gains = m.gains
@@ -388,7 +393,7 @@ def trec_rbp(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.
     return out
 
 
-def rbp_residual(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def rbp_residual(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """trec_eval's ``rbp_resid``: the RBP weight of unjudged ranks and of those below."""
     p = m.p
     p = 0.9 if p is None else p
@@ -405,7 +410,7 @@ def rbp_residual(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) ->
     return out
 
 
-def ndcg(r: JudgedRanking, m: Measure, level: int, num_docs: int = 0) -> np.ndarray:
+def ndcg(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """nDCG(@k): linear gain (trec_eval's ``ndcg_cut``), or the measure's gain table
     (trec_eval's ``ndcg.1=3,2=9``, :func:`ndcg_gains`)."""
     if m.gains is not None:

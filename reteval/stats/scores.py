@@ -30,9 +30,10 @@ def _frame_from_mapping(scores: Mapping) -> pd.DataFrame:
         series[name] = s
     if not series:
         raise InputError("scores must hold at least 2 systems; got none")
-    union = None
-    for s in series.values():
-        union = s.index if union is None else union.union(s.index, sort=False)
+    indexes = [s.index for s in series.values()]
+    union = indexes[0]
+    for index in indexes[1:]:
+        union = union.union(index, sort=False)
     for name, s in series.items():
         missing = union.difference(s.index, sort=False)
         if len(missing):

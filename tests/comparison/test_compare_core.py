@@ -142,3 +142,18 @@ def test_compare_arrays_names_the_missing_score():
 def test_compare_arrays_refuses_bad_options(systems, options, message):
     with pytest.raises(InputError, match=message):
         compare_arrays({"AP": np.full((5, 3), 0.5)}, systems, **options)
+
+
+def test_common_scores_align_the_shared_queries_and_refuse_none_or_no_system():
+    from reteval.comparison.core import common_scores
+
+    evaluated = {"a": (["q3", "q1", "q2"], {"RR": [0.3, 1.0, 0.5]}),
+                 "b": (["q2", "q1"], {"RR": [0.25, 0.75]})}
+    queries, scores = common_scores(evaluated, ["a", "b"])
+    assert queries == ["q1", "q2"]
+    assert scores["RR"].tolist() == [[1.0, 0.75], [0.5, 0.25]]
+    disjoint = {"a": (["q1"], {"RR": [1.0]}), "b": (["q2"], {"RR": [1.0]})}
+    with pytest.raises(InputError, match="no query was evaluated for every system"):
+        common_scores(disjoint, ["a", "b"])
+    with pytest.raises(InputError, match="no query was evaluated for every system"):
+        common_scores(evaluated, [])

@@ -164,6 +164,8 @@ ERRORS = [
     ("P(foo=1)@5", "unknown parameter 'foo'"),
     ("P(rel)@5", "written key=value"),
     ("P(rel=1,rel=2)@5", "given twice"),
+    ("Utility(a=1,a=2)", "parameter 'a' given twice"),
+    ("nDCG(dcg=log2,dcg=exp-log2)@10", "parameter 'dcg' given twice"),
     ("RBP(p=1.5)", r"p of 'RBP' must be a number in \(0, 1\)"),
     ("RBP(p=abc)", "p in 'RBP\\(p=abc\\)' must be a number"),
     ("IPrec@2", r"recall level of 'IPrec' must be a number in \[0, 1\]"),
