@@ -99,9 +99,14 @@ def cutoff_families(comparison: Comparison) -> dict[str, list[tuple[int, str]]]:
 
 
 def plot_cutoff_curves(comparison: Comparison, *, lang: str = "en") -> Figure:
-    """Measure@k curves: one panel per family with two or more cutoffs.
+    """Measure@k: one panel per family with two or more cutoffs.
 
-    ``lang`` (``"en"`` or ``"zh"``) is the language of the axes' labels.
+    Each system has its own marker and line style (not only its colour), each
+    mean its bootstrap interval as an error bar, and the legend sits outside the
+    panels. A family with three or more cutoffs is drawn as a curve against k; a
+    family with only two cutoffs as two groups of points without connecting
+    lines (two points make no curve). ``lang`` (``"en"`` or ``"zh"``) is the
+    language of the axes' labels.
 
     Raises
     ------
@@ -114,8 +119,8 @@ def plot_cutoff_curves(comparison: Comparison, *, lang: str = "en") -> Figure:
     >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     >>> runs = {"a": {"q1": ["d1"], "q2": ["d9", "d2"]}, "b": {"q1": ["d9", "d1"], "q2": ["d2"]}}
     >>> fig = plot_cutoff_curves(compare(qrels, runs, ["P@1", "P@2"], rng=0))
-    >>> len(fig.axes)
-    1
+    >>> len(fig.axes), [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    (1, ['P@1', 'P@2'])
     """
     families = cutoff_families(comparison)
     check_lang(lang)
@@ -125,21 +130,34 @@ def plot_cutoff_curves(comparison: Comparison, *, lang: str = "en") -> Figure:
             f"(e.g. P@5 and P@10); got measures {list(comparison.measures)}"
         )
     table = comparison.table.set_index(["measure", "system"])
-    fig = Figure(figsize=(4.2 * len(families), 3.4), layout="constrained")
+    n_systems = len(comparison.systems)
+    fig = Figure(figsize=(3.6 * len(families) + 1.6, 3.4), layout="constrained")
     axes = fig.subplots(1, len(families), squeeze=False)[0]
     for ax, (family, items) in zip(axes, families.items(), strict=True):
         ks = [k for k, _ in items]
-        for system in comparison.systems:
+        curve = len(ks) >= 3
+        for i, system in enumerate(comparison.systems):
             rows = table.loc[[(name, system) for _, name in items]]
-            line, = ax.plot(ks, rows["mean"].to_numpy(), marker="o", label=figure_text(system))
-            ax.fill_between(ks, rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy(),
-                            color=line.get_color(), alpha=0.15, linewidth=0)
+            mean = rows["mean"].to_numpy()
+            error = np.vstack([mean - rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy() - mean])
+            if curve:
+                x = np.asarray(ks, dtype=float)
+            else:
+                x = np.arange(len(ks)) + 0.5 * (i - (n_systems - 1) / 2) / max(n_systems, 2)
+            ax.errorbar(x, mean, yerr=error, marker=_MARKERS[i % len(_MARKERS)],
+                        linestyle=_LINESTYLES[i % len(_LINESTYLES)] if curve else "none",
+                        capsize=2, linewidth=1.2, elinewidth=0.8, label=figure_text(system))
         ax.set_xlabel(say("cutoff_k", lang))
+        if curve:
+            ax.set_xticks(ks)
+        else:
+            ax.set_xticks(range(len(ks)), [figure_text(name) for _, name in items])
+            ax.set_xlim(-0.6, len(ks) - 0.4)
         ax.set_ylabel(say("mean_of", lang, measure=f"{family}@k"))
-        ax.set_xticks(ks)
         ax.set_title(figure_text(f"{family}@k"))
         ax.grid(alpha=0.3)
-    axes[-1].legend(fontsize="small")
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside right upper",
+               fontsize="small")
     return fig
 
 
