@@ -15,5 +15,6 @@ TEXTS = {
         title=("评估历史", "Evaluation history"),
         title_of=("评估历史：{retriever}", "Evaluation history: {retriever}"),
         alert=("告警", "alert"),
+        threshold=("{measure} 阈值 {value:g}", "{measure} threshold {value:g}"),
     ),
 }

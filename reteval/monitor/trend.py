@@ -71,7 +71,7 @@ def history_frame(history, *, measures: Sequence[str] | str | None = None,
         Only this retriever's entries.
     lock_timeout : float, default 5
     lang : {"en", "zh"}, default "en"
-        Language of the title, the axes and the legend's "alert".
+        Language of the title, the axes and the legend ("alert", the thresholds).
 
     Returns
     -------
@@ -166,7 +166,7 @@ def plot_history(history, *, measures: Sequence[str] | str | None = None,
         Draw into these axes; default: a new figure.
     lock_timeout : float, default 5
     lang : {"en", "zh"}, default "en"
-        Language of the title, the axes and the legend's "alert".
+        Language of the title, the axes and the legend ("alert", the thresholds).
 
     Returns
     -------
@@ -234,14 +234,15 @@ def plot_history(history, *, measures: Sequence[str] | str | None = None,
         ax.axvline(moment, color="grey", linestyle="--", linewidth=1)
     for m, minimum in thresholds.items():
         if m in measure_columns:
-            ax.axhline(minimum, linestyle=":", linewidth=1,
-                       color=colors.get(m, "black"))
+            ax.axhline(minimum, linestyle=":", linewidth=1, color=colors.get(m, "black"),
+                       label=phrase("monitor.trend.threshold", lang, measure=m,
+                                    value=float(minimum)))
     ax.set_xlabel(phrase("monitor.trend.x", lang))
     ax.set_ylabel(phrase("monitor.trend.y", lang))
     ax.set_title(figure_text(
         phrase("monitor.trend.title_of", lang, retriever=display_name(retriever))
         if retriever else phrase("monitor.trend.title", lang)))
     if ax.get_lines():
-        ax.legend(loc="best", fontsize="small")
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
     ax.tick_params(axis="x", labelrotation=30)
     return fig

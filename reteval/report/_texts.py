@@ -265,6 +265,17 @@ TEXTS = {
         asl_label=("{name}：{share:.0%} 的检索器对显著",
                    "{name}: {share:.0%} of pairs significant"),
         asl_title=("区分能力（α = {alpha:g}）", "discriminative power (alpha = {alpha:g})"),
+        system=("检索器", "retriever"),
+        query_lines_title=("{measure}：每条线是一个查询（{n} 个），黑色为均值",
+                           "{measure}: one line per query ({n}), black: the mean"),
+        tukey_x=("{measure} 均值之差（前者 − 后者）",
+                 "difference of mean {measure} (first − second)"),
+        tukey_title=("Tukey HSD：{level:g}% 同时置信区间（{method}）",
+                     "Tukey HSD: {level:g}% simultaneous intervals ({method})"),
+        tukey_randomised=("随机化", "randomised"),
+        tukey_studentized=("学生化极差", "studentized range"),
+        tukey_significant=("显著（区间不含 0）", "significant (interval excludes 0)"),
+        tukey_not_significant=("不显著", "not significant"),
     ),
     # ranked-list strips (reteval.report.figures.plot_ranked_list, plot_ranked_lists)
     **section(

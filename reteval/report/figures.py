@@ -18,6 +18,10 @@ function                     what it shows
 :func:`plot_distributions`   per-query score distributions (box plots, mean marked)
 :func:`plot_precision_recall`  the interpolated precision-recall curve (trec_eval's
                              11 points ``iprec_at_recall``), one line per system
+:func:`plot_query_lines`     each query's scores across the systems, one line per query,
+                             the means in black: how much of the spread is the queries'
+:func:`plot_tukey_intervals`  Tukey HSD's simultaneous intervals of every pair's
+                             difference of means (:func:`reteval.stats.tukey_hsd`)
 :func:`plot_asl_curves`      discriminative power (Sakai 2006): each pair's achieved
                              significance level, sorted, one line per measure or test
 :func:`plot_ranked_list`     one query's ranked list as a strip: each rank's grade,
@@ -29,7 +33,8 @@ function                     what it shows
                              finds such queries)
 ===========================  ==========================================================
 
-The first five draw a comparison of systems; the ranked-list strips draw one
+The first five draw a comparison of systems, the next two one measure's scores of
+many systems (a table of queries x systems, a Tukey HSD result); the ranked-list strips draw one
 run's queries, for a reader meeting the measures (notebook 01, before the formulas).
 """
 
@@ -46,6 +51,7 @@ from reteval.comparison.result import Comparison
 from reteval.errors import InputError
 from reteval.evaluation.cutoffs import cutoff_groups, recall_levels
 from reteval.report.ranked_figures import plot_ranked_list, plot_ranked_lists, say
+from reteval.stats.multiple import TukeyHSDResult
 
 __all__ = [
     "cutoff_families",
@@ -55,12 +61,15 @@ __all__ = [
     "plot_distributions",
     "plot_forest",
     "plot_precision_recall",
+    "plot_query_lines",
     "plot_ranked_list",
     "plot_ranked_lists",
+    "plot_tukey_intervals",
     "report_figures",
 ]
 
 Figure = require("matplotlib.figure", "plots", "figures").Figure
+Line2D = require("matplotlib.lines", "plots", "figures").Line2D
 use_cjk_font(warn=False)
 
 
@@ -99,9 +108,14 @@ def cutoff_families(comparison: Comparison) -> dict[str, list[tuple[int, str]]]:
 
 
 def plot_cutoff_curves(comparison: Comparison, *, lang: str = "en") -> Figure:
-    """Measure@k curves: one panel per family with two or more cutoffs.
+    """Measure@k: one panel per family with two or more cutoffs.
 
-    ``lang`` (``"en"`` or ``"zh"``) is the language of the axes' labels.
+    Each system has its own marker and line style (not only its colour), each
+    mean its bootstrap interval as an error bar, and the legend sits outside the
+    panels. A family with three or more cutoffs is drawn as a curve against k; a
+    family with only two cutoffs as two groups of points without connecting
+    lines (two points make no curve). ``lang`` (``"en"`` or ``"zh"``) is the
+    language of the axes' labels.
 
     Raises
     ------
@@ -114,8 +128,8 @@ def plot_cutoff_curves(comparison: Comparison, *, lang: str = "en") -> Figure:
     >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     >>> runs = {"a": {"q1": ["d1"], "q2": ["d9", "d2"]}, "b": {"q1": ["d9", "d1"], "q2": ["d2"]}}
     >>> fig = plot_cutoff_curves(compare(qrels, runs, ["P@1", "P@2"], rng=0))
-    >>> len(fig.axes)
-    1
+    >>> len(fig.axes), [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    (1, ['P@1', 'P@2'])
     """
     families = cutoff_families(comparison)
     check_lang(lang)
@@ -125,21 +139,34 @@ def plot_cutoff_curves(comparison: Comparison, *, lang: str = "en") -> Figure:
             f"(e.g. P@5 and P@10); got measures {list(comparison.measures)}"
         )
     table = comparison.table.set_index(["measure", "system"])
-    fig = Figure(figsize=(4.2 * len(families), 3.4), layout="constrained")
+    n_systems = len(comparison.systems)
+    fig = Figure(figsize=(3.6 * len(families) + 1.6, 3.4), layout="constrained")
     axes = fig.subplots(1, len(families), squeeze=False)[0]
     for ax, (family, items) in zip(axes, families.items(), strict=True):
         ks = [k for k, _ in items]
-        for system in comparison.systems:
+        curve = len(ks) >= 3
+        for i, system in enumerate(comparison.systems):
             rows = table.loc[[(name, system) for _, name in items]]
-            line, = ax.plot(ks, rows["mean"].to_numpy(), marker="o", label=figure_text(system))
-            ax.fill_between(ks, rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy(),
-                            color=line.get_color(), alpha=0.15, linewidth=0)
+            mean = rows["mean"].to_numpy()
+            error = np.vstack([mean - rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy() - mean])
+            if curve:
+                x = np.asarray(ks, dtype=float)
+            else:
+                x = np.arange(len(ks)) + 0.5 * (i - (n_systems - 1) / 2) / max(n_systems, 2)
+            ax.errorbar(x, mean, yerr=error, marker=_MARKERS[i % len(_MARKERS)],
+                        linestyle=_LINESTYLES[i % len(_LINESTYLES)] if curve else "none",
+                        capsize=2, linewidth=1.2, elinewidth=0.8, label=figure_text(system))
         ax.set_xlabel(say("cutoff_k", lang))
+        if curve:
+            ax.set_xticks(ks)
+        else:
+            ax.set_xticks(range(len(ks)), [figure_text(name) for _, name in items])
+            ax.set_xlim(-0.6, len(ks) - 0.4)
         ax.set_ylabel(say("mean_of", lang, measure=f"{family}@k"))
-        ax.set_xticks(ks)
         ax.set_title(figure_text(f"{family}@k"))
         ax.grid(alpha=0.3)
-    axes[-1].legend(fontsize="small")
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside right upper",
+               fontsize="small")
     return fig
 
 
@@ -355,6 +382,97 @@ def plot_distributions(comparison: Comparison, measure: str | None = None, *,
     ax.set_ylabel(say("per_query", lang, measure=measure))
     ax.set_title(say("distribution_title", lang, measure=measure, n=frame.shape[0]))
     ax.grid(axis="y", alpha=0.3)
+    return fig
+
+
+def plot_query_lines(scores, *, measure: str = "", lang: str = "en") -> Figure:
+    """Each query's scores across the systems: one grey line per query, the means in black.
+
+    ``scores`` is one measure's per-query table (queries as rows, systems as
+    columns, e.g. ``Comparison.per_query[measure]``). Lines that rise and fall
+    together show the query effect that a two-way ANOVA removes: easy queries
+    score high with every system. ``measure`` names the scores in the title;
+    labels in ``lang``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame({"a": [0.2, 0.9], "b": [0.4, 1.0]}, index=["q1", "q2"])
+    >>> ax = plot_query_lines(scores, measure="AP").axes[0]
+    >>> len(ax.get_lines()), [t.get_text() for t in ax.get_xticklabels()]
+    (3, ['a', 'b'])
+    """
+    check_lang(lang)
+    if not hasattr(scores, "columns") or scores.shape[1] < 2 or scores.shape[0] < 1:
+        raise InputError("per-query lines need a table of queries x two or more systems; "
+                         f"got {type(scores).__name__} of shape {getattr(scores, 'shape', None)}")
+    values = scores.to_numpy(dtype=float)
+    x = np.arange(values.shape[1])
+    fig = Figure(figsize=(1.2 + 1.3 * values.shape[1], 3.8), layout="constrained")
+    ax = fig.subplots()
+    for row in values:
+        ax.plot(x, row, color="tab:gray", alpha=0.35, linewidth=0.9)
+    ax.plot(x, values.mean(axis=0), color="black", marker="o", linewidth=2.2)
+    ax.set_xticks(x, [figure_text(str(c)) for c in scores.columns])
+    ax.set_xlim(-0.3, x[-1] + 0.3)
+    ax.set_xlabel(say("system", lang))
+    ax.set_ylabel(say("per_query", lang, measure=measure))
+    ax.set_title(say("query_lines_title", lang, measure=measure, n=values.shape[0]),
+                 fontsize="medium")
+    ax.grid(axis="y", alpha=0.3)
+    return fig
+
+
+def plot_tukey_intervals(result, *, measure: str = "", confidence_level: float = 0.95,
+                         lang: str = "en") -> Figure:
+    """Tukey HSD's simultaneous intervals of every pair's difference of means.
+
+    ``result`` is a :class:`reteval.stats.multiple.TukeyHSDResult`
+    (:func:`reteval.stats.tukey_hsd`); one row per pair ``system − other``
+    with ``result.confidence_interval(confidence_level)``: all the intervals
+    cover the true differences together with that probability, so each is
+    wider than a single pair's interval. A filled marker: the interval
+    excludes 0. ``measure`` names the scores on the axis; labels in ``lang``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from reteval.stats import tukey_hsd
+    >>> scores = pd.DataFrame({"a": [0.2, 0.5, 0.9, 0.4], "b": [0.3, 0.7, 1.0, 0.6],
+    ...                        "c": [0.2, 0.4, 0.8, 0.5]})
+    >>> fig = plot_tukey_intervals(tukey_hsd(scores, method="studentized"), measure="AP")
+    >>> [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    ['a − b', 'a − c', 'b − c']
+    """
+    check_lang(lang)
+    if not isinstance(result, TukeyHSDResult):
+        raise InputError("expected the result of reteval.stats.tukey_hsd; "
+                         f"got {type(result).__name__}")
+    low, high = result.confidence_interval(confidence_level)
+    names = list(result.mean_difference.columns)
+    pairs = [(s, o) for i, s in enumerate(names) for o in names[i + 1:]]
+    fig = Figure(figsize=(6.4, 1.2 + 0.45 * len(pairs)), layout="constrained")
+    ax = fig.subplots()
+    y = np.arange(len(pairs))[::-1]
+    for row, (s, o) in zip(y, pairs, strict=True):
+        lo, hi = float(low.loc[s, o]), float(high.loc[s, o])
+        excludes = lo > 0 or hi < 0
+        ax.plot([lo, hi], [row, row], color="black", linewidth=1.4)
+        ax.plot(float(result.mean_difference.loc[s, o]), row, marker="o", markersize=7,
+                color="black", markerfacecolor="black" if excludes else "white",
+                linestyle="none")
+    ax.axvline(0.0, color="tab:red", linewidth=0.9, linestyle="--")
+    ax.set_yticks(y, [figure_text(f"{s} − {o}") for s, o in pairs])
+    ax.set_xlabel(say("tukey_x", lang, measure=measure))
+    method = say(f"tukey_{result.method}", lang)
+    ax.set_title(say("tukey_title", lang, level=100 * confidence_level, method=method),
+                 fontsize="medium")
+    kinds = (("tukey_significant", "black"), ("tukey_not_significant", "white"))
+    handles = [Line2D([], [], marker="o", color="black", linestyle="none", label=say(key, lang),
+                      markerfacecolor=face) for key, face in kinds]
+    fig.legend(handles=handles, loc="outside lower center", ncols=2, fontsize="small",
+               frameon=False)
+    ax.grid(axis="x", alpha=0.3)
     return fig
 
 

@@ -16,6 +16,7 @@ import pytest
 from notebook_run import execute as run_notebook
 from notebook_run import execute_solutions, pipeline_parameters
 from paths import ROOT
+from scipy.stats import studentized_range
 
 import reteval
 from reteval.datasets import load
@@ -185,6 +186,27 @@ def test_default_run_draws_the_right_conclusions(default_run, teaching_scores):
     assert nd.pvalue == pytest.approx(0.002, abs=5e-4)
     assert anova(s["P@5"]).pvalue == pytest.approx(0.11, abs=0.005)
     assert anova(s["RR"]).pvalue == pytest.approx(0.88, abs=0.005)
+
+    # 2. The per-query lines: query means of AP from 0.20 to 0.81, retrievers' from 0.44 to 0.58.
+    query_means = s["AP"].mean(axis=1)
+    assert (query_means.min(), query_means.max()) == pytest.approx((0.20, 0.81), abs=0.005)
+    assert (ap_means.min(), ap_means.max()) == pytest.approx((0.44, 0.58), abs=0.005)
+
+    # 3. Tukey's simultaneous intervals on AP: half-width ~ 0.090 (randomised, the notebook's
+    # seed 0); four pairs exclude 0, by the studentized range too (scipy, V_E by hand).
+    randomised = tukey_hsd(s["AP"], rng=0)
+    assert randomised.critical_difference() == pytest.approx(0.090, abs=5e-4)
+    x = s["AP"].to_numpy()
+    resid = x - x.mean(axis=1, keepdims=True) - x.mean(axis=0, keepdims=True) + x.mean()
+    n, m = x.shape
+    v_e = (resid ** 2).sum() / ((n - 1) * (m - 1))
+    half = studentized_range.ppf(0.95, m, (n - 1) * (m - 1)) * math.sqrt(v_e / n)
+    names = list(s["AP"].columns)
+    for width in (half, randomised.critical_difference()):
+        apart = {(a, b) for i, a in enumerate(names) for b in names[i + 1:]
+                 if abs(ap_means[a] - ap_means[b]) > width}
+        assert apart == {("bm25", "vector"), ("bm25", "hybrid"), ("vector", "reranked"),
+                         ("hybrid", "reranked")}
 
     # 3. The procedures disagree once in each direction on R@10 (and Tukey-only on nDCG@10).
     assert results["conclusions"]["pairwise_only"] == [["R@10", "bm25", "hybrid"]]

@@ -53,6 +53,7 @@ TEXTS = {
     "fig_share": ("池中已知相关文档的比例", "share of the known relevant in the pool"),
     "fig_tau": ("与完整判断排名的肯德尔 τ", "Kendall tau with the complete ranking"),
     "fig_depth": ("池深 k", "pool depth k"),
+    "fig_value": ("取值（比例：0 到 1；τ：−1 到 1）", "value (share: 0 to 1; tau: −1 to 1)"),
     "loo": (
         ("池深 {depth}：被留在池外时，运行最多损失 {drop:.4f} 的 {measure}，"
          "{moved} 个运行名次改变。"),
