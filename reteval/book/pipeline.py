@@ -32,6 +32,12 @@ replaces is reported: logged (``common: dataset='teaching' overrides
 may share; a choice that changes what one notebook shows belongs to that
 notebook's section.
 
+**Parameters on the command line.** ``reteval run --only NAME -p key=value``
+(repeatable) sets ``key`` for every notebook that runs, over the file's sections;
+each value is read as YAML (``-p k=10 -p ks="[5, 10]" -p retriever=bm25``), and
+each notebook that runs must declare the key. ``-p lang=...`` is refused: the
+edition is chosen by ``--lang``.
+
 The file is read as plain data: text, numbers, booleans, lists and mappings
 with text keys; an unquoted date (``start: 2026-06-01``) is its ISO text. YAML
 aliases (``*name``), sets, binary values and nesting deeper than 100 levels are
@@ -302,6 +308,7 @@ def run_pipeline(
     log=None,
     quiet: bool = False,
     jobs: int | None = None,
+    set_params: dict | None = None,
 ) -> list[NotebookResult]:
     """Execute every notebook's edition in order with papermill.
 
@@ -326,6 +333,9 @@ def run_pipeline(
         How many editions run side by side, each notebook in its own kernel (the notebooks
         of one edition run in order: a later one may read an earlier one's results).
         Default: one per CPU core, at most the number of editions.
+    set_params : dict, optional
+        Parameters given on the command line (``-p key=value``): every notebook that
+        runs gets them, over its section of ``params``; each must declare them.
 
     Returns
     -------
@@ -361,6 +371,10 @@ def run_pipeline(
     if unknown:
         raise InputError(f"parameters for unknown notebooks {sorted(unknown)}; have "
                          f"{sorted(present)}")
+    if set_params:
+        params = {**params, "notebooks": {
+            **params["notebooks"],
+            **{p.stem: {**params["notebooks"].get(p.stem, {}), **set_params} for p in paths}}}
     plans = []
     for path in paths:  # check every notebook's parameters before running any
         source = _read_source(path)
@@ -571,9 +585,12 @@ def _cmd_run(args) -> int:
         def log(line):
             tqdm.write(line, file=sys.stderr)  # above the progress bars, when they show
 
+    from reteval.book.paramfile import parse_assignments
+
     results = run_pipeline(
         args.params, output=args.output, notebooks_dir=args.notebooks, only=args.only,
         lang=args.lang, log=log, quiet=args.quiet, jobs=args.jobs,
+        set_params=parse_assignments(args.set),
     )
     total = time.perf_counter() - started
     editions = sorted({r.lang for r in results}, key=LANG_CHOICES.index)
@@ -600,6 +617,10 @@ def add_subcommands(subparsers) -> None:
     p.add_argument("--notebooks", default="notebooks", metavar="DIR", help="default: notebooks")
     p.add_argument("--only", action="append", metavar="NAME",
                    help="run only this notebook (stem, repeatable)")
+    p.add_argument("-p", "--set", action="append", metavar="KEY=VALUE",
+                   help="set a parameter of every notebook that runs (repeatable; the value is "
+                   "YAML: 10, true, bm25, [5, 10]), over the parameters file; "
+                   "usually with --only")
     p.add_argument("--lang", choices=LANG_CHOICES, default=None,
                    help="edition: zh (Chinese), en (English) or all (both editions); "
                    "default: the parameters file's lang, else zh")
