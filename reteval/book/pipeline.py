@@ -123,7 +123,9 @@ def notebook_paths(notebooks_dir: str | os.PathLike, only=None, order=()) -> lis
     """
     folder = Path(notebooks_dir)
     if not folder.is_dir():
-        raise InputError("no such notebooks folder", path=folder)
+        raise InputError(f"no such notebooks folder (looked in {folder.resolve()}); name the "
+                         "folder with --notebooks DIR, or copy the notebooks that came with "
+                         "reteval out with `reteval notebooks DIR`", path=folder)
     paths = sorted(p for p in folder.glob("[0-9][0-9]*_*.ipynb"))
     unknown = set(order) - {p.stem for p in paths}
     if unknown:
