@@ -1,5 +1,6 @@
 """`reteval notebooks DEST`: the notebooks an installation carries, copied out; `run` says where."""
 
+import pytest
 import tomllib
 from paths import ROOT
 
@@ -47,3 +48,29 @@ def test_run_outside_the_repository_says_where_it_looked(tmp_path, monkeypatch, 
     err = capsys.readouterr().err
     assert f"looked in {tmp_path.resolve() / 'notebooks'}" in err
     assert "--notebooks DIR" in err and "reteval notebooks DIR" in err and "Traceback" not in err
+
+
+def test_one_language_editions_for_jupyterlab_and_papermill(tmp_path, capsys):
+    import nbformat
+    import papermill
+
+    dest = tmp_path / "en"
+    assert main(["notebooks", str(dest), "--lang", "en"]) == 0
+    assert "copied to" in capsys.readouterr().out
+    names = sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*.ipynb"))
+    assert names == sorted(p.relative_to(ROOT / "notebooks").as_posix()
+                           for p in (ROOT / "notebooks").rglob("*.ipynb"))
+    for name in names:
+        nb = nbformat.read(dest / name, as_version=4)
+        source = nbformat.read(ROOT / "notebooks" / name, as_version=4)
+        tags = {t for c in nb.cells for t in c.metadata.get("tags", ()) if t.startswith("lang-")}
+        assert tags == {"lang-en"}, name
+        # Every cell of the source but the Chinese prose, in order; only `lang` changes.
+        def shown(cells):
+            return [c.source for c in cells if "parameters" not in c.metadata.get("tags", ())]
+        assert shown(nb.cells) == shown(c for c in source.cells if "lang-zh" not in
+                                        c.metadata.get("tags", ()))
+        assert papermill.inspect_notebook(str(dest / name))["lang"]["default"] == '"en"', name
+    with pytest.raises(SystemExit):
+        main(["notebooks", str(tmp_path / "x"), "--lang", "fr"])
+    assert "invalid choice: 'fr'" in capsys.readouterr().err
