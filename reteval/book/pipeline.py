@@ -611,7 +611,7 @@ def add_subcommands(subparsers) -> None:
     p = subparsers.add_parser(
         "run", help="run every notebook headless through papermill",
         description="Execute the chosen edition of notebooks/NN_*.ipynb in order with parameters "
-        "from a YAML file, writing executed notebooks, figures and results into "
+        "from a YAML file and -p KEY=VALUE, writing executed notebooks, figures and results into "
         "OUTPUT/<lang>/<notebook>/.",
     )
     p.add_argument("--params", metavar="FILE.yml", help="parameters file (default: none)")
