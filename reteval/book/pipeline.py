@@ -279,6 +279,14 @@ def notebook_parameters(params: dict, name: str, declared: dict) -> tuple[dict, 
     return {**common, **given}, overrides
 
 
+def _check_set(set_params, name: str, declared: dict) -> None:
+    """Every ``-p`` key is declared by notebook ``name``; else one error naming the key."""
+    for key in sorted(set(set_params or ()) - set(declared)):
+        raise InputError(f"-p {key}: {name} declares no parameter {key!r} (it declares "
+                         f"{sorted(declared)}); -p sets every notebook that runs: choose "
+                         "them with --only")
+
+
 def _shown(path: Path) -> str:
     """``path`` as the executed notebook shows it: relative to the working directory (the
     kernel's) when it lies below it, so no build machine's folders appear in the book."""
@@ -381,6 +389,7 @@ def run_pipeline(
     for path in paths:  # check every notebook's parameters before running any
         source = _read_source(path)
         declared = papermill.inspect_notebook(str(path))
+        _check_set(set_params, path.stem, declared)
         values, overrides = notebook_parameters(params, path.stem, declared)
         plans.append((path, source, declared, values, overrides))
 

@@ -405,8 +405,11 @@ def test_command_line_parameters_are_yaml_values_named_in_errors(tmp_path, monke
         assert str(info.value).startswith(message)
     # Through the command line: one line naming the key, before any kernel starts.
     notebooks = fake_notebooks(tmp_path / "nbs")
-    for argv, message in ((["-p", "colour=blue"], ("parameters ['colour'] are not declared in "
-                                                     "01_first's parameters cell")),
+    for argv, message in ((["-p", "colour=blue"], ("-p colour: 01_first declares no parameter "
+                                                     "'colour' (it declares ['dataset', 'k', "
+                                                     "'lang', 'output_dir', 'source']); -p sets "
+                                                     "every notebook that runs: choose them "
+                                                     "with --only")),
                           (["-p", "k=[1"], "-p k: the value '[1' is not valid YAML")):
         assert main(["run", "--notebooks", str(notebooks), "--output", str(tmp_path / "out"),
                      "--only", "01_first", *argv]) == 2
