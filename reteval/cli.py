@@ -350,6 +350,7 @@ def _fmt(value, count: bool) -> str:
 # Subcommands that live in their own modules, imported only when needed so that
 # `reteval evaluate` starts fast.
 _SUBCOMMAND_MODULES = {"run": "reteval.book.pipeline", "book": "reteval.book.html",
+                       "notebooks": "reteval.book.shipped",
                        "monitor": "reteval.monitor.commands",
                        "history": "reteval.monitor.commands",
                        "compare": "reteval.report.command",

@@ -54,7 +54,8 @@ def test_import_reteval_loads_no_heavy_library():
     assert seen == {"loaded": [], "metadata": False}
 
 
-COMMANDS = ("evaluate", "compare", "run", "book", "monitor", "history", "repro", "failures")
+COMMANDS = ("evaluate", "compare", "run", "book", "notebooks", "monitor", "history", "repro",
+            "failures")
 
 
 @pytest.mark.parametrize("argv", [["--help"], *([c, "--help"] for c in COMMANDS), []],

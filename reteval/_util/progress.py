@@ -7,7 +7,9 @@
 * anywhere else (output piped to a file, a CI log, ``--quiet``): nothing.
 
 A bar appears only when the work lasts longer than half a second, so short
-calls stay silent. The environment variable ``RETEVAL_PROGRESS`` overrides the
+calls stay silent, and a notebook widget is emptied when its work ends, so that an
+executed notebook (papermill, ``reteval run``, nbconvert) keeps no bar stuck at
+the percentage it had when it was shown. The environment variable ``RETEVAL_PROGRESS`` overrides the
 choice: ``off`` (never), ``text`` (a text bar on standard error even when it is
 not a terminal), ``notebook`` or ``auto`` (the default rules above).
 ``reteval run`` sets ``RETEVAL_PROGRESS=off`` for the notebooks it executes
@@ -137,11 +139,39 @@ def progress_counter(total: int | None, *, desc: str | None = None, unit: str = 
 
 
 def _bar(mode: str, iterable, **kwargs):
+    kwargs.update(leave=False, delay=_DELAY_SECONDS)
     if mode == "notebook":
-        from tqdm.notebook import tqdm
-    else:
-        from tqdm import tqdm
-    kwargs["leave"] = False
-    if mode == "text":
-        kwargs.update(file=sys.stderr, delay=_DELAY_SECONDS, dynamic_ncols=True)
-    return tqdm(iterable, **kwargs)
+        return _notebook_bar()(iterable, **kwargs)
+    from tqdm import tqdm
+
+    return tqdm(iterable, file=sys.stderr, dynamic_ncols=True, **kwargs)
+
+
+def _notebook_bar():
+    """tqdm's notebook widget, shown after the delay and emptied when it closes.
+
+    A saved notebook keeps a widget's output as the text it had when it was shown
+    (``reading corpus: 0%``): papermill and nbconvert save no widget state. So the
+    widget is shown under a display id, and on closing that display becomes an
+    empty text: an executed notebook keeps no bar, as a live one shows none at the end.
+    """
+    from IPython.display import display
+    from tqdm.notebook import tqdm
+
+    class NotebookBar(tqdm):
+        _handle = None
+
+        def display(self, *args, check_delay=True, **kwargs):
+            show = check_delay and self.delay > 0 and not self.displayed
+            self.displayed = self.displayed or show  # tqdm's own display is skipped
+            super().display(*args, check_delay=check_delay, **kwargs)
+            if show:
+                self._handle = display(self.container, display_id=True)
+
+        def close(self):
+            super().close()
+            if self._handle is not None:
+                self._handle.update({"text/plain": ""}, raw=True)
+                self._handle = None
+
+    return NotebookBar

@@ -2,7 +2,8 @@
 language editions (:mod:`~reteval.book.editions`) and build the offline HTML book
 (:mod:`~reteval.book.html`, its pages sanitised by :mod:`~reteval.book.sanitise`).
 
-``reteval run`` and ``reteval book`` are the command-line faces of this package.
+``reteval run``, ``reteval book`` and ``reteval notebooks`` (the notebooks an
+installation carries, :mod:`~reteval.book.shipped`) are the command-line faces of this package.
 """
 
 from reteval._util.lazy import lazy_names

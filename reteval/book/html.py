@@ -256,6 +256,8 @@ def _static_notebook(nb, lang: str, relink=None):
     for cell in nb.cells:
         if cell.cell_type == "markdown":
             cell.source = math_to_mathml(relink(cell.source) if relink else cell.source)
+        if "outputs" in cell:  # an emptied progress bar (reteval._util.progress) shows nothing
+            cell.outputs = [o for o in cell.outputs if o.get("data") != {"text/plain": ""}]
         for output in cell.get("outputs", []):
             data = output.get("data")
             if data and WIDGET_VIEW in data:

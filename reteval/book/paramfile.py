@@ -8,7 +8,7 @@ from pathlib import Path
 from reteval._util.languages import LANGUAGES
 from reteval.errors import InputError
 
-__all__ = ["LANG_CHOICES", "load_params"]
+__all__ = ["LANG_CHOICES", "load_params", "parse_assignments"]
 
 #: The editions ``reteval run`` accepts: each language, or ``all`` of them.
 LANG_CHOICES = (*LANGUAGES, "all")
@@ -73,9 +73,51 @@ def load_params(path: str | os.PathLike | None) -> dict:
     return {"lang": lang, "common": common, "notebooks": notebooks, "order": order}
 
 
+def parse_assignments(pairs) -> dict:
+    """Parameters given as ``key=value`` texts (``reteval run -p``); each value is YAML.
+
+    A value is read as one YAML value, as in a parameters file: ``k=10`` is the
+    number 10, ``flag=true`` a boolean, ``name=bm25`` and ``date=2026-06-01`` text,
+    ``ks=[5, 10]`` a list. A later assignment of a key replaces an earlier one.
+
+    Raises
+    ------
+    InputError
+        A text without ``=`` or with an empty key, the key ``lang`` (the edition
+        is chosen by ``--lang``), or a value that is not valid YAML; the message
+        names the key.
+
+    Examples
+    --------
+    >>> parse_assignments(["k=10", "ks=[5, 10]", "name=bm25", "note=a=b", "x="])
+    {'k': 10, 'ks': [5, 10], 'name': 'bm25', 'note': 'a=b', 'x': None}
+    """
+    import yaml
+
+    values = {}
+    for pair in pairs or ():
+        key, equals, text = pair.partition("=")
+        key = key.strip()
+        if not equals or not key:
+            raise InputError(f"-p expects key=value; got {pair!r}")
+        if key == "lang":
+            raise InputError("-p lang: the edition is chosen by --lang, not by a parameter")
+        where = f"-p {key}"
+        try:
+            value = _load_yaml(text, where)
+        except yaml.YAMLError as exc:
+            raise InputError(f"{where}: the value {text!r} is not valid YAML: "
+                             f"{getattr(exc, 'problem', None) or exc}") from None
+        if isinstance(value, dict):
+            raise InputError(f"{where}: the value {text!r} is a mapping; give a text, a "
+                             "number, a boolean or a list (quote a text holding ': ')")
+        values[key] = _plain(value, where, key)
+    return values
+
+
 _MAX_DEPTH = 100  # nesting of YAML collections in a parameters file
 
-def _load_yaml(text: str, path: Path):
+def _load_yaml(text: str, path: Path | str):
     """``yaml.safe_load`` without aliases and with bounded nesting.
 
     An alias (``*name``) repeats a node; a few nested ones expand into billions
@@ -108,7 +150,7 @@ def _load_yaml(text: str, path: Path):
         loader.dispose()
 
 
-def _plain(value, path: Path, where: str):
+def _plain(value, path: Path | str, where: str):
     """Parameters as JSON-like values: a date becomes its ISO text, keys are strings.
 
     Anything else YAML can build (a set, bytes, a mapping with a number or a

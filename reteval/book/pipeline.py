@@ -32,6 +32,12 @@ replaces is reported: logged (``common: dataset='teaching' overrides
 may share; a choice that changes what one notebook shows belongs to that
 notebook's section.
 
+**Parameters on the command line.** ``reteval run --only NAME -p key=value``
+(repeatable) sets ``key`` for every notebook that runs, over the file's sections;
+each value is read as YAML (``-p k=10 -p ks="[5, 10]" -p retriever=bm25``), and
+each notebook that runs must declare the key. ``-p lang=...`` is refused: the
+edition is chosen by ``--lang``.
+
 The file is read as plain data: text, numbers, booleans, lists and mappings
 with text keys; an unquoted date (``start: 2026-06-01``) is its ISO text. YAML
 aliases (``*name``), sets, binary values and nesting deeper than 100 levels are
@@ -117,7 +123,9 @@ def notebook_paths(notebooks_dir: str | os.PathLike, only=None, order=()) -> lis
     """
     folder = Path(notebooks_dir)
     if not folder.is_dir():
-        raise InputError("no such notebooks folder", path=folder)
+        raise InputError(f"no such notebooks folder (looked in {folder.resolve()}); name the "
+                         "folder with --notebooks DIR, or copy the notebooks that came with "
+                         "reteval out with `reteval notebooks DIR`", path=folder)
     paths = sorted(p for p in folder.glob("[0-9][0-9]*_*.ipynb"))
     unknown = set(order) - {p.stem for p in paths}
     if unknown:
@@ -271,6 +279,14 @@ def notebook_parameters(params: dict, name: str, declared: dict) -> tuple[dict, 
     return {**common, **given}, overrides
 
 
+def _check_set(set_params, name: str, declared: dict) -> None:
+    """Every ``-p`` key is declared by notebook ``name``; else one error naming the key."""
+    for key in sorted(set(set_params or ()) - set(declared)):
+        raise InputError(f"-p {key}: {name} declares no parameter {key!r} (it declares "
+                         f"{sorted(declared)}); -p sets every notebook that runs: choose "
+                         "them with --only")
+
+
 def _shown(path: Path) -> str:
     """``path`` as the executed notebook shows it: relative to the working directory (the
     kernel's) when it lies below it, so no build machine's folders appear in the book."""
@@ -302,6 +318,7 @@ def run_pipeline(
     log=None,
     quiet: bool = False,
     jobs: int | None = None,
+    set_params: dict | None = None,
 ) -> list[NotebookResult]:
     """Execute every notebook's edition in order with papermill.
 
@@ -326,6 +343,9 @@ def run_pipeline(
         How many editions run side by side, each notebook in its own kernel (the notebooks
         of one edition run in order: a later one may read an earlier one's results).
         Default: one per CPU core, at most the number of editions.
+    set_params : dict, optional
+        Parameters given on the command line (``-p key=value``): every notebook that
+        runs gets them, over its section of ``params``; each must declare them.
 
     Returns
     -------
@@ -361,10 +381,15 @@ def run_pipeline(
     if unknown:
         raise InputError(f"parameters for unknown notebooks {sorted(unknown)}; have "
                          f"{sorted(present)}")
+    if set_params:
+        params = {**params, "notebooks": {
+            **params["notebooks"],
+            **{p.stem: {**params["notebooks"].get(p.stem, {}), **set_params} for p in paths}}}
     plans = []
     for path in paths:  # check every notebook's parameters before running any
         source = _read_source(path)
         declared = papermill.inspect_notebook(str(path))
+        _check_set(set_params, path.stem, declared)
         values, overrides = notebook_parameters(params, path.stem, declared)
         plans.append((path, source, declared, values, overrides))
 
@@ -571,9 +596,12 @@ def _cmd_run(args) -> int:
         def log(line):
             tqdm.write(line, file=sys.stderr)  # above the progress bars, when they show
 
+    from reteval.book.paramfile import parse_assignments
+
     results = run_pipeline(
         args.params, output=args.output, notebooks_dir=args.notebooks, only=args.only,
         lang=args.lang, log=log, quiet=args.quiet, jobs=args.jobs,
+        set_params=parse_assignments(args.set),
     )
     total = time.perf_counter() - started
     editions = sorted({r.lang for r in results}, key=LANG_CHOICES.index)
@@ -592,7 +620,7 @@ def add_subcommands(subparsers) -> None:
     p = subparsers.add_parser(
         "run", help="run every notebook headless through papermill",
         description="Execute the chosen edition of notebooks/NN_*.ipynb in order with parameters "
-        "from a YAML file, writing executed notebooks, figures and results into "
+        "from a YAML file and -p KEY=VALUE, writing executed notebooks, figures and results into "
         "OUTPUT/<lang>/<notebook>/.",
     )
     p.add_argument("--params", metavar="FILE.yml", help="parameters file (default: none)")
@@ -600,6 +628,10 @@ def add_subcommands(subparsers) -> None:
     p.add_argument("--notebooks", default="notebooks", metavar="DIR", help="default: notebooks")
     p.add_argument("--only", action="append", metavar="NAME",
                    help="run only this notebook (stem, repeatable)")
+    p.add_argument("-p", "--set", action="append", metavar="KEY=VALUE",
+                   help="set a parameter of every notebook that runs (repeatable; the value is "
+                   "YAML: 10, true, bm25, [5, 10]), over the parameters file; "
+                   "usually with --only")
     p.add_argument("--lang", choices=LANG_CHOICES, default=None,
                    help="edition: zh (Chinese), en (English) or all (both editions); "
                    "default: the parameters file's lang, else zh")

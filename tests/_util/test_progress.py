@@ -94,3 +94,39 @@ def test_cli_with_stderr_closed(tmp_path):
                           preexec_fn=lambda: os.close(2))
     assert done.returncode == 0
     assert "AP" in done.stdout and "1.0000" in done.stdout
+
+
+WORK = """\
+import time
+from reteval._util.progress import progress, progress_counter, progress_mode
+mode = progress_mode()
+quick = list(progress(range(3), desc="quick"))
+slow = [time.sleep(0.4) or i for i in progress(range(4), desc="slow")]
+with progress_counter(2, desc="by hand") as advance:
+    time.sleep(0.7)
+    advance(2)
+print(mode, len(quick), len(slow))
+"""
+
+
+@pytest.mark.notebook
+def test_an_executed_notebook_keeps_no_progress_widget(tmp_path, monkeypatch):
+    import nbformat
+    import papermill
+    from nbformat import v4
+
+    monkeypatch.delenv("RETEVAL_PROGRESS", raising=False)  # as a plain papermill run
+    nb = v4.new_notebook(cells=[v4.new_code_cell(WORK)])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    path = tmp_path / "work.ipynb"
+    nbformat.write(nb, path)
+    papermill.execute_notebook(str(path), str(path), kernel_name="python3",
+                               progress_bar=False)
+    outputs = nbformat.read(path, as_version=4).cells[0].outputs
+    assert [o["text"] for o in outputs if o["output_type"] == "stream"] == ["notebook 3 4\n"]
+    # The bars were widgets (the kernel has ipywidgets); none is left, and no "0%" text.
+    displays = [o for o in outputs if o["output_type"] == "display_data"]
+    assert len(displays) == 2  # the two bars of work longer than the delay; the quick one none
+    assert all(o["data"] == {"text/plain": ""} for o in displays)
+    assert "widget-view+json" not in path.read_text(encoding="utf-8")

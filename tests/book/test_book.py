@@ -365,3 +365,15 @@ def test_cells_that_only_record_results_are_folded(tmp_path):
     text = re.sub(r"<[^>]+>", "", page)
     assert text.count("save()") == 1 and "saved" in text  # the output stays, its input folded
     assert "plot()" in text and "plot()" not in "".join(folds)
+
+
+def test_an_emptied_progress_bar_leaves_no_output_on_the_page():
+    from reteval.book.html import _static_notebook
+
+    cell = v4.new_code_cell("work()", outputs=[
+        v4.new_output("display_data", data={"text/plain": ""}),  # a bar emptied on closing
+        v4.new_output("stream", name="stdout", text="done\n"),
+        v4.new_output("display_data", data={"text/plain": "0"})])
+    page = _static_notebook(v4.new_notebook(cells=[cell]), "en")
+    assert [o.get("text") or o["data"]["text/plain"] for o in page.cells[0].outputs] == [
+        "done\n", "0"]

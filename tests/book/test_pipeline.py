@@ -387,3 +387,46 @@ def test_failed_cell_is_named_by_its_index_in_the_saved_notebook(tmp_path, capsy
     assert f" of {saved.resolve()}" in err
     cells = nbformat.read(saved, as_version=4).cells
     assert cells[7 if raised else 5].source == code
+
+
+def test_command_line_parameters_are_yaml_values_named_in_errors(tmp_path, monkeypatch, capsys):
+    from reteval.book.paramfile import parse_assignments
+
+    assert parse_assignments(["k=3", "k=5", "ks=[5, 10]", "on=true", "r=bm25", "x=1.5",
+                              "d=2026-06-01", "q='10'"]) == {
+        "k": 5, "ks": [5, 10], "on": True, "r": "bm25", "x": 1.5, "d": "2026-06-01", "q": "10"}
+    for pairs, message in ((["k"], "-p expects key=value; got 'k'"),
+                           (["=3"], "-p expects key=value; got '=3'"),
+                           (["ks=[5"], "-p ks: the value '[5' is not valid YAML"),
+                           (["m=a: b"], "-p m: the value 'a: b' is a mapping"),
+                           (["lang=en"], "-p lang: the edition is chosen by --lang")):
+        with pytest.raises(InputError) as info:
+            parse_assignments(pairs)
+        assert str(info.value).startswith(message)
+    # Through the command line: one line naming the key, before any kernel starts.
+    notebooks = fake_notebooks(tmp_path / "nbs")
+    for argv, message in ((["-p", "colour=blue"], ("-p colour: 01_first declares no parameter "
+                                                     "'colour' (it declares ['dataset', 'k', "
+                                                     "'lang', 'output_dir', 'source']); -p sets "
+                                                     "every notebook that runs: choose them "
+                                                     "with --only")),
+                          (["-p", "k=[1"], "-p k: the value '[1' is not valid YAML")):
+        assert main(["run", "--notebooks", str(notebooks), "--output", str(tmp_path / "out"),
+                     "--only", "01_first", *argv]) == 2
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err
+    assert not (tmp_path / "out" / "zh").exists()
+
+
+@pytest.mark.notebook
+def test_command_line_parameters_reach_the_notebook_over_the_file(tmp_path, monkeypatch):
+    notebooks = fake_notebooks(tmp_path / "nbs")
+    monkeypatch.chdir(tmp_path)
+    params = tmp_path / "p.yml"
+    params.write_text("notebooks:\n  02_second:\n    k: 2\n    dataset: other\n")
+    assert main(["run", "--notebooks", str(notebooks), "--output", "out", "--only", "02_second",
+                 "--params", str(params), "-p", "k=[5, 10]", "-p", "source=none.txt",
+                 "--quiet", "--no-book"]) == 0
+    seen = json.loads((tmp_path / "out" / "zh" / "02_second" / "results.json").read_text())
+    assert (seen["k"], seen["source"], seen["dataset"]) == ([5, 10], "none.txt", "other")
+    assert not (tmp_path / "out" / "zh" / "01_first").exists()
