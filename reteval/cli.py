@@ -236,7 +236,7 @@ def _in_order(query_ids, values, *, text: bool):
     """The queries in text order (trec_eval's) or in the order of tables (numeric ids)."""
     import numpy as np
 
-    from reteval.io.tables import query_order
+    from reteval.io.order import query_order
 
     order = (sorted(range(len(query_ids)), key=lambda i: str(query_ids[i])) if text
              else query_order(query_ids))

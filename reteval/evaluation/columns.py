@@ -242,11 +242,11 @@ def _distinct(ids) -> set:
 def values_frame(query_ids, values, *, zscored: bool = False) -> pd.DataFrame:
     """The table of :func:`evaluate_columns`' result: one row per query, one column per
     measure (float64), index ``query_id``, all-digit ids in numeric order
-    (:func:`reteval.io.tables.query_order`)."""
+    (:func:`reteval.io.order.query_order`)."""
     import numpy as np
     import pandas as pd
 
-    from reteval.io.tables import query_order
+    from reteval.io.order import query_order
 
     frame = pd.DataFrame(values, index=pd.Index(query_ids, name="query_id"))
     frame = frame.astype(np.float64).iloc[query_order(frame.index)]

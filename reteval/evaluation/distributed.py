@@ -47,7 +47,7 @@ from reteval.evaluation.checks import (
 )
 from reteval.evaluation.columns import evaluate_columns, values_frame
 from reteval.io import RUN_COLUMNS, as_qrels, read_run
-from reteval.io.tables import query_order
+from reteval.io.order import query_order
 
 __all__ = ["evaluate_dask", "evaluate_on_cluster", "read_run_dask"]
 

@@ -10,6 +10,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import papermill
 import pytest
 from notebook_run import check_exercises_asked_and_solved
@@ -96,8 +97,11 @@ def check_evaluation_set(results, collection):
     }
     # What the prose says of the pooled systems: P@10 exact with the pool's judgments only,
     # R@10, nDCG@10 and AP inflated (the pool misses relevant documents)
-    in_pool = [(q, d) in pool for q, d in zip(qrels.query_id, qrels.doc_id, strict=True)]
-    pool_qrels = qrels[in_pool]
+    # every pooled document judged (grade 0 where the collection has none), nothing else
+    grades = {(q, d): g for q, d, g in zip(qrels.query_id, qrels.doc_id, qrels.relevance,
+                                          strict=True)}
+    pool_qrels = pd.DataFrame([(q, d, grades.get((q, d), 0)) for q, d in sorted(pool)],
+                              columns=["query_id", "doc_id", "relevance"])
     for name, run in runs.items():
         full = reteval.evaluate(qrels, run, ["P@10", "R@10", "nDCG@10", "AP"]).mean()
         pooled = reteval.evaluate(pool_qrels, run, ["P@10", "R@10", "nDCG@10", "AP"]).mean()
@@ -105,8 +109,12 @@ def check_evaluation_set(results, collection):
         assert recorded["all"] == pytest.approx(full.to_dict(), abs=1e-12)
         assert recorded["pool"] == pytest.approx(pooled.to_dict(), abs=1e-12)
         assert pooled["P@10"] == pytest.approx(full["P@10"], abs=1e-12)
+        # R@10 and nDCG@10 read only the pooled top 10: missed relevant documents can only
+        # raise them; AP also reads deeper ranks and may move either way (the prose says so)
+        cut = ["R@10", "nDCG@10"]
+        assert (pooled[cut] >= full[cut] - 1e-12).all()
         if len(pool & relevant_pairs) < len(relevant_pairs):
-            assert (pooled[["R@10", "nDCG@10", "AP"]] > full[["R@10", "nDCG@10", "AP"]]).all()
+            assert (pooled[cut] > full[cut]).any()
     # Judged@10 and the P@10 range: the gap is the share of the top 10 positions left unjudged
     for name, run in runs.items():
         expected = reteval.evaluate(qrels, run, ["Judged@10", "P@10"]).mean()
