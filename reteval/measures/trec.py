@@ -132,9 +132,12 @@ def measures_markdown() -> str:
         "* with `-J`, a query none of whose retrieved documents is judged: trec_eval's "
         "`iprec_at_recall` and\n  `11pt_avg` divide 0 by 0 and print `-nan` (and so does its "
         "`all` line); reteval gives 0.\n"
-        "* with `-c` and `-l N` (N > 1): trec_eval's `num_rel` `all` line counts the "
-        "judgments with a grade\n  above 0; reteval sums the per-query `num_rel` (grades of "
-        "N or more).\n"
+        "* with `-c`: trec_eval's `num_rel` `all` line is the number of judgments with a "
+        "grade above 0, over\n  every judged query, whatever `-l` says and even under `-Z` "
+        "(where it prints that raw count\n  among the z-scores); it equals the sum of the "
+        "per-query values only at `-l 1` without `-Z`.\n  reteval's `all` line sums the "
+        "per-query `num_rel` (grades of the level or more; their z-scores\n  under `-Z`). "
+        "Without `-c` trec_eval sums the per-query values too.\n"
     )
 
 
