@@ -11,6 +11,14 @@ edition instead of the bilingual sources (:mod:`reteval.book.editions`): one
 language's prose, and the parameters cell's ``lang`` set to it, so that a
 teacher who opens a file in JupyterLab, or runs it with papermill, gets one
 language.
+
+The repository also keeps these editions as files, for the teacher who opens
+one there: ``notebooks/zh/`` and ``notebooks/en/``, each with the lessons and
+``solutions/`` in the same layout as the bilingual sources. They are generated,
+never edited: ``reteval notebooks notebooks --editions`` rewrites them from the
+sources (:func:`write_editions`), and ``tests/book/test_edition_files.py`` fails
+when one differs from what its source gives. The package ships only the
+bilingual sources (``--lang`` makes an edition from them).
 """
 
 from __future__ import annotations
@@ -25,7 +33,8 @@ from pathlib import Path
 
 from reteval.errors import InputError
 
-__all__ = ["add_subcommands", "copy_notebooks", "one_language", "shipped_notebooks"]
+__all__ = ["add_subcommands", "copy_notebooks", "edition_files", "one_language",
+           "shipped_notebooks", "write_editions"]
 
 #: Where an installation puts the notebooks, below its data prefix.
 SHARE = Path("share", "reteval", "notebooks")
@@ -86,6 +95,76 @@ def one_language(path: str | os.PathLike, lang: str):
 _LANG_LINE = re.compile(r"""^(lang\s*=\s*)["'][a-z]+["']""", re.MULTILINE)
 
 
+def _sources(folder: Path) -> list[Path]:
+    """The bilingual notebooks of ``folder``: its lessons, then ``solutions/``."""
+    return sorted(folder.glob("[0-9][0-9]*_*.ipynb")) + sorted(
+        (folder / "solutions").glob("*.ipynb"))
+
+
+def edition_files(folder: str | os.PathLike) -> dict:
+    """Every edition of the bilingual notebooks in ``folder``, by path relative to it.
+
+    ``zh/NN_name.ipynb``, ``zh/solutions/NN_solutions.ipynb``, then the same under
+    ``en/``: each the :func:`one_language` edition of the source of that name.
+
+    Raises
+    ------
+    InputError
+        ``folder`` holds no bilingual notebooks, or one of them is already an edition.
+
+    Examples
+    --------
+    >>> files = edition_files(shipped_notebooks())
+    >>> [p.as_posix() for p in files if p.name.startswith("01_")]
+    ['zh/01_measures.ipynb', 'zh/solutions/01_solutions.ipynb', \
+'en/01_measures.ipynb', 'en/solutions/01_solutions.ipynb']
+    >>> files[Path("en/01_measures.ipynb")].metadata["reteval"]["lang"]
+    'en'
+    """
+    from reteval.book.editions import LANGUAGES, read_notebook
+
+    folder = Path(folder)
+    sources = _sources(folder)
+    if not sources:
+        raise InputError("holds no notebooks named NN_name.ipynb", path=folder)
+    for path in sources:
+        if "lang" in read_notebook(path).metadata.get("reteval", {}):
+            raise InputError("is an edition (one language), not a bilingual source", path=path)
+    return {Path(lang, path.relative_to(folder)): one_language(path, lang)
+            for lang in LANGUAGES for path in sources}
+
+
+def write_editions(folder: str | os.PathLike) -> list[Path]:
+    """Write :func:`edition_files` into ``folder`` (``folder/zh``, ``folder/en``).
+
+    Files already there are replaced, and a notebook of an edition folder whose
+    source is gone (renamed, split) is removed, so that the folders hold exactly
+    the editions of the sources.
+
+    Returns
+    -------
+    list of Path
+        The files written.
+    """
+    import nbformat
+
+    from reteval.book.editions import LANGUAGES
+
+    folder = Path(folder)
+    files = {folder / relative: notebook for relative, notebook in edition_files(folder).items()}
+    for lang in LANGUAGES:
+        for stale in sorted((folder / lang).rglob("*.ipynb")):
+            if stale not in files:
+                stale.unlink()
+    for target, notebook in files.items():
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            nbformat.write(notebook, str(target))
+        except OSError as exc:
+            raise InputError(f"cannot write: {exc.strerror}", path=target) from None
+    return list(files)
+
+
 def copy_notebooks(dest: str | os.PathLike, *, lang: str | None = None) -> list[Path]:
     """Copy the lessons and their solutions into ``dest`` (``dest/solutions/`` for the latter).
 
@@ -111,8 +190,7 @@ def copy_notebooks(dest: str | os.PathLike, *, lang: str | None = None) -> list[
         check_lang(lang)
     source = shipped_notebooks()
     dest = Path(dest)
-    files = sorted(source.glob("[0-9][0-9]*_*.ipynb")) + sorted(
-        (source / "solutions").glob("*.ipynb"))
+    files = _sources(source)
     targets = [dest / f.relative_to(source) for f in files]
     if dest.exists() and not dest.is_dir():
         raise InputError("the destination is a file, not a folder", path=dest)
@@ -134,6 +212,14 @@ def copy_notebooks(dest: str | os.PathLike, *, lang: str | None = None) -> list[
 
 
 def _cmd_notebooks(args) -> int:
+    if args.editions:
+        if args.lang is not None:
+            raise InputError("--editions writes both editions; leave out --lang")
+        written = write_editions(args.dest)
+        folders = sorted({str(path.relative_to(args.dest).parts[0]) for path in written})
+        print(f"{len(written)} edition files written to "
+              f"{' and '.join(str(Path(args.dest, f)) for f in folders)}")
+        return 0
     written = copy_notebooks(args.dest, lang=args.lang)
     lessons = sum(1 for p in written if p.parent == Path(args.dest))
     print(f"{lessons} notebooks and {len(written) - lessons} solutions copied to {args.dest}; "
@@ -147,9 +233,15 @@ def add_subcommands(subparsers) -> None:
         "notebooks", help="copy the teaching notebooks that came with reteval into a folder",
         description="Copy the lessons (NN_name.ipynb) and their solutions (solutions/) that "
         "were installed with reteval into DEST, to open in JupyterLab or run with "
-        "`reteval run --notebooks DEST`. Existing files are never overwritten.",
+        "`reteval run --notebooks DEST`. Existing files are never overwritten. With "
+        "--editions, write the Chinese and English editions of the bilingual notebooks in DEST "
+        "into DEST/zh and DEST/en instead, replacing those there (the repository's: "
+        "`reteval notebooks notebooks --editions`).",
     )
     p.add_argument("dest", metavar="DEST", help="folder to copy into (made if missing)")
     p.add_argument("--lang", choices=("zh", "en"), default=None,
                    help="write one edition (that language only) instead of the bilingual sources")
+    p.add_argument("--editions", action="store_true",
+                   help="write both editions of DEST's bilingual notebooks into DEST/zh and "
+                   "DEST/en, replacing the files there")
     p.set_defaults(handler=_cmd_notebooks)

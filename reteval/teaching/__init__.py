@@ -29,8 +29,10 @@ and why the two differ:
 What a notebook's setup cell needs besides: :func:`notebook_texts` (the
 notebook's words in its edition's language, from ``reteval/teaching/_texts/``),
 :func:`use_cjk_font` (figures that draw Chinese), :func:`error_message` (a
-reteval error said in the edition's language) and :func:`join_names` (a list of
-names in running text of either language).
+reteval error said in the edition's language), :func:`join_names` (a list of
+names in running text of either language) and :func:`describe_dataset` (the
+loaded collection, with a note when it is not the teaching collection the prose
+quotes).
 """
 
 from reteval._util.catalogue import error_message, join_names
@@ -45,6 +47,7 @@ from reteval.teaching.chapter_metrics import (
     precision_at_k,
     recall_at_k,
 )
+from reteval.teaching.datasets import describe_dataset
 from reteval.teaching.source import show_source
 from reteval.teaching.texts import notebook_texts
 
@@ -52,6 +55,7 @@ __all__ = [
     "EvaluationQuery",
     "average_precision",
     "dcg_at_k",
+    "describe_dataset",
     "error_message",
     "join_names",
     "mean_average_precision",

@@ -158,6 +158,10 @@ def test_default_run_records_what_the_library_computes(default_run):
     assert (output_dir / "figures" / "ap_chapter_vs_trec.png").stat().st_size > 1000
     per_query = pd.read_csv(output_dir / "per_query.csv", index_col=0)
     assert per_query["AP"].mean() == pytest.approx(results["reteval_means"]["AP"], abs=1e-12)
+    # The teaching collection, whose numbers the text quotes: described, with no note.
+    printed = printed_text(output_dir.parent / "01.ipynb")
+    assert "数据集 teaching：188 个文档，36 条查询，554 个相关性判断" in printed
+    assert "注意" not in printed
 
 
 @pytest.mark.notebook
@@ -173,8 +177,25 @@ def test_other_parameters_record_what_the_library_computes(other_run):
 @pytest.mark.slow
 @pytest.mark.skipif(not SCIFACT.is_dir(), reason="SciFact is not in ../shared/data")
 def test_scifact_records_what_the_library_computes(tmp_path):
-    _, results = execute(tmp_path, dataset=str(SCIFACT), retriever="bm25", k=10, depth=50)
-    check_collection_results(results, load(SCIFACT))
+    _, results = execute(tmp_path, dataset=str(SCIFACT), retriever="bm25", k=10, depth=50,
+                         lang="en")
+    scifact = load(SCIFACT)
+    check_collection_results(results, scifact)
+    # The reader is told that the outputs are SciFact's, and nothing else printed calls it the
+    # teaching collection.
+    printed = printed_text(tmp_path / "01.ipynb")
+    note = (f"the outputs below are those of the dataset scifact ({len(scifact.queries)} "
+            f"queries, {len(scifact.corpus)} documents)")
+    assert printed.count(note) == 1
+    assert printed.count("teaching") == printed.count("teaching collection") == 1
+
+
+def printed_text(executed):
+    """Every stream and plain-text output of an executed notebook, joined."""
+    cells = json.loads(executed.read_text(encoding="utf-8"))["cells"]
+    return "".join("".join(output.get("text", "")) + "".join(
+        output.get("data", {}).get("text/plain", ""))
+        for cell in cells if cell["cell_type"] == "code" for output in cell["outputs"])
 
 
 @pytest.mark.notebook

@@ -61,9 +61,21 @@ _EXPECTED = section(
              "a collection of column names, such as {\"recall@5\"}"),
 )
 
+# What a notebook run on another dataset than the teaching collection is told
+# (reteval.teaching.describe_dataset).
+_DATASET = section(
+    "dataset",
+    other=(("注意：本笔记本的正文是为教学数据集写的，引用的是教学数据集的数字；"
+            "下面的输出都来自数据集 {name}（{queries} 条查询，{documents} 个文档），"
+            "所以会与正文的数字不同。"),
+           ("Note: the text of this notebook was written for the teaching collection and quotes "
+            "its numbers; the outputs below are those of the dataset {name} ({queries} queries, "
+            "{documents} documents), so they differ from the numbers in the text.")),
+)
+
 
 def _entries() -> dict:
-    entries = {**_CHECK, **_EXPECTED}
+    entries = {**_CHECK, **_EXPECTED, **_DATASET}
     for module in pkgutil.iter_modules(__path__):
         number = module.name.removeprefix("nb")
         words = importlib.import_module(f"{__name__}.{module.name}")
