@@ -45,7 +45,7 @@ __all__ = [
     "report_sources",
 ]
 
-#: File endings of the interaction logs notebook 07 reads.
+#: File endings of the interaction logs notebooks 07 and 07b read.
 LOG_SUFFIXES = (".csv", ".jsonl", ".ndjson", ".sqlite", ".db")
 
 
