@@ -16,6 +16,7 @@ TEXTS = {
            "05": ("检索器对比评估", "Comparing retrievers"),
            "06": ("多个系统的比较", "Conclusions over many systems"),
            "07": ("A/B 测试", "A/B testing"),
+           "07b": ("统计功效与序贯检验", "Power and sequential testing"),
            "08": ("交错实验", "Interleaving"),
            "09": ("持续评估", "Continuous evaluation"),
            "10": ("评估报告", "The evaluation report"),

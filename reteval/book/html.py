@@ -122,7 +122,7 @@ def _notebooks(folder: Path) -> list[str]:
 
 
 def _section(name: str, lang: str) -> str:
-    key = f"book.section.{name[:2]}"
+    key = f"book.section.{name.partition('_')[0]}"  # 07, 07b ...
     return phrase(key, lang) if key in TEXTS else name
 
 

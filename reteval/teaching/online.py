@@ -1,4 +1,4 @@
-"""Judged data and two rankers for the notebooks on online evaluation (07 and 08).
+"""Judged data and two rankers for the notebooks on online evaluation (07, 07b and 08).
 
 Both notebooks simulate users of two rankers over judged data: by default the
 synthetic collection of :func:`reteval.ab.synthetic_collection`, whose two

@@ -19,7 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from reteval._util.catalogue import check_lang
-from reteval._util.validation import check_positive_int, check_probability
+from reteval._util.validation import check_number, check_positive_int, check_probability
 from reteval.errors import InputError
 from reteval.measures import parse_measure, parse_measures
 from reteval.retrievers import available_retrievers
@@ -33,6 +33,7 @@ __all__ = [
     "check_notebook_05",
     "check_notebook_06",
     "check_notebook_07",
+    "check_notebook_07b",
     "check_notebook_08",
     "check_notebook_09",
     "check_notebook_10",
@@ -44,7 +45,7 @@ __all__ = [
     "report_sources",
 ]
 
-#: File endings of the interaction logs notebook 07 reads.
+#: File endings of the interaction logs notebooks 07 and 07b read.
 LOG_SUFFIXES = (".csv", ".jsonl", ".ndjson", ".sqlite", ".db")
 
 
@@ -260,14 +261,14 @@ def _check_simulated_users(*, click_model, depth, dataset, rankers) -> None:
 
 
 def check_notebook_07(*, lang, log_path, metrics, guardrails, alpha, click_model, depth,
-                      aa_experiments, dataset, rankers) -> None:
+                      dataset, rankers) -> None:
     """The parameters of notebook 07 (the A/B analysis).
 
     Examples
     --------
     >>> check_notebook_07(lang="zh", log_path=None, metrics=["satisfaction"], guardrails=[],
-    ...                   alpha=0.05, click_model="dbn", depth=10, aa_experiments=100,
-    ...                   dataset="synthetic", rankers=[])
+    ...                   alpha=0.05, click_model="dbn", depth=10, dataset="synthetic",
+    ...                   rankers=[])
     Traceback (most recent call last):
     ...
     reteval.errors.InputError: click_model must be 'cascade' or 'pbm'; got 'dbn'
@@ -282,6 +283,34 @@ def check_notebook_07(*, lang, log_path, metrics, guardrails, alpha, click_model
     for name in [*metrics, *guardrails]:
         get_metric(name)  # raises with the list of known metrics
     check_probability(alpha, "alpha")
+    _check_simulated_users(click_model=click_model, depth=depth, dataset=dataset, rankers=rankers)
+
+
+def check_notebook_07b(*, lang, log_path, metric, alpha, mixing_sd, click_model, depth,
+                       aa_experiments, dataset, rankers) -> None:
+    """The parameters of notebook 07b (power and sequential testing).
+
+    Examples
+    --------
+    >>> check_notebook_07b(lang="zh", log_path=None, metric="satisfaction", alpha=0.05,
+    ...                    mixing_sd=0, click_model="cascade", depth=10, aa_experiments=100,
+    ...                    dataset="synthetic", rankers=[])
+    Traceback (most recent call last):
+    ...
+    reteval.errors.InputError: mixing_sd must be a positive number; got 0
+    """
+    from reteval.ab.metrics import get_metric
+
+    check_lang(lang)
+    if log_path is not None:
+        _check_log_path(log_path)
+    if not isinstance(metric, str):
+        raise InputError(f"metric must name one metric, such as 'satisfaction'; got {metric!r}")
+    get_metric(metric)  # raises with the list of known metrics
+    check_probability(alpha, "alpha")
+    if isinstance(mixing_sd, bool) or not isinstance(mixing_sd, (int, float)):  # not "0.02"
+        raise InputError(f"mixing_sd must be a positive number; got {mixing_sd!r}")
+    check_number(mixing_sd, "mixing_sd", minimum=0, strict=True, requirement="a positive number")
     _check_simulated_users(click_model=click_model, depth=depth, dataset=dataset, rankers=rankers)
     check_positive_int(aa_experiments, "aa_experiments", minimum=10)
 

@@ -7,6 +7,7 @@ the paths that tie the notebooks together (where a notebook reads another's outp
 """
 
 import ast
+import re
 
 import papermill
 import pytest
@@ -28,7 +29,8 @@ def test_notebooks_run_in_the_order_of_their_numbers():
     # Numbers are the reading order, so the default run needs no `order` list; numbers are unique.
     assert "order" not in PARAMS
     numbers = [p.stem.split("_")[0] for p in NOTEBOOKS]
-    assert numbers == sorted(set(numbers)) and all(n.isdigit() for n in numbers)
+    assert numbers == sorted(set(numbers))
+    assert all(re.fullmatch(r"\d\d[a-z]?", n) for n in numbers), numbers  # 07, then 07b
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

@@ -5,12 +5,15 @@ Notebooks 04, 05, 06 and 10 are run on their defaults (as `reteval run` does) an
 record is compared across notebooks and with the library: the systems' names and what they are,
 the same mean printed in several notebooks, the same verdict under the same family of tests
 (and a different one, said so in both notebooks, under a different family), and the two kinds of
-interval that 06 and 10 print for the same means.
+interval that 06 and 10 print for the same means. 07b is compared with 07 by its parameters: it
+simulates the same experiment itself.
 """
 
+import ast
 import json
 
 import pandas as pd
+import papermill
 import pytest
 from notebook_run import execute
 from paths import ROOT
@@ -125,3 +128,18 @@ def test_06s_margin_of_error_is_narrower_than_10s_bootstrap_intervals(recorded, 
     assert all(moe < h for h in halves.values())
     for number, words in (("06", "±0.043"), ("10", "±0.043")):
         assert words in prose(number, "en") and words in prose(number, "zh")
+
+
+def test_07b_watches_the_experiment_of_07():
+    """07b simulates 07's experiment itself (same design, data, users, days and seed: the same
+    log) and watches 07's first primary metric, whose fixed-horizon p-value it quotes."""
+    def defaults(stem):
+        declared = papermill.inspect_notebook(str(ROOT / "notebooks" / f"{stem}.ipynb"))
+        return {name: ast.literal_eval(spec["default"]) for name, spec in declared.items()}
+
+    seven, watched = defaults("07_ab_test"), defaults("07b_sequential_testing")
+    shared = ("log_path", "experiment", "variants", "weights", "feedback_values", "alpha",
+              "dataset", "rankers", "click_model", "depth", "n_users", "queries_per_user", "days",
+              "seed")
+    assert {name: watched[name] for name in shared} == {name: seven[name] for name in shared}
+    assert watched["metric"] == seven["metrics"][0]

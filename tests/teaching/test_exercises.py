@@ -18,7 +18,7 @@ import pytest
 
 from reteval.teaching.exercises import check, hints, reset
 
-NOTEBOOKS = ("01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11")
+NOTEBOOKS = ("01", "02", "03", "04", "05", "06", "07", "07b", "08", "09", "10", "11")
 
 
 def all_exercises():
@@ -120,7 +120,7 @@ RIGHT = {
     # proportions with the pooled variance under H0, p = 0.81:
     # (1.959964 sqrt(2 * 0.81 * 0.19) + 0.841621 sqrt(0.8 * 0.2 + 0.82 * 0.18))^2 / 0.02^2
     # = 6038.53 -> 6039. Each rounded either way, or one off, is accepted.
-    "07.2": [6036, 6036.0, "6036", "6,036", np.int64(6036), 6035, 6037,
+    "07b.1": [6036, 6036.0, "6036", "6,036", np.int64(6036), 6035, 6037,
              6039, 6039.0, "6039", "6,039", np.int64(6039), 6038, 6040],
     # c's top 3 are d7 d8 d2; left out of the pool (a, b: d1 d2 d3 d5) only d2 is judged
     # relevant: 1/3; contributing, d7 and d2 are: 2/3. Left out first, as the exercise asks.
@@ -129,8 +129,10 @@ RIGHT = {
              np.array([1 / 3, 2 / 3]), {"left_out": 1 / 3, "pooled": 2 / 3},
              {"pooled": "2/3", "Left out": "1/3"}, {"不参与": 0.33, "参与": 0.67},
              {"without": 0.333, "with": 0.667}],
-    "07.3": ["B", "b", " (b) ", "B.", {"B"}],
-    "07.4": [507, 507.0, "507"],
+    "07b.2": ["B", "b", " (b) ", "B.", {"B"}],
+    # Lambda = sqrt(0.2) e^3.6 = 16.3672 at a first look: the always-valid p-value 1 / Lambda
+    "07b.3": [0.0611, "0.0611", 0.06110, 0.061098, "0.06109"],
+    "07.2": [507, 507.0, "507"],
     # 430 wins, 370 losses, 100 ties, 300 without clicks: n = 900, (430 + 50) / 900 - 0.5 = 1/30
     "08.2": [1 / 30, "1/30", 0.033, "0.033", 0.0333, Fraction(1, 30), "0.0333"],
     "08.3": [0.5, "1/2", "50%", "0.5", Fraction(1, 2), 0.50],  # a fair coin decides every team
@@ -159,12 +161,14 @@ WRONG = {
     "02.4": [(0.65, 0.5667, 0.525), (0.525, 0.65), (0.7, 0.7556, 0.8667), (0.525, 0.525, 0.65),
              "0.525, 0.5667, 0.65"],
     "05.4": ["nDCG@10", "ndcg_cut_10", "nDCG_exp@5", 10],
-    "07.2": [2 * 6036, 2 * 6039, 6036.5, 3018, 6034, 6041, True, 10**400, [6036], "6036 users"],
+    "07b.1": [2 * 6036, 2 * 6039, 6036.5, 3018, 6034, 6041, True, 10**400, [6036], "6036 users"],
     "04.4": [1 / 3, "1/3", 2 / 3, (2 / 3, 1 / 3), (1 / 3, 1 / 3), (0, 2 / 3), (1 / 3, 1),
              (1 / 3, 2 / 3, 1), [1 / 3], "1/3 2/3 1", {"a": 1 / 3, "b": 2 / 3},
              {"pooled": 2 / 3}, True, lambda: (1 / 3, 2 / 3), "1/3, 2/3, 1"],
-    "07.3": ["a", "c", "d", "A, B", 2, "bc"],
-    "07.4": [254, 1000, 507.5, True],
+    "07b.2": ["a", "c", "d", "A, B", 2, "bc"],
+    # the naive p-value 2 P(Z > 3) of that look, Lambda itself, 1 / Lambda cut too short
+    "07b.3": [0.0027, 16.37, 16.3672, 0.05, 1, 0.06, "0.0612", [0.0611]],
+    "07.2": [254, 1000, 507.5, True],
     # no-click impressions counted in n; ties dropped; the share of wins; the wrong sign
     "08.2": [480 / 1200 - 0.5, 430 / 800 - 0.5, 430 / 900 - 0.5, 0.03, -1 / 30, True, "1/3"],
     "08.3": [0.25, 1, 0, 0.49, "1/3", 0.55],
@@ -221,7 +225,7 @@ def test_hints_never_state_the_answer():
                     if text not in ("2", "9"):  # digits that occur in any text
                         assert text not in said, (exercise_id, text)
     # the short answers: not written out next to the word "answer"
-    for exercise_id, answer in (("09.1", "2"), ("09.2", "9"), ("07.3", "B"), ("08.4", "B"),
+    for exercise_id, answer in (("09.1", "2"), ("09.2", "9"), ("07b.2", "B"), ("08.4", "B"),
                                 ("10.3", "B")):
         said = " ".join(hints(exercise_id, "en"))
         assert f"answer is {answer}" not in said.lower().replace("the answer is one", "")
@@ -248,7 +252,7 @@ def test_the_01_2_hint_shows_the_form_of_an_answer_that_is_not_one():
      ("This exercise expects a function (answer = your_function, no parentheses); your answer "
       "is of type dict."),
      "你给的是 dict 类型的值"),
-    ("07.2", [6036], "This exercise expects a number; your answer is of type list.",
+    ("07b.1", [6036], "This exercise expects a number; your answer is of type list.",
      "这道题要的是一个数，你给的是 list 类型的值。"),
     ("11.2", print,
      "This exercise expects a number; your answer is of type builtin_function_or_method.",
@@ -260,7 +264,7 @@ def test_the_01_2_hint_shows_the_form_of_an_answer_that_is_not_one():
      "这道题要的是一对数"),
     ("09.3", 1, "This exercise expects a word (a string); your answer is of type int.",
      "这道题要的是一个词（字符串）"),
-    ("07.3", 2, 'This exercise expects option letters, such as "B"; your answer is of type int.',
+    ("07b.2", 2, 'This exercise expects option letters, such as "B"; your answer is of type int.',
      "这道题要的是选项字母"),
     ("10.2", "precision@1",
      ('This exercise expects a collection of column names, such as {"recall@5"}; your answer '
@@ -292,14 +296,14 @@ def test_a_function_returning_the_wrong_kind_is_told_so():
         in check("10.4", lambda results: 1 / 0, lang="en").message
 
 
-def test_07_2_tells_a_total_of_both_variants_and_04_4_a_single_number_or_a_swap():
+def test_07b_1_tells_a_total_of_both_variants_and_04_4_a_single_number_or_a_swap():
     for total in (2 * 6036, 2 * 6039, 12077):
-        verdict = check("07.2", total, lang="en")
+        verdict = check("07b.1", total, lang="en")
         assert not verdict and "That counts both variants together" in verdict.message
-    assert "两组合计" in check("07.2", 12072).message
-    reset("07.2")
-    first = check("07.2", 6041, lang="en").message
-    assert "Hint 1/3: The answer is a whole number. How does section 6 go from" in first
+    assert "两组合计" in check("07b.1", 12072).message
+    reset("07b.1")
+    first = check("07b.1", 6041, lang="en").message
+    assert "Hint 1/3: The answer is a whole number. How does section 2 go from" in first
     assert "The usual formula for two proportions (pooled variance under the null)" in first
     said = [check("04.4", answer, lang="en").message
             for answer in (1 / 3, "0.33", (2 / 3, 1 / 3), {"a": 1 / 3, "b": 2 / 3})]
@@ -505,7 +509,7 @@ def hashed_assignment(user_id, experiment):
 
 
 def test_03_5_runs_the_students_assignment_on_hidden_users():
-    assert check("07.5", hashed_assignment)
+    assert check("07.3", hashed_assignment)
 
     def user_only(user_id, experiment):
         return hashed_assignment(user_id, "one experiment")
@@ -532,7 +536,7 @@ def test_03_5_runs_the_students_assignment_on_hidden_users():
     }
     state = random.getstate()
     for function, message in expected.items():
-        verdict = check("07.5", function, lang="en")
+        verdict = check("07.3", function, lang="en")
         assert not verdict and message in verdict.message, (function.__name__, verdict)
     assert random.getstate() == state  # the check leaves the student's random state alone
 

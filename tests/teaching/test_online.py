@@ -1,4 +1,4 @@
-"""reteval.teaching.online: the judged data and the two rankers of notebooks 07 and 08."""
+"""reteval.teaching.online: the judged data and the two rankers of notebooks 07, 07b and 08."""
 
 import pandas as pd
 import pytest

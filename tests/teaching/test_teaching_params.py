@@ -21,7 +21,10 @@ MANY = {"lang": "zh", "retrievers": ["bm25", "vector", "hybrid"], "baseline": "b
         "measures": ["AP", "RR"], "measure": "AP", "depth": 100}  # notebook 06
 NB07 = {"lang": "en", "log_path": None, "metrics": ["satisfaction", "ctr"],
         "guardrails": ["queries_per_user"], "alpha": 0.05, "click_model": "cascade", "depth": 10,
-        "aa_experiments": 400, "dataset": "synthetic", "rankers": []}
+        "dataset": "synthetic", "rankers": []}
+NB07B = {"lang": "en", "log_path": None, "metric": "satisfaction", "alpha": 0.05,
+         "mixing_sd": 0.02, "click_model": "cascade", "depth": 10, "aa_experiments": 400,
+         "dataset": "synthetic", "rankers": []}
 NB08 = {"lang": "en", "alpha": 0.05, "click_model": "cascade", "depth": 10,
         "impressions": [100, 200], "n_experiments": 200, "dataset": "synthetic", "rankers": []}
 NB05 = {"lang": "zh", "retrievers": ["bm25"], "depth": 20, "k": 5, "max_k": 20, "grades": [1] * 10}
@@ -37,6 +40,7 @@ def test_the_default_parameters_pass():
     assert params.check_notebook_05(**NB02) is None
     assert params.check_notebook_06(**MANY) is None
     assert params.check_notebook_07(**NB07) is None
+    assert params.check_notebook_07b(**NB07B) is None
     assert params.check_notebook_08(**NB08) is None
     assert params.check_notebook_10(lang="en", measures=["P@5"], k_values=[1]) is None
     assert params.check_notebook_11(**NB05) is None
@@ -179,7 +183,6 @@ def test_notebook_06_measures_get_the_nearest_valid_name():
     ({"click_model": "dbn"}, "click_model must be 'cascade' or 'pbm'; got 'dbn'"),
     ({"depth": 13}, "depth must be an integer from 1 to 12; got 13"),
     ({"depth": True}, "depth must be an integer from 1 to 12; got True"),
-    ({"aa_experiments": 9}, "aa_experiments must be an integer of at least 10; got 9"),
     ({"dataset": "teaching", "rankers": ["bm25"]}, "rankers must name two retrievers"),
     ({"dataset": "teaching", "rankers": ["bm25", "vectr"]}, "in rankers; .*did you mean 'vector'"),
 ])
@@ -193,6 +196,27 @@ def test_notebook_07_log_path_must_have_a_known_ending(tmp_path):
     log.write_text("")
     with pytest.raises(InputError, match="log_path must end in .csv.*got 'log.txt'"):
         params.check_notebook_07(**{**NB07, "log_path": str(log)})
+    with pytest.raises(InputError, match="log_path must end in .csv.*got 'log.txt'"):
+        params.check_notebook_07b(**{**NB07B, "log_path": str(log)})
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"lang": "fr"}, "lang must be 'zh' or 'en'; got 'fr'"),
+    ({"log_path": "/nonexistent/log.csv"}, "log_path '/nonexistent/log.csv' does not exist"),
+    ({"metric": ["satisfaction"]}, "metric must name one metric, such as 'satisfaction'; got"),
+    ({"metric": "latency"}, "unknown metric 'latency'"),
+    ({"alpha": 1}, "alpha must be strictly between 0 and 1; got 1"),
+    ({"mixing_sd": 0}, "mixing_sd must be a positive number; got 0"),
+    ({"mixing_sd": float("inf")}, "mixing_sd must be a positive number; got inf"),
+    ({"mixing_sd": "0.02"}, "mixing_sd must be a positive number; got '0.02'"),
+    ({"click_model": "dbn"}, "click_model must be 'cascade' or 'pbm'; got 'dbn'"),
+    ({"depth": 0}, "depth must be an integer from 1 to 12; got 0"),
+    ({"aa_experiments": 9}, "aa_experiments must be an integer of at least 10; got 9"),
+    ({"dataset": "teaching", "rankers": ["bm25"]}, "rankers must name two retrievers"),
+])
+def test_notebook_07b(change, message):
+    with pytest.raises(InputError, match=message):
+        params.check_notebook_07b(**{**NB07B, **change})
 
 
 @pytest.mark.parametrize("change, message", [

@@ -78,33 +78,7 @@ TEXTS = {
     "het_user": ("{aa} 误报率：以用户为单位", "{aa} false-positive rate: user as unit"),
     "het_alike": ("本节的日志（用户相同）", "this section's log (users alike)"),
     "het_differ": ("用户各不相同（σ = {sd:g}）", "users differ (user_sd = {sd:g})"),
-    # section 6: power before the experiment
-    "mde": (("{label}：对照组 {base:.4f}；每组 {n:,} 个用户时，80% 统计功效下最小可检测差异为 "
-             "{mde:+.4f}（按每个用户一次判断计）"),
-            ("{label}: control {base:.4f}; with {n:,} users per variant, an 80%-power "
-             "detectable difference is {mde:+.4f} (one judgement per user)")),
-    "lift": ("相对提升", "relative_lift"),
-    "target": ("目标值", "target"),
-    "users": ("每组所需用户数", "users_per_variant"),
-    # section 6: watching the experiment as it runs
-    "seq_label": ("{label}（{t} − {c}）", "{label} ({t} - {c})"),
-    "naive_days": ("朴素（固定样本量）p 值低于 {a:g} 的查看：{looks}。",
-                   "Looks where the naive (fixed-horizon) p-value is below {a:g}: {looks}."),
-    "look": ("第 {i} 次（{date}）", "{i} ({date})"),
-    "sep": ("，", ", "),
-    "naive_never": ("朴素 p 值在任何一次查看中都没有低于 {a:g}。",
-                    "The naive p-value is never below {a:g}."),
-    "last_look": (("最后一次查看的朴素 p 值 {p1:.4g} 就是第 5 节分析表中{m}的 p 值 {p2:.4g}"
-                  "（数据相同）。"),
-                  ("The naive p-value at the last look, {p1:.4g}, is the p-value of the {m} in "
-                   "the analysis table of section 5, {p2:.4g} (same data).")),
-    "aa_cols": (("方法", "至少一次 p < α 的 {aa} 实验比例"),
-                ("method", "share of {aa} experiments with p < alpha at some point")),
-    "aa_naive": ("每天查看朴素 p 值，第一次 p < α 就停",
-                 "naive p-value every day, stop at the first p < alpha"),
-    "aa_msprt": ("每天查看 mSPRT 始终有效 p 值", "mSPRT always-valid p-value every day"),
-    "aa_once": ("只在最后查看一次朴素 p 值", "naive p-value once, at the last look"),
-    # section 7: CUPED over several seeds
+    # section 6: CUPED over several seeds
     "cuped.seed": ("种子", "seed"),
     "cuped.theta": ("θ", "theta"),
     "cuped.reduction": ("方差减少", "variance_reduction"),
@@ -119,7 +93,7 @@ TEXTS = {
                       ("Over {n} seeds, adjusting for the clicks before the experiment removed "
                        "{low:.0%} to {high:.0%} of the variance of the {label} (mean {mean:.0%}): "
                        "the same precision with {saved:,.0f} fewer users per variant on average.")),
-    # section 7: the Bayesian reading beside the frequentist one
+    # section 6: the Bayesian reading beside the frequentist one
     "bayes.lift": ("相对变化", "relative_lift"),
     "bayes.ci": ("置信区间（相对）", "confidence_interval"),
     "bayes.p": ("校正后 p", "pvalue_adjusted"),
@@ -152,42 +126,6 @@ EXERCISE_TEXTS = {
     ),
     "2.hints": (
         (
-            ("答案是一个整数。第 6 节怎样从基线比率和希望达到的比率得到每组的人数？"
-             "两比例检验的常用公式（原假设下合并方差）也可以。"),
-            "先求效应量 ab.proportion_effect_size(0.82, 0.80)（Cohen 的 h）。",
-            "再用 ab.sample_size(h, alpha=0.05, power=0.8)（双侧），向上取整。",
-        ),
-        (
-            ("The answer is a whole number. How does section 6 go from the base rate and the "
-             "hoped-for rate to the users per variant? The usual formula for two proportions "
-             "(pooled variance under the null) will do too."),
-            "First the effect size ab.proportion_effect_size(0.82, 0.80) (Cohen's h).",
-            "Then ab.sample_size(h, alpha=0.05, power=0.8) (two-sided), rounded up.",
-        ),
-    ),
-    # 07.2: what a wrong answer is told
-    "2.both_variants": ("这个数是两组合计的人数；题目问的是每组的人数。",
-                        ("That counts both variants together; the exercise asks for users "
-                         "per variant.")),
-    "3.hints": (
-        (
-            "答案是一个字母。固定样本量检验的 p 值在什么条件下才有效？",
-            ("固定样本量检验的 5% 假阳性率，只在事先定好规模、只在最后看一次时成立；"
-            "中途看一次就多一次犯错的机会。"),
-            ("事后在两种检验之间挑一个更方便的结论，和中途偷看一样会抬高假阳性率；"
-            "两种检验都只在自己的设计下有效。"),
-        ),
-        (
-            "The answer is one letter. Under which condition is a fixed-horizon p-value valid?",
-            ("The fixed-horizon test's 5% false-positive rate holds only for a size fixed in "
-            "advance and a single look at the end; each look before is one more chance to err."),
-            ("Picking whichever test gives the handier conclusion afterwards raises the "
-            "false-positive rate just as peeking does; each test is valid only under its own "
-            "design."),
-        ),
-    ),
-    "4.hints": (
-        (
             "答案是一个整数。本章的 assign_group 有哪些参数？",
             "assign_group 没有实验名这个参数：同一用户在每个实验里的组都一样。",
             ("所以两个实验中都在 B 组的人，就是第一个实验中 B 组的人："
@@ -202,7 +140,7 @@ EXERCISE_TEXTS = {
             "those among user0 ... user999 (and restore the global random state)."),
         ),
     ),
-    "5.hints": (
+    "3.hints": (
         (
             ("写一个函数 assign_group(user_id, experiment)，返回 \"A\" 或 \"B\"："
              "同一用户在同一实验中"
@@ -223,7 +161,7 @@ EXERCISE_TEXTS = {
             "\"big\")), divide by 2**64 for a number in [0, 1); below 0.5 is A, otherwise B."),
         ),
     ),
-    "6.hints": (
+    "4.hints": (
         (
             "答案是一个整数：每组用户数。CUPED 去掉的是方差中的哪一部分？",
             "与指标相关系数为 ρ 的协变量能去掉方差的 ρ² 这一份；所需用户数与方差成正比。",
@@ -239,7 +177,7 @@ EXERCISE_TEXTS = {
              "ab.sample_size(d, variance_reduction=rho**2) with the unadjusted size."),
         ),
     ),
-    "7.hints": (
+    "5.hints": (
         (
             ("答案是一个 0 到 1 之间的数（保留 4 位小数即可）。"
              "“实验组更好”对应相对变化的什么事件？"),
@@ -255,22 +193,22 @@ EXERCISE_TEXTS = {
              "scipy.stats.norm.sf(0, loc=0.02, scale=0.01)."),
         ),
     ),
-    # 07.5: what a wrong answer is told
-    "5.raised": ("你的函数在隐藏的用户上出错：{error}。",
+    # 07.3: what a wrong answer is told
+    "3.raised": ("你的函数在隐藏的用户上出错：{error}。",
                  "Your function raised {error} on the hidden users."),
-    "5.not_a_or_b": ("函数应当返回 \"A\" 或 \"B\"。",
+    "3.not_a_or_b": ("函数应当返回 \"A\" 或 \"B\"。",
                      "The function must return \"A\" or \"B\"."),
-    "5.random_state": ("你的函数改变了 random 模块的全局状态。",
+    "3.random_state": ("你的函数改变了 random 模块的全局状态。",
                        "Your function changed the global state of the random module."),
-    "5.inconsistent": ("同一个用户在同一个实验中两次得到了不同的组。",
+    "3.inconsistent": ("同一个用户在同一个实验中两次得到了不同的组。",
                        "The same user got two different groups in the same experiment."),
-    "5.builtin_hash": (("内置的 hash() 对字符串每个进程都不同（PYTHONHASHSEED）："
+    "3.builtin_hash": (("内置的 hash() 对字符串每个进程都不同（PYTHONHASHSEED）："
                         "重启以后用户会换组。"),
                        ("The built-in hash() of a string differs from process to process "
                         "(PYTHONHASHSEED): users would change groups after a restart.")),
-    "5.unbalanced": ("B 组的份额离一半太远。",
+    "3.unbalanced": ("B 组的份额离一半太远。",
                      "The share of users in B is too far from one half."),
-    "5.experiment_not_hashed": ("两个不同实验的分组几乎一样（或几乎相反）：实验名没有进入哈希。",
+    "3.experiment_not_hashed": ("两个不同实验的分组几乎一样（或几乎相反）：实验名没有进入哈希。",
                                 ("Two different experiments split the users almost alike (or "
                                  "almost oppositely): the experiment is not part of the hash.")),
 }

@@ -1,7 +1,7 @@
 """Exercises that check themselves: ``check("01.2", answer)`` says right or wrong, with hints.
 
 Every notebook ends with exercises numbered ``"NN.i"`` (``NN`` the notebook's
-number). The exercises of notebook ``NN`` live in the module
+number, such as ``07`` or ``07b``). The exercises of notebook ``NN`` live in the module
 ``reteval.teaching.exercises.nbNN`` as a dict ``EXERCISES`` from the id to an
 :class:`Exercise`; their words (hints, remarks on a wrong answer, the hidden
 cases' descriptions) are the catalogue entries ``teaching.exercise.NN.i.<key>``,
@@ -373,7 +373,7 @@ def reset(exercise_id: str | None = None) -> None:
 def _exercises_of(exercise_id: str) -> dict[str, Exercise]:
     """The exercises of the notebook an id names (none when it names no notebook)."""
     notebook, _, _ = exercise_id.partition(".")
-    if not re.fullmatch(r"\d\d", notebook):
+    if not re.fullmatch(r"\d\d[a-z]?", notebook):
         return {}
     try:
         module = importlib.import_module(f"{__name__}.nb{notebook}")

@@ -1,19 +1,17 @@
-"""Exercises of notebook 07 (A/B testing): the chapter's framework, power, peeking.
+"""Exercises of notebook 07 (A/B testing): the chapter's framework, CUPED, the Bayesian reading.
 
 * ``07.1`` (computed): the program's next ``random.random()`` after the
   chapter's ``assign_group("user42")``: a number (4 decimals are enough).
-* ``07.2`` (computed): users per variant to detect 0.80 -> 0.82: a whole number,
-  by the arcsine effect size (Cohen's h) or by the pooled-variance formula for
-  two proportions (both textbook answers are right).
-* ``07.3`` (choice): what to do with an early fixed-horizon p-value: a letter.
-* ``07.4`` (computed): users in B in two successive experiments of the
+* ``07.2`` (computed): users in B in two successive experiments of the
   chapter's framework: a whole number.
-* ``07.5`` (code): a hash-based ``assign_group(user_id, experiment)``, run on
+* ``07.3`` (code): a hash-based ``assign_group(user_id, experiment)``, run on
   hidden users and experiments.
-* ``07.6`` (computed): users per variant with CUPED when a covariate correlated
+* ``07.4`` (computed): users per variant with CUPED when a covariate correlated
   0.6 with the metric and 10,000 users without: a whole number.
-* ``07.7`` (computed): the chance to win of a normal posterior of the lift,
+* ``07.5`` (computed): the chance to win of a normal posterior of the lift,
   mean +2%, standard deviation 1%: a number (4 decimals are enough).
+
+Power and peeking are notebook 07b's (:mod:`reteval.teaching.exercises.nb07b`).
 """
 
 from __future__ import annotations
@@ -24,7 +22,7 @@ import math
 import random
 import textwrap
 
-from reteval.teaching.exercises import Exercise, WrongAnswer, WrongType, close_to, letters, number
+from reteval.teaching.exercises import Exercise, WrongAnswer, WrongType, close_to, number
 
 __all__ = ["EXERCISES"]
 
@@ -33,40 +31,6 @@ def _draw_after_assignment(answer) -> bool:
     generator = random.Random("user42")  # what assign_group("user42") leaves behind
     generator.random()                    # the draw the assignment used
     return close_to(answer, generator.random(), decimals=4)
-
-
-def _pooled_sample_size(p0: float, p1: float, *, alpha: float, power: float) -> float:
-    """Users per variant by the textbook formula for two proportions (pooled variance under H0).
-
-    ``(z_{1-alpha/2} sqrt(2 p q) + z_power sqrt(p0 q0 + p1 q1))^2 / (p1 - p0)^2``, with
-    ``p`` the mean of ``p0`` and ``p1``: the normal approximation without continuity
-    correction (Fleiss, Levin and Paik, *Statistical Methods for Rates and Proportions*).
-    """
-    from scipy.stats import norm
-
-    pooled = (p0 + p1) / 2
-    spread = (norm.ppf(1 - alpha / 2) * math.sqrt(2 * pooled * (1 - pooled))
-              + norm.ppf(power) * math.sqrt(p0 * (1 - p0) + p1 * (1 - p1)))
-    return spread**2 / (p1 - p0) ** 2
-
-
-def _sample_size(answer) -> bool:
-    # Two textbook answers, both right: the arcsine effect size of section 6 (Cohen's h, 6036)
-    # and the usual formula for two proportions with the pooled variance under H0 (6039).
-    from reteval.ab import proportion_effect_size, sample_size
-
-    arcsine = sample_size(proportion_effect_size(0.82, 0.80), alpha=0.05, power=0.8)
-    pooled = _pooled_sample_size(0.80, 0.82, alpha=0.05, power=0.8)
-    value = number(answer)
-    if value != int(value):
-        return False
-    if any(abs(value - 2 * math.ceil(n)) <= 2 for n in (arcsine, pooled)):
-        raise WrongAnswer("both_variants")
-    return any(abs(value - math.ceil(n)) <= 1 for n in (arcsine, pooled))
-
-
-def _early_look(answer) -> bool:
-    return letters(answer) == {"B"}
 
 
 def _same_b_users(answer) -> bool:
@@ -139,10 +103,8 @@ def _chance_to_win(answer) -> bool:
 
 EXERCISES = {
     "07.1": Exercise(_draw_after_assignment),
-    "07.2": Exercise(_sample_size),
-    "07.3": Exercise(_early_look),
-    "07.4": Exercise(_same_b_users),
-    "07.5": Exercise(_hash_assignment, code=True),
-    "07.6": Exercise(_cuped_users),
-    "07.7": Exercise(_chance_to_win),
+    "07.2": Exercise(_same_b_users),
+    "07.3": Exercise(_hash_assignment, code=True),
+    "07.4": Exercise(_cuped_users),
+    "07.5": Exercise(_chance_to_win),
 }
