@@ -194,31 +194,29 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
     check_n_resamples(n_resamples)
     gen = check_rng(rng)  # the tests draw first, the intervals and the best system after
     measure_names = _measure_names(measures)
+    from reteval.evaluation.checks import check_arguments
     from reteval.evaluation.columns import evaluate_runs
-    from reteval.measures import parse_measure
+    from reteval.measures import Measure
 
-    def canonical(name):
-        try:
-            return str(parse_measure(name))
-        except InputError:  # a name that expands (trec_eval's "P"), checked by evaluate_runs
-            return name
-
-    # every system evaluated against the qrels read once, with the documents each returned
-    extra = [] if "NumRet" in {canonical(m) for m in measure_names} else ["NumRet"]
+    # the names parsed once: the columns are evaluated, tested and reported by their Measure
+    columns = dict(check_arguments(measure_names, relevance_level, missing))
+    asked = [label for label, m in columns.items() if m == Measure("NumRet")]
+    numret = asked[0] if asked else "NumRet"  # the documents each system returned
+    if not asked:
+        columns[numret] = Measure("NumRet")
     evaluated = evaluate_runs(qrels, {name: _as_run(name, runs[name], queries)
                                       for name in systems},
-                              measure_names + extra, relevance_level=relevance_level,
-                              missing=missing)
+                              columns, relevance_level=relevance_level, missing=missing)
     common, scores = common_scores(evaluated, systems)
-    numret = next(c for c in scores if canonical(c) == "NumRet")
     index = pd.Index(common, name="query_id")
     retrieved = pd.DataFrame(scores[numret], index=index,
                              columns=pd.Index(systems, name="system"))
-    if extra:
-        del scores[numret]
+    if not asked:
+        del scores[numret], columns[numret]
     numbers = compare_arrays(scores, systems, queries=common, baseline=baseline, test=test,
                              correction=correction, alpha=alpha, rng=gen,
-                             confidence_level=confidence_level, n_resamples=n_resamples)
+                             confidence_level=confidence_level, n_resamples=n_resamples,
+                             parsed=columns)
     return comparison(numbers, rng=gen, retrieved=retrieved)
 
 

@@ -34,7 +34,7 @@ from reteval.stats.pairwise import TESTS, pairwise_tests
 
 __all__ = ["COMPARE_TESTS", "NO_ANOVA_TEST", "ONE_QUERY", "AnovaNumbers", "ComparisonNumbers",
            "aggregates", "aggregation_of", "check_options", "common_scores", "compare_arrays",
-           "compared_values", "summary_lines"]
+           "compared_values", "measure_of", "summary_lines"]
 
 #: Tests of :func:`reteval.compare`: the paired tests of :data:`reteval.stats.TESTS` and
 #: Tukey's HSD.
@@ -111,6 +111,9 @@ class ComparisonNumbers:
         ``(measure, system, other)`` -> :class:`reteval.stats.PairedTestResult`.
     tukey : dict
         Measure -> :func:`reteval.stats.arrays.tukey_arrays` of it (Tukey's HSD only).
+    parsed : dict
+        Measure label -> its :class:`reteval.measures.Measure`, parsed once (labels that
+        name no measure, :func:`compare_scores`' own columns, are absent).
     """
 
     systems: tuple
@@ -129,6 +132,7 @@ class ComparisonNumbers:
     pairs: list = field(repr=False)
     tests: dict = field(repr=False)
     tukey: dict = field(repr=False)
+    parsed: dict = field(default_factory=dict, repr=False)
 
     @property
     def n_queries(self) -> int:
@@ -269,6 +273,23 @@ NO_ANOVA_TEST = ("no residual variance: each system's scores differ from another
                  "amount on every query (a system and an exact copy of itself), so there is "
                  "no F test")
 
+def measure_of(label):
+    """The :class:`reteval.measures.Measure` a column label names, or None when it names none
+    (or several: trec_eval's ``P``).
+
+    Examples
+    --------
+    >>> measure_of("gm_map"), measure_of("my score")
+    (Measure(family='GMAP'), None)
+    """
+    from reteval.measures import parse_measure
+
+    try:
+        return parse_measure(label)
+    except InputError:
+        return None
+
+
 def aggregation_of(measure) -> str:
     """How ``measure``'s per-query values make one number: ``"mean"``, ``"gmean"``, ``"sum"``
     or ``"queries"`` (:func:`reteval.measures.names.aggregation`); ``"mean"`` for a column
@@ -279,12 +300,8 @@ def aggregation_of(measure) -> str:
     >>> aggregation_of("gm_map"), aggregation_of("AP"), aggregation_of("my score")
     ('gmean', 'mean', 'mean')
     """
-    from reteval.measures.names import aggregation
-
-    try:
-        return aggregation(measure)
-    except InputError:
-        return "mean"
+    parsed = measure_of(measure)
+    return "mean" if parsed is None else parsed.spec.aggregate
 
 
 def compared_values(x, how: str):
@@ -301,21 +318,22 @@ def compared_values(x, how: str):
     return np.log(np.maximum(x, GEOMETRIC_FLOOR)) if how == "gmean" else x
 
 
-def aggregates(x, systems, measure, how: str) -> dict:
-    """System -> the measure's own aggregate of its column of ``x`` (queries x systems).
+def aggregates(x, systems, how: str) -> dict:
+    """System -> the measure's own aggregate of its column of ``x`` (queries x systems),
+    made as ``how`` says (:func:`reteval.evaluation.engine.aggregate_values`).
 
     Examples
     --------
-    >>> means = aggregates(np.array([[0.1, 0.5], [0.001, 0.5]]), ["a", "b"], "gm_map", "gmean")
+    >>> means = aggregates(np.array([[0.1, 0.5], [0.001, 0.5]]), ["a", "b"], "gmean")
     >>> {s: round(v, 12) for s, v in means.items()}
     {'a': 0.01, 'b': 0.5}
     """
     n_q = x.shape[0]
     if how == "mean":  # each column summed alone, then divided, as a table's column mean is
         return {s: float(x[:, j].sum() / n_q) for j, s in enumerate(systems)}
-    from reteval.evaluation.engine import summarize
+    from reteval.evaluation.engine import aggregate_values
 
-    return {s: summarize({measure: x[:, j]})[measure] for j, s in enumerate(systems)}
+    return {s: aggregate_values(x[:, j], how) for j, s in enumerate(systems)}
 
 
 def _anova(x) -> AnovaNumbers:
@@ -358,8 +376,8 @@ def _checked_queries(matrices, systems, queries) -> tuple:
 
 def compare_arrays(scores: Mapping, systems, *, queries=None, baseline: str | None = None,
                    test: str = "t", correction: str = "holm", alpha: float = 0.05, rng=None,
-                   confidence_level: float = 0.95,
-                   n_resamples: int = 10_000) -> ComparisonNumbers:
+                   confidence_level: float = 0.95, n_resamples: int = 10_000,
+                   parsed: Mapping | None = None) -> ComparisonNumbers:
     """Test the systems of every measure: the numbers of :func:`reteval.compare`.
 
     Parameters
@@ -373,6 +391,9 @@ def compare_arrays(scores: Mapping, systems, *, queries=None, baseline: str | No
         The queries' ids, in row order (default: 0, 1, ...).
     baseline, test, correction, alpha, rng, confidence_level, n_resamples
         As for :func:`reteval.compare`.
+    parsed : mapping of str to Measure, optional
+        The measure of each label of ``scores``, parsed already (by the evaluation); a
+        label it lacks is parsed here, and one that names no measure is averaged.
 
     Returns
     -------
@@ -409,7 +430,10 @@ def compare_arrays(scores: Mapping, systems, *, queries=None, baseline: str | No
     testable = len(systems) >= 2 and n_q >= 2
     if is_tukey:
         correction = "none"  # Tukey's HSD controls the family itself
-    how = {m: aggregation_of(m) for m in measures}
+    given = parsed or {}
+    found = {m: given[m] if m in given else measure_of(m) for m in measures}
+    named = {m: measure for m, measure in found.items() if measure is not None}
+    how = {m: named[m].spec.aggregate if m in named else "mean" for m in measures}
     tested = {m: compared_values(matrices[m], how[m]) for m in measures}
     ranges = None
     if is_tukey and testable and test == "tukey":
@@ -420,7 +444,7 @@ def compare_arrays(scores: Mapping, systems, *, queries=None, baseline: str | No
     means, anovas, tukeys, tests, rows = {}, {}, {}, {}, []
     for k, m in enumerate(measures):
         x = tested[m]
-        means[m] = aggregates(matrices[m], systems, m, how[m])
+        means[m] = aggregates(matrices[m], systems, how[m])
         # each column summed alone, then divided, as a table's column mean is
         tested_means = [float(x[:, j].sum() / n_q) for j in range(len(systems))]
         results = {}
@@ -474,4 +498,4 @@ def compare_arrays(scores: Mapping, systems, *, queries=None, baseline: str | No
         correction=correction, alpha=float(alpha), confidence_level=float(confidence_level),
         n_resamples=int(n_resamples), scores=matrices, means=means, aggregation=how,
         anova=anovas, pairs=rows,
-        tests=tests, tukey=tukeys)
+        tests=tests, tukey=tukeys, parsed=named)

@@ -179,6 +179,7 @@ def _cmd_compare(args) -> int:
         # numpy loads, would cost more (0.06-0.1 s on two cores) than it could save.
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from reteval.comparison.core import check_options, common_scores, compare_arrays
+    from reteval.evaluation.checks import check_arguments
     from reteval.evaluation.columns import evaluate_runs
     from reteval.report import means
 
@@ -193,16 +194,18 @@ def _cmd_compare(args) -> int:
     measures = args.measures or ["AP", "nDCG@10"]
     test = args.test or ("tukey" if len(names) >= 3 and args.baseline is None else "t")
     check_options(names, args.baseline, test, args.correction, args.alpha, 0.95)
+    # the names parsed once; the numbers keep each column's Measure
+    columns = dict(check_arguments(measures, args.relevance_level, args.missing))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        evaluated = evaluate_runs(args.qrels, dict(zip(names, args.runs, strict=True)), measures,
+        evaluated = evaluate_runs(args.qrels, dict(zip(names, args.runs, strict=True)), columns,
                                   relevance_level=args.relevance_level, missing=args.missing)
     for message in dict.fromkeys(str(w.message) for w in caught):
         print(f"reteval: warning: {message}", file=sys.stderr)
     queries, scores = common_scores(evaluated, names)
     numbers = compare_arrays(scores, names, queries=queries, baseline=args.baseline, test=test,
                              correction=args.correction, alpha=args.alpha, rng=args.seed,
-                             n_resamples=args.n_resamples)
+                             n_resamples=args.n_resamples, parsed=columns)
     if args.per_query is not None:
         _write_per_query(args.per_query, numbers)
     options = {}
