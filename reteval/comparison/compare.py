@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Mapping
-from dataclasses import fields
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -47,8 +47,7 @@ from reteval._util.validation import check_n_resamples, check_rng
 from reteval.comparison.core import check_options, common_scores, compare_arrays, compared_values
 from reteval.comparison.result import Comparison
 from reteval.errors import InputError
-from reteval.stats.arrays import system_means
-from reteval.stats.multiple import AnovaResult, tukey_result
+from reteval.stats.multiple import tukey_result
 from reteval.stats.pairwise import pairwise_tests
 from reteval.stats.resampling import bootstrap_mean_ci
 
@@ -303,10 +302,7 @@ def comparison(numbers, *, rng=None, retrieved=None, index_name="query_id") -> C
             ci_low[mi], ci_high[mi] = np.exp(ci_low[mi]), np.exp(ci_high[mi])
         elif c.aggregation[m] == "sum":
             ci_low[mi], ci_high[mi] = ci_low[mi] * c.n_queries, ci_high[mi] * c.n_queries
-    known = {f.name for f in fields(AnovaResult)}
-    anovas = {m: AnovaResult(**{k: v for k, v in vars(a).items() if k in known},
-                             means=pd.Series(system_means(tested[m]), index=columns.copy(),
-                                             name="mean"))
+    anovas = {m: replace(a, means=pd.Series(a.means, index=columns.copy(), name="mean"))
               for m, a in c.anova.items()}
     method = "studentized" if c.test == "tukey-studentized" else "randomised"
     tukeys = {m: tukey_result(arrays, anovas[m], method=method)

@@ -24,15 +24,16 @@ from reteval.errors import InputError
 from reteval.evaluation.columns import GEOMETRIC_FLOOR
 from reteval.stats.arrays import (
     anova_numbers,
-    margin_of_error,
     randomised_ranges,
+    system_means,
     tukey_arrays,
     tukey_critical_difference,
 )
 from reteval.stats.corrections import adjust_pvalues, canonical_correction
 from reteval.stats.pairwise import TESTS, pairwise_tests
+from reteval.stats.results import AnovaResult
 
-__all__ = ["COMPARE_TESTS", "NO_ANOVA_TEST", "ONE_QUERY", "AnovaNumbers", "ComparisonNumbers",
+__all__ = ["COMPARE_TESTS", "NO_ANOVA_TEST", "ONE_QUERY", "ComparisonNumbers",
            "aggregates", "aggregation_of", "check_options", "common_scores", "compare_arrays",
            "compared_values", "measure_of", "summary_lines"]
 
@@ -43,37 +44,6 @@ COMPARE_TESTS: dict[str, str] = {
     "tukey": "tukey", "tukey-randomised": "tukey", "tukey-randomized": "tukey",
     "tukey-studentized": "tukey-studentized",
 }
-
-
-@dataclass(frozen=True)
-class AnovaNumbers:
-    """One measure's two-way ANOVA (topic x system), the fields of
-    :class:`reteval.stats.AnovaResult` without its table of means.
-
-    ``note`` is empty, or says why there is no F test (``statistic`` and ``pvalue``
-    NaN): with no residual variance (a system and an exact copy of itself) there is
-    nothing to test the systems against.
-    """
-
-    statistic: float
-    pvalue: float
-    df_system: int
-    df_topic: int
-    df_residual: int
-    ss_system: float
-    ss_topic: float
-    ss_residual: float
-    residual_variance: float
-    topic_statistic: float
-    topic_pvalue: float
-    n_topics: int
-    n_systems: int
-    note: str = ""
-
-    def margin_of_error(self, confidence_level: float = 0.95) -> float:
-        """Half-width of a system mean's interval, ``t(df_residual) * sqrt(V_E / n)``."""
-        return margin_of_error(self.residual_variance, self.n_topics, self.df_residual,
-                               confidence_level)
 
 
 @dataclass(frozen=True)
@@ -99,7 +69,10 @@ class ComparisonNumbers:
         Measure -> ``"mean"``, ``"gmean"``, ``"sum"`` or ``"queries"``; names that are
         not measures (:func:`compare_scores`'s own columns) are averaged.
     anova : dict
-        Measure -> :class:`AnovaNumbers` (with at least 2 systems and 2 queries).
+        Measure -> :class:`reteval.stats.AnovaResult` (with at least 2 systems and 2 queries),
+        its ``means`` a numpy array; ``note`` is empty, or says why there is no F test
+        (``statistic`` and ``pvalue`` NaN): with no residual variance (a system and an
+        exact copy of itself) there is nothing to test the systems against.
     pairs : list of dict
         The tested pairs, as the rows of ``Comparison.pairwise``: ``measure``,
         ``system``, ``other``, ``mean_difference`` (of the aggregates), ``ci_low``,
@@ -336,23 +309,23 @@ def aggregates(x, systems, how: str) -> dict:
     return {s: aggregate_values(x[:, j], how) for j, s in enumerate(systems)}
 
 
-def _anova(x) -> AnovaNumbers:
+def _anova(x) -> AnovaResult:
     """The ANOVA of ``x``, with NaN F tests and a note when it has no residual variance."""
     n, m = x.shape
     try:
         numbers = anova_numbers(x)
     except (InputError, ValueError, ZeroDivisionError) as exc:
         nan = math.nan
-        return AnovaNumbers(nan, nan, m - 1, n - 1, (m - 1) * (n - 1), nan, nan, nan, 0.0,
-                            nan, nan, n, m, note=str(exc))
-    numbers.pop("system_means")
+        return AnovaResult(nan, nan, m - 1, n - 1, (m - 1) * (n - 1), nan, nan, nan, 0.0,
+                           nan, nan, system_means(x), n, m, note=str(exc))
+    means = numbers.pop("system_means")
     note = numbers.pop("note", "")
     if not numbers["residual_variance"] > 0:
         note = note or NO_ANOVA_TEST
     if note:
         numbers.update(statistic=math.nan, pvalue=math.nan, topic_statistic=math.nan,
                        topic_pvalue=math.nan)
-    return AnovaNumbers(**numbers, note=note)
+    return AnovaResult(**numbers, means=means, note=note)
 
 
 def _checked_queries(matrices, systems, queries) -> tuple:
