@@ -2,7 +2,7 @@
 
 Examples
 --------
->>> __getattr__, __dir__ = lazy_names("reteval.io", {"read_run": "reteval.io.read"}, [])
+>>> __getattr__, __dir__ = lazy_names("reteval.io", {"read_run": "reteval.io.named"}, [])
 >>> __getattr__("read_run").__name__
 'read_run'
 """

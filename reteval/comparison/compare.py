@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Mapping
-from dataclasses import fields
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -47,8 +47,7 @@ from reteval._util.validation import check_n_resamples, check_rng
 from reteval.comparison.core import check_options, common_scores, compare_arrays, compared_values
 from reteval.comparison.result import Comparison
 from reteval.errors import InputError
-from reteval.stats.arrays import system_means
-from reteval.stats.multiple import AnovaResult, tukey_result
+from reteval.stats.multiple import tukey_result
 from reteval.stats.pairwise import pairwise_tests
 from reteval.stats.resampling import bootstrap_mean_ci
 
@@ -194,31 +193,29 @@ def compare(qrels, runs, measures, *, baseline: str | None = None, test: str = "
     check_n_resamples(n_resamples)
     gen = check_rng(rng)  # the tests draw first, the intervals and the best system after
     measure_names = _measure_names(measures)
+    from reteval.evaluation.checks import check_arguments
     from reteval.evaluation.columns import evaluate_runs
-    from reteval.measures import parse_measure
+    from reteval.measures import Measure
 
-    def canonical(name):
-        try:
-            return str(parse_measure(name))
-        except InputError:  # a name that expands (trec_eval's "P"), checked by evaluate_runs
-            return name
-
-    # every system evaluated against the qrels read once, with the documents each returned
-    extra = [] if "NumRet" in {canonical(m) for m in measure_names} else ["NumRet"]
+    # the names parsed once: the columns are evaluated, tested and reported by their Measure
+    columns = dict(check_arguments(measure_names, relevance_level, missing))
+    asked = [label for label, m in columns.items() if m == Measure("NumRet")]
+    numret = asked[0] if asked else "NumRet"  # the documents each system returned
+    if not asked:
+        columns[numret] = Measure("NumRet")
     evaluated = evaluate_runs(qrels, {name: _as_run(name, runs[name], queries)
                                       for name in systems},
-                              measure_names + extra, relevance_level=relevance_level,
-                              missing=missing)
+                              columns, relevance_level=relevance_level, missing=missing)
     common, scores = common_scores(evaluated, systems)
-    numret = next(c for c in scores if canonical(c) == "NumRet")
     index = pd.Index(common, name="query_id")
     retrieved = pd.DataFrame(scores[numret], index=index,
                              columns=pd.Index(systems, name="system"))
-    if extra:
-        del scores[numret]
+    if not asked:
+        del scores[numret], columns[numret]
     numbers = compare_arrays(scores, systems, queries=common, baseline=baseline, test=test,
                              correction=correction, alpha=alpha, rng=gen,
-                             confidence_level=confidence_level, n_resamples=n_resamples)
+                             confidence_level=confidence_level, n_resamples=n_resamples,
+                             parsed=columns)
     return comparison(numbers, rng=gen, retrieved=retrieved)
 
 
@@ -305,10 +302,7 @@ def comparison(numbers, *, rng=None, retrieved=None, index_name="query_id") -> C
             ci_low[mi], ci_high[mi] = np.exp(ci_low[mi]), np.exp(ci_high[mi])
         elif c.aggregation[m] == "sum":
             ci_low[mi], ci_high[mi] = ci_low[mi] * c.n_queries, ci_high[mi] * c.n_queries
-    known = {f.name for f in fields(AnovaResult)}
-    anovas = {m: AnovaResult(**{k: v for k, v in vars(a).items() if k in known},
-                             means=pd.Series(system_means(tested[m]), index=columns.copy(),
-                                             name="mean"))
+    anovas = {m: replace(a, means=pd.Series(a.means, index=columns.copy(), name="mean"))
               for m, a in c.anova.items()}
     method = "studentized" if c.test == "tukey-studentized" else "randomised"
     tukeys = {m: tukey_result(arrays, anovas[m], method=method)

@@ -24,17 +24,18 @@ from reteval.errors import InputError
 from reteval.evaluation.columns import GEOMETRIC_FLOOR
 from reteval.stats.arrays import (
     anova_numbers,
-    margin_of_error,
     randomised_ranges,
+    system_means,
     tukey_arrays,
     tukey_critical_difference,
 )
 from reteval.stats.corrections import adjust_pvalues, canonical_correction
 from reteval.stats.pairwise import TESTS, pairwise_tests
+from reteval.stats.results import AnovaResult
 
-__all__ = ["COMPARE_TESTS", "NO_ANOVA_TEST", "ONE_QUERY", "AnovaNumbers", "ComparisonNumbers",
+__all__ = ["COMPARE_TESTS", "NO_ANOVA_TEST", "ONE_QUERY", "ComparisonNumbers",
            "aggregates", "aggregation_of", "check_options", "common_scores", "compare_arrays",
-           "compared_values", "summary_lines"]
+           "compared_values", "measure_of", "summary_lines"]
 
 #: Tests of :func:`reteval.compare`: the paired tests of :data:`reteval.stats.TESTS` and
 #: Tukey's HSD.
@@ -43,37 +44,6 @@ COMPARE_TESTS: dict[str, str] = {
     "tukey": "tukey", "tukey-randomised": "tukey", "tukey-randomized": "tukey",
     "tukey-studentized": "tukey-studentized",
 }
-
-
-@dataclass(frozen=True)
-class AnovaNumbers:
-    """One measure's two-way ANOVA (topic x system), the fields of
-    :class:`reteval.stats.AnovaResult` without its table of means.
-
-    ``note`` is empty, or says why there is no F test (``statistic`` and ``pvalue``
-    NaN): with no residual variance (a system and an exact copy of itself) there is
-    nothing to test the systems against.
-    """
-
-    statistic: float
-    pvalue: float
-    df_system: int
-    df_topic: int
-    df_residual: int
-    ss_system: float
-    ss_topic: float
-    ss_residual: float
-    residual_variance: float
-    topic_statistic: float
-    topic_pvalue: float
-    n_topics: int
-    n_systems: int
-    note: str = ""
-
-    def margin_of_error(self, confidence_level: float = 0.95) -> float:
-        """Half-width of a system mean's interval, ``t(df_residual) * sqrt(V_E / n)``."""
-        return margin_of_error(self.residual_variance, self.n_topics, self.df_residual,
-                               confidence_level)
 
 
 @dataclass(frozen=True)
@@ -99,7 +69,10 @@ class ComparisonNumbers:
         Measure -> ``"mean"``, ``"gmean"``, ``"sum"`` or ``"queries"``; names that are
         not measures (:func:`compare_scores`'s own columns) are averaged.
     anova : dict
-        Measure -> :class:`AnovaNumbers` (with at least 2 systems and 2 queries).
+        Measure -> :class:`reteval.stats.AnovaResult` (with at least 2 systems and 2 queries),
+        its ``means`` a numpy array; ``note`` is empty, or says why there is no F test
+        (``statistic`` and ``pvalue`` NaN): with no residual variance (a system and an
+        exact copy of itself) there is nothing to test the systems against.
     pairs : list of dict
         The tested pairs, as the rows of ``Comparison.pairwise``: ``measure``,
         ``system``, ``other``, ``mean_difference`` (of the aggregates), ``ci_low``,
@@ -111,6 +84,9 @@ class ComparisonNumbers:
         ``(measure, system, other)`` -> :class:`reteval.stats.PairedTestResult`.
     tukey : dict
         Measure -> :func:`reteval.stats.arrays.tukey_arrays` of it (Tukey's HSD only).
+    parsed : dict
+        Measure label -> its :class:`reteval.measures.Measure`, parsed once (labels that
+        name no measure, :func:`compare_scores`' own columns, are absent).
     """
 
     systems: tuple
@@ -129,6 +105,7 @@ class ComparisonNumbers:
     pairs: list = field(repr=False)
     tests: dict = field(repr=False)
     tukey: dict = field(repr=False)
+    parsed: dict = field(default_factory=dict, repr=False)
 
     @property
     def n_queries(self) -> int:
@@ -269,6 +246,23 @@ NO_ANOVA_TEST = ("no residual variance: each system's scores differ from another
                  "amount on every query (a system and an exact copy of itself), so there is "
                  "no F test")
 
+def measure_of(label):
+    """The :class:`reteval.measures.Measure` a column label names, or None when it names none
+    (or several: trec_eval's ``P``).
+
+    Examples
+    --------
+    >>> measure_of("gm_map"), measure_of("my score")
+    (Measure(family='GMAP'), None)
+    """
+    from reteval.measures import parse_measure
+
+    try:
+        return parse_measure(label)
+    except InputError:
+        return None
+
+
 def aggregation_of(measure) -> str:
     """How ``measure``'s per-query values make one number: ``"mean"``, ``"gmean"``, ``"sum"``
     or ``"queries"`` (:func:`reteval.measures.names.aggregation`); ``"mean"`` for a column
@@ -279,12 +273,8 @@ def aggregation_of(measure) -> str:
     >>> aggregation_of("gm_map"), aggregation_of("AP"), aggregation_of("my score")
     ('gmean', 'mean', 'mean')
     """
-    from reteval.measures.names import aggregation
-
-    try:
-        return aggregation(measure)
-    except InputError:
-        return "mean"
+    parsed = measure_of(measure)
+    return "mean" if parsed is None else parsed.spec.aggregate
 
 
 def compared_values(x, how: str):
@@ -301,40 +291,41 @@ def compared_values(x, how: str):
     return np.log(np.maximum(x, GEOMETRIC_FLOOR)) if how == "gmean" else x
 
 
-def aggregates(x, systems, measure, how: str) -> dict:
-    """System -> the measure's own aggregate of its column of ``x`` (queries x systems).
+def aggregates(x, systems, how: str) -> dict:
+    """System -> the measure's own aggregate of its column of ``x`` (queries x systems),
+    made as ``how`` says (:func:`reteval.evaluation.engine.aggregate_values`).
 
     Examples
     --------
-    >>> means = aggregates(np.array([[0.1, 0.5], [0.001, 0.5]]), ["a", "b"], "gm_map", "gmean")
+    >>> means = aggregates(np.array([[0.1, 0.5], [0.001, 0.5]]), ["a", "b"], "gmean")
     >>> {s: round(v, 12) for s, v in means.items()}
     {'a': 0.01, 'b': 0.5}
     """
     n_q = x.shape[0]
     if how == "mean":  # each column summed alone, then divided, as a table's column mean is
         return {s: float(x[:, j].sum() / n_q) for j, s in enumerate(systems)}
-    from reteval.evaluation.engine import summarize
+    from reteval.evaluation.engine import aggregate_values
 
-    return {s: summarize({measure: x[:, j]})[measure] for j, s in enumerate(systems)}
+    return {s: aggregate_values(x[:, j], how) for j, s in enumerate(systems)}
 
 
-def _anova(x) -> AnovaNumbers:
+def _anova(x) -> AnovaResult:
     """The ANOVA of ``x``, with NaN F tests and a note when it has no residual variance."""
     n, m = x.shape
     try:
         numbers = anova_numbers(x)
     except (InputError, ValueError, ZeroDivisionError) as exc:
         nan = math.nan
-        return AnovaNumbers(nan, nan, m - 1, n - 1, (m - 1) * (n - 1), nan, nan, nan, 0.0,
-                            nan, nan, n, m, note=str(exc))
-    numbers.pop("system_means")
+        return AnovaResult(nan, nan, m - 1, n - 1, (m - 1) * (n - 1), nan, nan, nan, 0.0,
+                           nan, nan, system_means(x), n, m, note=str(exc))
+    means = numbers.pop("system_means")
     note = numbers.pop("note", "")
     if not numbers["residual_variance"] > 0:
         note = note or NO_ANOVA_TEST
     if note:
         numbers.update(statistic=math.nan, pvalue=math.nan, topic_statistic=math.nan,
                        topic_pvalue=math.nan)
-    return AnovaNumbers(**numbers, note=note)
+    return AnovaResult(**numbers, means=means, note=note)
 
 
 def _checked_queries(matrices, systems, queries) -> tuple:
@@ -358,8 +349,8 @@ def _checked_queries(matrices, systems, queries) -> tuple:
 
 def compare_arrays(scores: Mapping, systems, *, queries=None, baseline: str | None = None,
                    test: str = "t", correction: str = "holm", alpha: float = 0.05, rng=None,
-                   confidence_level: float = 0.95,
-                   n_resamples: int = 10_000) -> ComparisonNumbers:
+                   confidence_level: float = 0.95, n_resamples: int = 10_000,
+                   parsed: Mapping | None = None) -> ComparisonNumbers:
     """Test the systems of every measure: the numbers of :func:`reteval.compare`.
 
     Parameters
@@ -373,6 +364,9 @@ def compare_arrays(scores: Mapping, systems, *, queries=None, baseline: str | No
         The queries' ids, in row order (default: 0, 1, ...).
     baseline, test, correction, alpha, rng, confidence_level, n_resamples
         As for :func:`reteval.compare`.
+    parsed : mapping of str to Measure, optional
+        The measure of each label of ``scores``, parsed already (by the evaluation); a
+        label it lacks is parsed here, and one that names no measure is averaged.
 
     Returns
     -------
@@ -409,7 +403,10 @@ def compare_arrays(scores: Mapping, systems, *, queries=None, baseline: str | No
     testable = len(systems) >= 2 and n_q >= 2
     if is_tukey:
         correction = "none"  # Tukey's HSD controls the family itself
-    how = {m: aggregation_of(m) for m in measures}
+    given = parsed or {}
+    found = {m: given[m] if m in given else measure_of(m) for m in measures}
+    named = {m: measure for m, measure in found.items() if measure is not None}
+    how = {m: named[m].spec.aggregate if m in named else "mean" for m in measures}
     tested = {m: compared_values(matrices[m], how[m]) for m in measures}
     ranges = None
     if is_tukey and testable and test == "tukey":
@@ -420,7 +417,7 @@ def compare_arrays(scores: Mapping, systems, *, queries=None, baseline: str | No
     means, anovas, tukeys, tests, rows = {}, {}, {}, {}, []
     for k, m in enumerate(measures):
         x = tested[m]
-        means[m] = aggregates(matrices[m], systems, m, how[m])
+        means[m] = aggregates(matrices[m], systems, how[m])
         # each column summed alone, then divided, as a table's column mean is
         tested_means = [float(x[:, j].sum() / n_q) for j in range(len(systems))]
         results = {}
@@ -474,4 +471,4 @@ def compare_arrays(scores: Mapping, systems, *, queries=None, baseline: str | No
         correction=correction, alpha=float(alpha), confidence_level=float(confidence_level),
         n_resamples=int(n_resamples), scores=matrices, means=means, aggregation=how,
         anova=anovas, pairs=rows,
-        tests=tests, tukey=tukeys)
+        tests=tests, tukey=tukeys, parsed=named)

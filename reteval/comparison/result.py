@@ -126,9 +126,12 @@ class Comparison:
         """
         if self.retrieved is None:
             return False
-        from reteval.measures import parse_measure
+        parsed = self.numbers.parsed.get(measure) if self.numbers is not None else None
+        if parsed is None:
+            from reteval.measures import parse_measure
 
-        cutoff = parse_measure(measure).cutoff
+            parsed = parse_measure(measure)
+        cutoff = parsed.cutoff
         counts = self.retrieved.to_numpy(dtype=float)
         if cutoff is not None:
             counts = np.minimum(counts, float(cutoff))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from reteval.errors import InputError, outside_stacklevel
 from reteval.io.textfile import INT64_MAX
@@ -93,6 +93,9 @@ def check_missing(absent, missing: str, judged=None) -> None:
 def check_arguments(measures, relevance_level, missing) -> list:
     """Check :func:`evaluate`'s options; return the ``(label, measure)`` columns.
 
+    ``measures`` are names, parsed here (:func:`reteval.measures.measure_columns`), or the
+    columns of an earlier call as a mapping ``{label: Measure}``, taken as they are.
+
     ``relevance_level`` (and a measure's ``rel=``) must be a finite number from 0
     (an integer up to 2**63 - 1, or a fraction such as 0.5 for fractional grades). A
     negative level is refused: negative judgments mean "in the pool but not judged"
@@ -105,7 +108,7 @@ def check_arguments(measures, relevance_level, missing) -> list:
                                 or hasattr(measures, "family")):
         raise InputError("measures must be a measure name or a list of names such as "
                          f"['nDCG@10', 'AP']; got {measures!r}")
-    if not isinstance(measures, str) and isinstance(measures, Iterable):
+    if not isinstance(measures, (str, Mapping)) and isinstance(measures, Iterable):
         measures = list(measures)
         odd = [m for m in measures if not isinstance(m, str) and not hasattr(m, "family")
                and type(m).__module__.partition(".")[0] != "ir_measures"]

@@ -51,8 +51,9 @@ def evaluate_runs(qrels, runs, measures, *, relevance_level: float = 1,
     """:func:`evaluate_columns` of several runs against the same qrels, read once.
 
     ``runs`` maps a name to a run (anything :func:`evaluate` takes); the qrels
-    are read (or converted) once for all of them, and run files are read one ahead,
-    on a second thread, while the run before is scored. Returns
+    are read (or converted) and the measures parsed once for all of them (``measures``
+    may be the mapping ``{label: Measure}`` of an earlier parse), and run files are read
+    one ahead, on a second thread, while the run before is scored. Returns
     ``{name: (query ids, {column: values})}``, each as :func:`evaluate_columns`
     gives it.
 
@@ -67,7 +68,7 @@ def evaluate_runs(qrels, runs, measures, *, relevance_level: float = 1,
 
     from reteval.io.columns import as_qrels_columns, as_run_columns
 
-    check_arguments(measures, relevance_level, missing)
+    columns = dict(check_arguments(measures, relevance_level, missing))  # parsed once
     items = list(runs.items())
     out = {}
     # Run files are read one ahead on a second thread (Arrow parses them outside the GIL)
@@ -84,7 +85,7 @@ def evaluate_runs(qrels, runs, measures, *, relevance_level: float = 1,
         judged = as_qrels_columns(qrels)
         for k, (name, run) in enumerate(items):
             read, ahead = ahead, read_ahead(k + 1)
-            out[name] = _values(judged, run if read is None else read.result(), measures,
+            out[name] = _values(judged, run if read is None else read.result(), columns,
                                 relevance_level, missing)
     return out
 

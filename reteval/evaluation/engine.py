@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
     import pandas as pd
 
-__all__ = ["aggregate", "evaluate", "evaluate_preferences", "summarize"]
+__all__ = ["aggregate", "aggregate_values", "evaluate", "evaluate_preferences", "summarize"]
 
 
 def evaluate(qrels, run, measures, *, relevance_level: float = 1,
@@ -160,50 +160,65 @@ def aggregate(per_query: pd.DataFrame) -> pd.Series:
     return pd.Series(values, index=per_query.columns, dtype=float)
 
 
-def summarize(values, *, zscored: bool = False) -> dict:
+def summarize(values, *, zscored: bool = False, measures=None) -> dict:
     """:func:`aggregate` on columns: ``{column: per-query values}`` -> ``{column: value}``.
 
-    How a measure aggregates is its family's ``aggregate`` in the measure registry: the
-    mean of the values that are not NaN (NaN when none is), or their sum for the counts
-    (``NumRet``, ``NumRel``...), summed one query after the other in the given order as
-    trec_eval sums them (so the last bit, and a printed 4th decimal on a tie, is
-    trec_eval's; pandas' pairwise ``mean`` may differ in the last bit);
-    the geometric mean with trec_eval's floor of 0.00001 for ``GMAP`` and ``GMBpref``;
-    the number of queries for ``NumQ``. With ``zscored`` (values standardised by
-    trec_eval's ``-Z``) the geometric means average values that are already logarithms.
+    How a measure aggregates is its family's ``aggregate`` in the measure registry
+    (:func:`aggregate_values`); the measure of a column is ``measures[column]`` when
+    ``measures`` (a mapping ``{label: Measure}``, parsed already) has it, else its label
+    parsed.
 
     Examples
     --------
     >>> summarize({"AP": [0.5, 1.0, float("nan")], "NumRet": [10, 5, 0]})
     {'AP': 0.75, 'NumRet': 15.0}
     """
+    known = measures or {}
+    return {column: aggregate_values(
+                column_values, (known[column] if column in known
+                                else parse_measure(column)).spec.aggregate, zscored=zscored)
+            for column, column_values in values.items()}
+
+
+def aggregate_values(values, how: str, *, zscored: bool = False) -> float:
+    """One measure's per-query values made one number, as trec_eval's ``all`` line.
+
+    ``how`` is the family's ``aggregate``: ``"mean"``, the mean of the values that are
+    not NaN (NaN when none is); ``"sum"``, their sum (the counts: ``NumRet``,
+    ``NumRel``...), summed one query after the other in the given order as trec_eval sums
+    them (so the last bit, and a printed 4th decimal on a tie, is trec_eval's; pandas'
+    pairwise ``mean`` may differ in the last bit); ``"gmean"``, the geometric mean with
+    trec_eval's floor of 0.00001 (``GMAP``, ``GMBpref``); ``"queries"``, the number of
+    queries (``NumQ``). With ``zscored`` (values standardised by trec_eval's ``-Z``) the
+    geometric means average values that are already logarithms.
+
+    Examples
+    --------
+    >>> aggregate_values([0.5, 1.0, float("nan")], "mean"), aggregate_values([10, 5], "sum")
+    (0.75, 15.0)
+    >>> round(aggregate_values([0.1, 0.001], "gmean"), 12)
+    0.01
+    """
     import numpy as np
 
-    summary = {}
-    for column, column_values in values.items():
-        column_values = np.asarray(column_values, dtype=np.float64)
-        missing = np.isnan(column_values)
-        how = parse_measure(column).spec.aggregate
-        if how == "queries":
-            summary[column] = float(len(column_values))
-            continue
-        if how == "gmean":
-            kept = column_values[~missing]
-            if not zscored:
-                kept = np.log(np.maximum(kept, GEOMETRIC_FLOOR))
-            summary[column] = (float(np.exp(np.cumsum(kept)[-1] / len(kept))) if len(kept)
-                               else math.nan)  # summed in order, as trec_eval
-            continue
-        # summed one query after the other, in the rows' order, as trec_eval sums them: a
-        # pairwise sum can differ in the last bit and print 0.0063 where trec_eval has 0.0064
-        kept = np.where(missing, 0.0, column_values)
-        total = float(np.cumsum(kept)[-1]) if len(kept) else 0.0
-        if how == "sum":
-            summary[column] = total
-        else:
-            count = len(column_values) - int(missing.sum())
-            summary[column] = total / count if count else float("nan")
-    return summary
+    column_values = np.asarray(values, dtype=np.float64)
+    missing = np.isnan(column_values)
+    if how == "queries":
+        return float(len(column_values))
+    if how == "gmean":
+        kept = column_values[~missing]
+        if not zscored:
+            kept = np.log(np.maximum(kept, GEOMETRIC_FLOOR))
+        return (float(np.exp(np.cumsum(kept)[-1] / len(kept))) if len(kept)
+                else math.nan)  # summed in order, as trec_eval
+    # summed one query after the other, in the rows' order, as trec_eval sums them: a
+    # pairwise sum can differ in the last bit and print 0.0063 where trec_eval has 0.0064
+    kept = np.where(missing, 0.0, column_values)
+    total = float(np.cumsum(kept)[-1]) if len(kept) else 0.0
+    if how == "sum":
+        return total
+    count = len(column_values) - int(missing.sum())
+    return total / count if count else float("nan")
 
 
 def evaluate_preferences(qrels, run, measures, *, rel_format: str, relevance_level: float = 1,

@@ -11,14 +11,9 @@ import json
 import math
 import sys
 
+from reteval._util.arguments import positive_int
+
 __all__ = ["add_subcommands"]
-
-
-def _positive(text: str) -> int:
-    value = int(text) if text.strip().isdigit() else 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer; got {text!r}")
-    return value
 
 
 def _level(text: str) -> float:
@@ -43,7 +38,7 @@ def add_subcommands(subparsers) -> None:
     )
     p.add_argument("qrels", metavar="QRELS", help="qrels file (TREC or BEIR)")
     p.add_argument("run", metavar="RUN", help="TREC run file")
-    p.add_argument("-k", type=_positive, default=10, metavar="K",
+    p.add_argument("-k", type=positive_int, default=10, metavar="K",
                    help="the cutoff (default: 10)")
     p.add_argument("-l", "--relevance-level", type=_level, default=1, metavar="LEVEL",
                    help="lowest grade that counts as relevant (default: 1)")

@@ -27,10 +27,10 @@ in trec_eval.
 
 Modules
 -------
-:mod:`reteval.io.tables` (columns, ids, trec_eval's order), :mod:`reteval.io.read`,
-:mod:`reteval.io.write`, :mod:`reteval.io.frames` (any input as a table),
-:mod:`reteval.io.named` (a frame with its own column names, for ``read_run(frame, ...)``
-and ``read_qrels(frame, ...)``) and
+:mod:`reteval.io.tables` (columns, ids, trec_eval's order), :mod:`reteval.io.read`
+(files into tables), :mod:`reteval.io.write`, :mod:`reteval.io.frames` (any input as a
+table), :mod:`reteval.io.named` (``read_run`` and ``read_qrels``: a file, or a frame with
+its own column names) and
 :mod:`reteval.io.duplicates`, and :mod:`reteval.io.lines` (the careful line readers,
 which need neither pandas nor Arrow); every public name is importable from ``reteval.io``,
 loaded on first use (PEP 562), so that reading a small file does not load pandas.
@@ -58,7 +58,7 @@ __all__ = [
 
 # public name -> the submodule that defines it, imported on first use
 _HOME = {
-    "DUPLICATE_POLICIES": "read", "read_qrels": "read", "read_run": "read",
+    "DUPLICATE_POLICIES": "read", "read_qrels": "named", "read_run": "named",
     "ID_DTYPE": "tables", "QRELS_COLUMNS": "tables", "RUN_COLUMNS": "tables",
     "sort_run": "tables",
     "as_qrels": "frames", "as_run": "frames",

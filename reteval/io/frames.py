@@ -14,7 +14,7 @@ from pandas.api.types import infer_dtype, is_bool_dtype, is_integer_dtype, is_nu
 from reteval.errors import InputError
 from reteval.io.duplicates import check_unique
 from reteval.io.grades import grade_array
-from reteval.io.read import read_qrels, read_run
+from reteval.io.read import read_qrels_file, read_run_file
 from reteval.io.tables import ID_DTYPE, QRELS_COLUMNS, id_array
 from reteval.io.textfile import INT64_MAX, INT64_MIN, parse_decimal
 
@@ -263,7 +263,7 @@ def as_qrels(qrels) -> pd.DataFrame:
     1       q1     d2          0
     """
     if isinstance(qrels, (str, os.PathLike)):
-        return read_qrels(qrels)
+        return read_qrels_file(qrels)
     if isinstance(qrels, pd.DataFrame):
         frame = _from_frame(qrels, "relevance", "qrels")
     elif isinstance(qrels, Mapping):
@@ -312,7 +312,7 @@ def as_run(run, *, check_duplicates: bool = True) -> pd.DataFrame:
     1       q1     d1    1.0
     """
     if isinstance(run, (str, os.PathLike)):
-        return read_run(run, check_duplicates=check_duplicates)
+        return read_run_file(run, check_duplicates=check_duplicates)
     if isinstance(run, pd.DataFrame):
         frame = _from_frame(run, "score", "run")
     elif isinstance(run, Mapping):

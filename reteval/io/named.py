@@ -1,4 +1,6 @@
-"""A pandas frame with its own column names, read as a run or as qrels.
+"""Reading a run or qrels: from a file, or from a pandas frame with its own column names.
+
+:func:`read_run` and :func:`read_qrels` read a file (:mod:`reteval.io.read`) or a frame.
 
 A retriever's output frame says ``question_id``, ``chunk_id``, ``similarity`` (or only a
 ``position``); a judge's says ``question_id``, ``chunk_id``, ``grade``. These functions
@@ -9,12 +11,15 @@ one place, and the message names the frame's own column.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pandas as pd
 
 from reteval.errors import InputError
+from reteval.io.read import read_qrels_file, read_run_file
 
-__all__ = ["qrels_from_frame", "run_from_frame"]
+__all__ = ["qrels_from_frame", "read_qrels", "read_run", "run_from_frame"]
 
 
 def _pick(frame: pd.DataFrame, what: str, named: dict[str, str | None]) -> pd.DataFrame:
@@ -170,3 +175,149 @@ def qrels_from_frame(frame: pd.DataFrame, *, query_id: str | None = None,
     picked = _pick(frame, "qrels", named)
     return _checked(as_qrels, picked, "qrels",
                     {k: v or k for k, v in named.items()})
+
+
+def _frame_only(path, what: str, **options) -> None:
+    given = [f"{name}={value!r}" for name, value in options.items() if value is not None]
+    if given:
+        raise InputError(f"{', '.join(given)}: column names apply to a DataFrame, not to a "
+                         f"{what} file (its fields are fixed); got {path!r:.80}")
+
+
+def read_run(path: str | os.PathLike | pd.DataFrame, *, check_duplicates: bool = True,
+             query_id: str | None = None, doc_id: str | None = None,
+             score: str | None = None, rank: str | None = None) -> pd.DataFrame:
+    """Read a TREC run file (``qid Q0 docno rank score tag``), or a frame with its own columns.
+
+    Parameters
+    ----------
+    path : str, path-like or pandas.DataFrame
+        The file; ``.gz`` compressed files are read too. Or a DataFrame, one row per
+        retrieved document, whose columns are named by the four options below
+        (:func:`run_from_frame`).
+    check_duplicates : bool, default True
+        Check that no document is listed twice for a query. :func:`reteval.evaluate`
+        turns this off and makes the same check on integer keys while ranking.
+    query_id, doc_id : str, optional
+        A frame's columns of query and document ids (default ``query_id``,
+        ``doc_id``). Ids are kept as given.
+    score : str, optional
+        A frame's column of scores (default ``score``), higher is better.
+    rank : str, optional
+        Instead of `score`, a frame's column of ranks (1 or 0 = top; integers, each
+        once per query): the run is read in rank order, its scores set to
+        ``largest rank + 1 - rank`` so that trec_eval's order (score descending)
+        reproduces the ranks.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``query_id``, ``doc_id``, ``score`` (float64), indexed by the
+        line number each row came from (index name ``line``); from a frame,
+        indexed 0..n-1.
+
+    Raises
+    ------
+    InputError
+        Missing or empty file, a line with fewer than six fields, a score that
+        is not a finite number, or a document listed twice for one query; the
+        message gives the path and line number. For a frame: a missing column,
+        a bad id, score or rank, both `score` and `rank`; the message names the
+        column and the row. Column options given with a file.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "run.txt"
+    >>> _ = p.write_text("q1 Q0 d1 1 2.5 sys\\nq1 Q0 d2 2 1.0 sys\\n")
+    >>> read_run(p)
+         query_id doc_id  score
+    line
+    1          q1     d1    2.5
+    2          q1     d2    1.0
+
+    A retriever's frame, given by positions only:
+
+    >>> chunks = pd.DataFrame({"question_id": ["q1", "q1"], "chunk_id": ["c4", "c1"],
+    ...                        "position": [2, 1]})
+    >>> read_run(chunks, query_id="question_id", doc_id="chunk_id", rank="position")
+      query_id doc_id  score
+    0       q1     c4    1.0
+    1       q1     c1    2.0
+    """
+    if isinstance(path, pd.DataFrame):
+        return run_from_frame(path, query_id=query_id, doc_id=doc_id, score=score, rank=rank,
+                              check_duplicates=check_duplicates)
+    _frame_only(path, "run", query_id=query_id, doc_id=doc_id, score=score, rank=rank)
+    return read_run_file(path, check_duplicates=check_duplicates)
+
+
+def read_qrels(path: str | os.PathLike | pd.DataFrame, *, layout: str = "auto",
+               duplicates: str = "error", query_id: str | None = None,
+               doc_id: str | None = None, relevance: str | None = None) -> pd.DataFrame:
+    """Read relevance judgments: TREC qrels (``qid iter docno rel``), BEIR ``.tsv``, or a frame.
+
+    Fields are separated by ASCII white space (tabs or spaces), as trec_eval
+    reads them. Negative relevance values are kept: reteval treats them as
+    trec_eval does (in the judged pool but not judged, so neither relevant nor
+    non-relevant).
+
+    Parameters
+    ----------
+    path : str, path-like or pandas.DataFrame
+        The file, or a DataFrame with one row per judgment whose columns are
+        named by the three options below
+        (:func:`qrels_from_frame`); a frame's grades are
+        checked as :func:`reteval.io.as_qrels` checks them.
+    layout : {"auto", "trec", "beir"}, default "auto"
+        ``"trec"``: four fields per line. ``"beir"``: three fields
+        (``query-id corpus-id score``); the first line is a header when its
+        score field holds no digit. ``"auto"``: BEIR when the first line is the
+        header ``query-id corpus-id score``, TREC otherwise.
+    duplicates : {"error", "last", "max"}, default "error"
+        A document judged twice for one query: ``"error"`` raises an
+        :class:`InputError` naming both lines; ``"last"`` keeps the grade of
+        the last line, ``"max"`` the highest grade, each at the place (and
+        line number) of the first judgment. The number of pairs merged is in
+        ``frame.attrs["duplicates"]``. A frame allows only ``"error"``.
+    query_id, doc_id, relevance : str, optional
+        A frame's columns (default ``query_id``, ``doc_id``, ``relevance``).
+        Ids are kept as given.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``query_id``, ``doc_id``, ``relevance`` (int64, or float64 when a
+        grade is fractional), indexed by
+        line number; from a frame, indexed 0..n-1.
+
+    Raises
+    ------
+    InputError
+        Missing or empty file, wrong number of fields, a relevance that is not
+        a finite number, or (with ``duplicates="error"``) a document judged twice
+        for one query. For a frame: a missing column, a bad id or grade (the
+        message names the column and the row), or file options.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "qrels.tsv"
+    >>> _ = p.write_text("query-id\\tcorpus-id\\tscore\\nq1\\td1\\t2\\nq1\\td1\\t1\\n")
+    >>> read_qrels(p, duplicates="last")
+         query_id doc_id  relevance
+    line
+    2          q1     d1          1
+    >>> read_qrels(p)
+    Traceback (most recent call last):
+    ...
+    reteval.errors.InputError: ...: document 'd1' appears twice for query 'q1' in the qrels, \
+on lines 2 and 3
+    """
+    if isinstance(path, pd.DataFrame):
+        if layout != "auto" or duplicates != "error":
+            raise InputError(f"layout and duplicates apply to a qrels file, not to a DataFrame; "
+                             f"got layout={layout!r}, duplicates={duplicates!r}")
+        return qrels_from_frame(path, query_id=query_id, doc_id=doc_id, relevance=relevance)
+    _frame_only(path, "qrels", query_id=query_id, doc_id=doc_id, relevance=relevance)
+    return read_qrels_file(path, layout=layout, duplicates=duplicates)

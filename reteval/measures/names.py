@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from typing import TypedDict
 
 from reteval.errors import UnknownMeasureError
@@ -443,7 +444,8 @@ def measure_columns(names) -> list[tuple[str, Measure]]:
     columns; a name asked twice, or a measure of a list or nickname asked before, is kept
     once (the first label), and, as
     in trec_eval, a nickname's member given with parameters elsewhere uses them
-    (``-m P.5,10 -m official`` gives ``P_5`` and ``P_10`` once).
+    (``-m P.5,10 -m official`` gives ``P_5`` and ``P_10`` once). A mapping ``{label: Measure}``
+    is columns already parsed (by an earlier call): its items are returned as they are.
 
     Examples
     --------
@@ -455,7 +457,14 @@ def measure_columns(names) -> list[tuple[str, Measure]]:
     ['AP', 'P.5', 'num_q']
     >>> [label for label, _ in measure_columns(["AP", "MAP", "nDCG@10", "ndcg_cut.10"])]
     ['AP', 'MAP', 'nDCG@10', 'ndcg_cut.10']
+    >>> columns = dict(measure_columns(["MAP", "P_5"]))
+    >>> measure_columns(columns) == list(columns.items())
+    True
     """
+    if (isinstance(names, Mapping) and names
+            and all(isinstance(label, str) and isinstance(m, Measure)
+                    for label, m in names.items())):
+        return list(names.items())  # parsed already: the labels and their measures
     names = _as_list(names)
     explicit = _explicit_params(names)
     pairs = []

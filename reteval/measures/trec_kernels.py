@@ -172,12 +172,8 @@ def _log2(x: float) -> float:
 
 def ndcg_gains(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """trec_eval's ``ndcg`` with grade gains (``ndcg.1=3,2=9``), a port of m_ndcg.c."""
-    gains = m.gains
     out = np.zeros(r.n_queries)
-    for i, grades, levels in per_query_lists(r, m):
-        table = _gains(_trim(levels), gains)
-        gain_of = _gain_of(table)
-        ideal = _ideal_steps(table)
+    for i, grades, gain_of, ideal, _ in _graded_queries(r, m):
         results_dcg = ideal_dcg = 0.0
         rank = 0
         ideal_gain = ideal(0)
@@ -226,17 +222,22 @@ def _ideal_steps(table: list):
     return ideal
 
 
+def _graded_queries(r: JudgedRanking, m: Measure):
+    """Per query, the set-up of trec_eval's graded walks (m_ndcg.c, m_G.c, m_Rndcg.c,
+    m_ndcg_rel.c): ``(i, grades, gain_of, ideal, top)``, ``gain_of`` a grade's gain,
+    ``ideal(rank)`` the ideal gain at a rank and ``top`` the highest level's gain (0 when
+    the query has no judgment)."""
+    for i, grades, levels in per_query_lists(r, m):
+        table = _gains(_trim(levels), m.gains)
+        yield i, grades, _gain_of(table), _ideal_steps(table), table[-1][1] if table else 0.0
+
+
 def g_measure(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """trec_eval's ``G`` (m_G.c)."""
-    gains = m.gains
     out = np.zeros(r.n_queries)
-    for i, grades, levels in per_query_lists(r, m):
-        table = _gains(_trim(levels), gains)
-        gain_of = _gain_of(table)
-        ideal = _ideal_steps(table)
+    for i, grades, gain_of, ideal, ideal_gain in _graded_queries(r, m):
         results_g = sum_results = sum_ideal = sum_cost = 0.0
         min_cost = 1.0
-        ideal_gain = table[-1][1] if table else 0.0
         rank = 0
         while rank < len(grades) and ideal_gain > 0.0:
             gain = gain_of.get(grades[rank], 0.0)
@@ -268,18 +269,13 @@ def g_measure(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> 
 def rndcg(r: JudgedRanking, m: Measure, level: float,  # noqa: C901 (m_Rndcg.c, step by step)
           num_docs: int = 0) -> np.ndarray:
     """trec_eval's ``Rndcg`` (m_Rndcg.c): nDCG averaged where the ideal gain changes."""
-    gains = m.gains
     out = np.zeros(r.n_queries)
     num_rel = r.num_rel(level)
-    for i, grades, levels in per_query_lists(r, m):
+    for i, grades, gain_of, ideal, ideal_gain in _graded_queries(r, m):
         if num_rel[i] == 0:
             continue
-        table = _gains(_trim(levels), gains)
-        gain_of = _gain_of(table)
-        ideal = _ideal_steps(table)
         results_dcg = ideal_dcg = total = 0.0
         changes = 0
-        ideal_gain = table[-1][1] if table else 0.0
         old = ideal_gain
         rank = 0
         while rank < len(grades) and ideal_gain > 0.0:
@@ -320,15 +316,10 @@ def rndcg(r: JudgedRanking, m: Measure, level: float,  # noqa: C901 (m_Rndcg.c, 
 
 def ndcg_rel(r: JudgedRanking, m: Measure, level: float, num_docs: int = 0) -> np.ndarray:
     """trec_eval's ``ndcg_rel`` (m_ndcg_rel.c): nDCG averaged over the relevant documents."""
-    gains = m.gains
     out = np.zeros(r.n_queries)
-    for i, grades, levels in per_query_lists(r, m):
-        table = _gains(_trim(levels), gains)
-        gain_of = _gain_of(table)
-        ideal = _ideal_steps(table)
+    for i, grades, gain_of, ideal, ideal_gain in _graded_queries(r, m):
         results_dcg = ideal_dcg = total = 0.0
         found = relevant = 0
-        ideal_gain = table[-1][1] if table else 0.0
         rank = 0
         with np.errstate(divide="ignore", invalid="ignore"):
             while rank < len(grades) and ideal_gain > 0.0:

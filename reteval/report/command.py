@@ -34,11 +34,10 @@ neither pandas nor scipy for its default procedure. The renderers are in
 
 from __future__ import annotations
 
-import argparse
-import math
 import os
 import sys
 
+from reteval._util.arguments import nonnegative_int, positive_int, probability
 from reteval.errors import InputError
 
 __all__ = ["add_subcommands", "regressions", "run_names"]
@@ -71,21 +70,21 @@ def add_subcommands(subparsers) -> None:
                    help="correction of the paired tests within a measure (default: holm; "
                    "Tukey's HSD needs none)")
     p.add_argument("--baseline", metavar="NAME", help="compare every run with this one")
-    p.add_argument("--alpha", type=_probability, default=0.05,
+    p.add_argument("--alpha", type=probability, default=0.05,
                    help="significance level (default: 0.05)")
-    p.add_argument("--n-resamples", type=_positive_int, default=10_000, metavar="N",
+    p.add_argument("--n-resamples", type=positive_int, default=10_000, metavar="N",
                    help="rounds of the resampling tests and bootstrap intervals (default: 10000)")
-    p.add_argument("--seed", type=_nonnegative_int, default=0,
+    p.add_argument("--seed", type=nonnegative_int, default=0,
                    help="seed of the resampling (default: 0, so that results repeat)")
     p.add_argument("--names", choices=("stem", "tag"), default="stem",
                    help="name runs by file stem (default) or by the run tag of their first line")
-    p.add_argument("-l", "--relevance-level", type=_nonnegative_int, default=1, metavar="N",
+    p.add_argument("-l", "--relevance-level", type=nonnegative_int, default=1, metavar="N",
                    help="minimum relevance that counts as relevant (default: 1)")
     p.add_argument("--missing", choices=("zero", "skip", "error"), default="zero",
                    help="judged queries absent from a run: score 0 (default), leave out, or fail")
     p.add_argument("--format", choices=("table", "json", "csv", "markdown", "latex"),
                    default="table", help="output format (default: table)")
-    p.add_argument("--decimals", type=_nonnegative_int, default=None, metavar="N",
+    p.add_argument("--decimals", type=nonnegative_int, default=None, metavar="N",
                    help="decimals of the means in markdown and latex (default: 4 and 3)")
     p.add_argument("--effect-sizes", action="store_true",
                    help="latex: add the table of tested pairs, effect sizes with their "
@@ -97,36 +96,6 @@ def add_subcommands(subparsers) -> None:
                    help="exit with status 3 when some run is significantly worse than "
                    "--baseline on an asked measure (after the correction); 0 otherwise")
     p.set_defaults(handler=_cmd_compare)
-
-
-def _probability(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"must be strictly between 0 and 1; got {text!r}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer; got {text!r}")
-    return value
-
-
-def _nonnegative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 0; got {text!r}")
-    return value
 
 
 # --------------------------------------------------------------------------- names
@@ -179,6 +148,7 @@ def _cmd_compare(args) -> int:
         # numpy loads, would cost more (0.06-0.1 s on two cores) than it could save.
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from reteval.comparison.core import check_options, common_scores, compare_arrays
+    from reteval.evaluation.checks import check_arguments
     from reteval.evaluation.columns import evaluate_runs
     from reteval.report import means
 
@@ -193,16 +163,18 @@ def _cmd_compare(args) -> int:
     measures = args.measures or ["AP", "nDCG@10"]
     test = args.test or ("tukey" if len(names) >= 3 and args.baseline is None else "t")
     check_options(names, args.baseline, test, args.correction, args.alpha, 0.95)
+    # the names parsed once; the numbers keep each column's Measure
+    columns = dict(check_arguments(measures, args.relevance_level, args.missing))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        evaluated = evaluate_runs(args.qrels, dict(zip(names, args.runs, strict=True)), measures,
+        evaluated = evaluate_runs(args.qrels, dict(zip(names, args.runs, strict=True)), columns,
                                   relevance_level=args.relevance_level, missing=args.missing)
     for message in dict.fromkeys(str(w.message) for w in caught):
         print(f"reteval: warning: {message}", file=sys.stderr)
     queries, scores = common_scores(evaluated, names)
     numbers = compare_arrays(scores, names, queries=queries, baseline=args.baseline, test=test,
                              correction=args.correction, alpha=args.alpha, rng=args.seed,
-                             n_resamples=args.n_resamples)
+                             n_resamples=args.n_resamples, parsed=columns)
     if args.per_query is not None:
         _write_per_query(args.per_query, numbers)
     options = {}

@@ -130,7 +130,7 @@ _HOME = {
     "canonical_correction": "corrections",
     "TESTS": "pairwise", "canonical_test": "pairwise", "paired_test": "pairwise",
     "pairwise_tests": "pairwise",
-    "TUKEY_METHODS": "multiple", "AnovaResult": "multiple",
+    "TUKEY_METHODS": "multiple", "AnovaResult": "results",
     "DiscriminativePowerResult": "multiple", "TukeyHSDResult": "multiple", "anova": "multiple",
     "discriminative_power": "multiple", "tukey_hsd": "multiple", "tukey_hsd_measures": "multiple",
     "BootstrapResult": "resampling", "RandomizationResult": "resampling",

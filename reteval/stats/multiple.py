@@ -69,18 +69,16 @@ from reteval._util.validation import (
 from reteval.errors import InputError
 from reteval.stats.arrays import (
     anova_numbers,
-    margin_of_error,
     randomised_ranges,
     tukey_arrays,
     tukey_critical_difference,
 )
 from reteval.stats.pairwise import TESTS, pairwise_tests
-from reteval.stats.results import ConfidenceInterval
+from reteval.stats.results import AnovaResult, ConfidenceInterval
 from reteval.stats.scores import score_frame
 
 __all__ = [
     "TUKEY_METHODS",
-    "AnovaResult",
     "DiscriminativePowerResult",
     "TukeyHSDResult",
     "anova",
@@ -103,63 +101,6 @@ TUKEY_METHODS: dict[str, str] = {
 
 
 # --------------------------------------------------------------------------- ANOVA
-
-
-@dataclass(frozen=True)
-class AnovaResult:
-    """Two-way ANOVA without replication (topic x system) of :func:`anova`.
-
-    Attributes
-    ----------
-    statistic : float
-        F of the system factor, ``(S_A / df_system) / residual_variance``.
-    pvalue : float
-        Upper tail of F with ``(df_system, df_residual)`` degrees of freedom.
-    df_system, df_topic, df_residual : int
-        ``m - 1``, ``n - 1`` and ``(m - 1)(n - 1)``.
-    ss_system, ss_topic, ss_residual : float
-        Sums of squares ``S_A``, ``S_B``, ``S_E``.
-    residual_variance : float
-        ``V_E = S_E / df_residual``: the variance to plan with
-        (:func:`reteval.stats.queries_needed_anova`) and the unit of effect sizes.
-    topic_statistic, topic_pvalue : float
-        F and p-value of the topic factor (topics nearly always differ).
-    means : pandas.Series
-        Mean score of each system, indexed by system.
-    n_topics, n_systems : int
-    note : str
-        Empty, or why the F tests are NaN: no residual variance (see :func:`anova`).
-    """
-
-    statistic: float
-    pvalue: float
-    df_system: int
-    df_topic: int
-    df_residual: int
-    ss_system: float
-    ss_topic: float
-    ss_residual: float
-    residual_variance: float
-    topic_statistic: float
-    topic_pvalue: float
-    means: pd.Series = field(repr=False)
-    n_topics: int
-    n_systems: int
-    note: str = ""
-
-    def margin_of_error(self, confidence_level: float = 0.95) -> float:
-        """Half-width of a system mean's interval, ``t(df_residual) * sqrt(V_E / n)``.
-
-        Sakai's MOE: the same for every system, because the residual
-        variance pools the systems' deviations once topic effects are removed.
-        """
-        return margin_of_error(self.residual_variance, self.n_topics, self.df_residual,
-                               confidence_level)
-
-    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
-        """Interval of every system mean, ``mean -/+ margin_of_error``, as two Series."""
-        moe = self.margin_of_error(confidence_level)
-        return ConfidenceInterval(self.means - moe, self.means + moe)
 
 
 def anova(scores) -> AnovaResult:

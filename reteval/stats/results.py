@@ -1,12 +1,19 @@
-"""Frozen results of the paired tests, each with ``confidence_interval(confidence_level)``."""
+"""Frozen results of the paired tests, each with ``confidence_interval(confidence_level)``,
+and of the two-way ANOVA (:class:`AnovaResult`); no pandas is loaded here."""
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import NamedTuple
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
+
+from reteval.stats.arrays import margin_of_error
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
+    "AnovaResult",
     "ConfidenceInterval",
     "PairedTestResult",
     "format_pvalue",
@@ -54,6 +61,64 @@ class PairedTestResult:
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """Confidence interval that matches the test; see the subclass."""
         raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class AnovaResult:
+    """Two-way ANOVA without replication (topic x system) of :func:`reteval.stats.anova`.
+
+    Attributes
+    ----------
+    statistic : float
+        F of the system factor, ``(S_A / df_system) / residual_variance``.
+    pvalue : float
+        Upper tail of F with ``(df_system, df_residual)`` degrees of freedom.
+    df_system, df_topic, df_residual : int
+        ``m - 1``, ``n - 1`` and ``(m - 1)(n - 1)``.
+    ss_system, ss_topic, ss_residual : float
+        Sums of squares ``S_A``, ``S_B``, ``S_E``.
+    residual_variance : float
+        ``V_E = S_E / df_residual``: the variance to plan with
+        (:func:`reteval.stats.queries_needed_anova`) and the unit of effect sizes.
+    topic_statistic, topic_pvalue : float
+        F and p-value of the topic factor (topics nearly always differ).
+    means : pandas.Series
+        Mean score of each system, indexed by system (a numpy array in the numbers of
+        :func:`reteval.comparison.compare_arrays`, which load no pandas).
+    n_topics, n_systems : int
+    note : str
+        Empty, or why the F tests are NaN: no residual variance (see :func:`reteval.stats.anova`).
+    """
+
+    statistic: float
+    pvalue: float
+    df_system: int
+    df_topic: int
+    df_residual: int
+    ss_system: float
+    ss_topic: float
+    ss_residual: float
+    residual_variance: float
+    topic_statistic: float
+    topic_pvalue: float
+    means: pd.Series = field(repr=False)  # or a numpy array: see above
+    n_topics: int
+    n_systems: int
+    note: str = ""
+
+    def margin_of_error(self, confidence_level: float = 0.95) -> float:
+        """Half-width of a system mean's interval, ``t(df_residual) * sqrt(V_E / n)``.
+
+        Sakai's MOE: the same for every system, because the residual
+        variance pools the systems' deviations once topic effects are removed.
+        """
+        return margin_of_error(self.residual_variance, self.n_topics, self.df_residual,
+                               confidence_level)
+
+    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """Interval of every system mean, ``mean -/+ margin_of_error``, as two Series."""
+        moe = self.margin_of_error(confidence_level)
+        return ConfidenceInterval(self.means - moe, self.means + moe)
 
 
 def format_pvalue(p, *, missing: str = "-") -> str:

@@ -1,0 +1,72 @@
+"""A measure name is parsed once on its way to the printed number: the evaluation, the
+comparison, its report and ``reteval compare`` use the parsed ``Measure`` objects, never
+their column labels parsed again."""
+
+from __future__ import annotations
+
+import collections
+import json
+
+import pytest
+
+import reteval
+from reteval.cli import main
+from reteval.io import write_qrels, write_run
+from reteval.measures import names
+from reteval.report import to_markdown
+
+QRELS = {f"q{i}": {f"d{i}": 1, f"e{i}": 2} for i in range(1, 7)}
+RUNS = {s: {f"q{i}": [f"d{i}", "x", f"e{i}"] if (i + k) % 2 else ["x", f"e{i}", f"d{i}"]
+            for i in range(1, 7)}
+        for k, s in enumerate(["a", "b"])}
+RUNS["c"] = {q: docs[:2] for q, docs in RUNS["a"].items()}  # 2 documents a query, not 3
+ASKED = ["nDCG@10", "MAP", "gm_map", "num_ret", "P@1"]
+
+
+@pytest.fixture
+def parses(monkeypatch):
+    """How often each name was parsed (every parse, of one name or of a list, expands it)."""
+    counts: collections.Counter = collections.Counter()
+    expand = names._expand
+
+    def counting(name, *args, **kwargs):
+        counts[str(name)] += 1
+        return expand(name, *args, **kwargs)
+
+    monkeypatch.setattr(names, "_expand", counting)
+    return counts
+
+
+def test_evaluate_parses_each_name_once(parses):
+    per_query = reteval.evaluate(QRELS, RUNS["a"], ASKED)
+    assert list(per_query.columns) == ASKED
+    assert parses == dict.fromkeys(ASKED, 1)
+
+
+def test_compare_and_its_report_parse_each_name_once(parses):
+    result = reteval.compare(QRELS, RUNS, ASKED, test="tukey", n_resamples=200, rng=0)
+    to_markdown(result)
+    # c returns 2 documents where a and b return 3: every measure but P@1 sees it
+    assert [result.depth_sensitive(m) for m in ASKED] == [True, True, True, True, False]
+    assert parses == dict.fromkeys(ASKED, 1)
+    # the columns asked, and no other: the documents retrieved come from num_ret
+    assert result.measures == tuple(ASKED)
+    assert result.retrieved.to_numpy().tolist() == [[3.0, 3.0, 2.0]] * 6
+    # each column aggregated as its measure says: gm_map is a geometric mean, num_ret a sum
+    assert result.numbers.aggregation == {"nDCG@10": "mean", "MAP": "mean", "gm_map": "gmean",
+                                          "num_ret": "sum", "P@1": "mean"}
+    assert result.means["num_ret"].tolist() == [18.0, 18.0, 12.0]
+
+
+def test_compare_command_parses_each_name_once(parses, tmp_path, capsys):
+    write_qrels(QRELS, tmp_path / "qrels")
+    paths = [str(tmp_path / f"{name}.run") for name in RUNS]
+    for path, (name, run) in zip(paths, RUNS.items(), strict=True):
+        write_run(run, path, tag=name)
+    asked = [arg for m in ASKED for arg in ("-m", m)]
+    assert main(["-q", "compare", str(tmp_path / "qrels"), *paths, *asked,
+                 "--n-resamples", "200", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["aggregation"] == {"nDCG@10": "mean", "MAP": "mean", "gm_map": "gmean",
+                                  "num_ret": "sum", "P@1": "mean"}
+    assert parses == dict.fromkeys(ASKED, 1)
