@@ -361,10 +361,10 @@ def test_other_parameters_on_cranfield(tmp_path, shared_data):
 @pytest.mark.parametrize(
     "exercise, wrong",
     [
-        ("05.1", [100, 19.4, 36, 10, "11x", True]),
+        ("05.1", [100, 19.4, 36, 11, 10, 6, "5x", True]),
         ("05.2", [0.0009, 1.0, 0.05, "0.00", True]),
         ("05.3", ["A", "C", "D", 2, "BC"]),
-        ("05.4", ["nDCG@10", "ndcg_cut_10", "nDCG_exp@5", 10]),
+        ("05.4", [0.860, 0.8597, 2.893, 1.0, "nDCG_exp@10"]),
         ("05.5", [2, lambda run, k: run.head(k), lambda run, k: run.groupby("query_id").head(k)]),
     ],
 )
@@ -378,10 +378,28 @@ def test_checks_reject_plausible_wrong_answers(exercise, wrong):
 
 
 def test_checks_accept_the_right_answers_in_either_form():
-    assert check("05.1", 11) and check("05.1", 11.0) and check("05.1", "11")  # counted in the
-    # solutions notebook: bm25 returns fewer than 10 documents on 11 of the 36 queries
+    assert check("05.1", 5) and check("05.1", 5.0) and check("05.1", "5")  # bm25's lists
+    # on the 36 queries hold 2, 3, 3, 3, 4, 5, 5, 6, ... documents: 5 hold fewer than 5
     assert check("05.3", " b ") and check("05.3", "(B)")
-    assert check("05.4", "ndcg_exp@10", lang="zh").message == "正确！"
+    # (1/log2 2 + 3/log2 3) / (3/log2 2 + 1/log2 3) = 0.796708, by hand
+    assert check("05.4", 0.797, lang="zh").message == "正确！" and check("05.4", "0.7967")
+
+
+def test_exercise_1_asks_for_a_count_no_notebook_prints_before_it():
+    """02 prints how many bm25 lists are shorter than its k, 05's section 7 how many are
+    shorter than each cutoff: 05.1 asks for another count."""
+    import ast
+
+    from reteval.teaching.exercises.nb05 import SHORT
+
+    def defaults(path):
+        cell = next(c for c in nbformat.read(path, as_version=4).cells
+                    if "parameters" in c.metadata.get("tags", []))
+        return {node.targets[0].id: ast.literal_eval(node.value)
+                for node in ast.parse(cell.source).body if isinstance(node, ast.Assign)}
+
+    assert SHORT not in defaults(NOTEBOOK)["cutoffs"]
+    assert defaults(ROOT / "notebooks" / "02_cheating_leaderboard.ipynb")["k"] != SHORT
 
 
 @pytest.mark.notebook
