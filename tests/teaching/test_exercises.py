@@ -113,7 +113,7 @@ RIGHT = {
     "05.1": [],  # counted from the teaching collection below
     # grades 1 then 2; exponential gain: (1/log2 2 + 3/log2 3) / (3/log2 2 + 1/log2 3)
     # = 2.892789 / 3.630930 = 0.796708
-    "05.4": [0.797, "0.797", 0.7967, "0.79671", 0.79670],
+    "05.3": [0.797, "0.797", 0.7967, "0.79671", 0.79670],
     "06.1": [419, 419.0, "419"],
     "06.2": ["B", "b", "(B)"],
     "07.1": [],  # drawn independently below
@@ -163,7 +163,7 @@ WRONG = {
              "0.525, 0.5667, 0.65"],
     # the linear gain (trec_eval's nDCG): (1 + 2/log2 3) / (2 + 1/log2 3) = 0.859719; no
     # normalisation (the DCG 2.8928); the ideal ranking's 1.0; too few decimals
-    "05.4": [0.860, 0.8597, 2.893, 1.0, 0.8, "0.80", "nDCG_exp@10"],
+    "05.3": [0.860, 0.8597, 2.893, 1.0, 0.8, "0.80", "nDCG_exp@10"],
     "07.2": [2 * 6036, 2 * 6039, 6036.5, 3018, 6034, 6041, True, 10**400, [6036], "6036 users"],
     "04.4": [1 / 3, "1/3", 2 / 3, (2 / 3, 1 / 3), (1 / 3, 1 / 3), (0, 2 / 3), (1 / 3, 1),
              (1 / 3, 2 / 3, 1), [1 / 3], "1/3 2/3 1", {"a": 1 / 3, "b": 2 / 3},
@@ -271,7 +271,7 @@ def test_the_01_2_hint_shows_the_form_of_an_answer_that_is_not_one():
      ('This exercise expects a collection of column names, such as {"recall@5"}; your answer '
       "is of type str."),
      "这道题要的是列名的集合"),
-    ("05.4", ["nDCG@10"],
+    ("05.3", ["nDCG@10"],
      "This exercise expects a number; your answer is of type list.",
      "这道题要的是一个数"),
 ])
@@ -452,7 +452,7 @@ def top_k(run, k):
 
 
 def test_05_5_runs_the_students_top_k_on_hidden_runs():
-    assert check("05.5", top_k)
+    assert check("05.4", top_k)
 
     def ties_the_wrong_way(run, k):
         ordered = run.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, True])
@@ -462,9 +462,9 @@ def test_05_5_runs_the_students_top_k_on_hidden_runs():
         return run.groupby("query_id").head(k)
 
     for wrong in (ties_the_wrong_way, file_order, lambda run, k: run.head(k), lambda run, k: None):
-        verdict = check("05.5", wrong, lang="en")
+        verdict = check("05.4", wrong, lang="en")
         assert not verdict and "hidden run" in verdict.message
-    assert not check("05.5", pd.DataFrame())
+    assert not check("05.4", pd.DataFrame())
 
 
 def two_way_effect_size(scores, system, other):

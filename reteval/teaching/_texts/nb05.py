@@ -34,8 +34,6 @@ TEXTS = {
                       "{c} with random padding: full-depth AP over {n} seeds"),
     "seeds": ("种子数", "seeds"),
     "ap_full": ("全深度 AP（K = {d}）", "full-depth AP (K = {d})"),
-    "diff_cut": ("{m} 之差（{s} − {b}）", "{m} difference ({s} − {b})"),
-    "diff_full": ("AP 之差（{s} − {b}，全深度）", "AP difference ({s} − {b}, full depth)"),
     # printed lines
     "default_ids": ("默认参数 {name} 是同一个列表对象：{same}",
                     "The default {name} is one list object shared by every call: {same}"),
@@ -71,9 +69,9 @@ TEXTS = {
 # The hints of the exercises (reteval.teaching.exercises.nb05), from a nudge to a
 # near-complete method: exercise.05.<i>.<key>.
 EXERCISE_TEXTS = {
-    # 05.3: the options, by letter
+    # 05.2: the options, by letter
     **section(
-        "3.option",
+        "2.option",
         A=("让 BM25 返回 1000 篇候选文档，而不是 100 篇。",
            "Ask BM25 for 1000 candidates instead of 100."),
         B=(("候选文档改由一个能返回与查询没有共同词项的文档的第一阶段提供，"
@@ -104,23 +102,6 @@ EXERCISE_TEXTS = {
     ),
     "2.hints": (
         (
-            "答案是一个 p 值（0 到 1 之间，至少两位有效数字）。先得到两个检索器的逐查询 AP@20。",
-            ("reteval.evaluate(qrels, run, [\"AP@20\"])[\"AP@20\"] 给出逐查询的值；"
-            "两个检索器要用同一组查询。"),
-            ("用 reteval.stats.paired_t_test(vector 的值, bm25 的值).pvalue（未校正）；"
-            "不是全深度 AP 的 p 值。"),
-        ),
-        (
-            ("The answer is a p-value (between 0 and 1, with at least two significant "
-            "digits). First get both retrievers' per-query AP@20."),
-            ("reteval.evaluate(qrels, run, [\"AP@20\"])[\"AP@20\"] gives the per-query values; "
-            "both retrievers must be on the same queries."),
-            ("Use reteval.stats.paired_t_test(vector's values, bm25's values).pvalue "
-            "(uncorrected); not the p-value of full-depth AP."),
-        ),
-    ),
-    "3.hints": (
-        (
             "答案是一个字母。reranked 的第二阶段能看到哪些文档？",
             ("第 1 节：BM25 只返回与查询至少共享一个词项的文档，要 100 篇时平均只返回约 19 篇。"
             "要它返回更多篇，会多出另一种语言的文档吗？"),
@@ -132,7 +113,7 @@ EXERCISE_TEXTS = {
             "of the other language?"),
         ),
     ),
-    "4.hints": (
+    "3.hints": (
         (
             "答案是 0 到 1 之间的一个数（三位小数）。章节的 dcg_at_k 给等级为 rel 的文档多少增益？",
             ("章节的增益是 2**rel - 1，折损是 log2(名次 + 1)："
@@ -148,7 +129,7 @@ EXERCISE_TEXTS = {
             "the same gain."),
         ),
     ),
-    "5.hints": (
+    "4.hints": (
         (
             ("写一个函数 top_k(run, k)：run 是有 query_id、doc_id、score 三列的 DataFrame，"
              "返回每个查询排在前 k 名的行。"),
@@ -167,13 +148,13 @@ EXERCISE_TEXTS = {
              "query with fewer than k documents keeps them all."),
         ),
     ),
-    # 05.5: what a wrong answer is told
-    "5.raised": ("在一个隐藏的 run 上（{case}），你的函数出错：{error}。",
+    # 05.4: what a wrong answer is told
+    "4.raised": ("在一个隐藏的 run 上（{case}），你的函数出错：{error}。",
                  "On a hidden run ({case}) your function raised {error}."),
-    "5.wrong": ("在一个隐藏的 run 上（{case}），保留的文档不对。",
+    "4.wrong": ("在一个隐藏的 run 上（{case}），保留的文档不对。",
                 "On a hidden run ({case}) the documents kept are not the right ones."),
     **section(
-        "5.case",
+        "4.case",
         unsorted=("行没有按分数排序",
                   "rows not sorted by score"),
         tied_at_k=("第 k 名处有同分的文档",
