@@ -197,3 +197,16 @@ def test_class_minutes_counts_prose_code_outputs_figures_and_exercises_of_one_ed
         if cell.cell_type == "code":
             cell.outputs = []
     assert class_minutes(nb, "en") == pytest.approx(2 + (1 / 150 + 2) + 0.375 + 6)
+
+
+CHAPTER_NOTEBOOKS = [p for p in NOTEBOOKS if p.parent.name == "notebooks"]
+
+
+@pytest.mark.parametrize("path", CHAPTER_NOTEBOOKS, ids=lambda p: p.stem)
+def test_no_edition_exceeds_a_class_before_it_runs(path):
+    """The source, unexecuted, costs its prose, code and exercises only: a lower bound.
+    Whether the executed notebook fits is checked by each notebook's tests, where it runs."""
+    from reteval.book.editions import CLASS_MINUTES, class_minutes
+
+    for lang in ("zh", "en"):
+        assert class_minutes(path, lang) <= CLASS_MINUTES, (path.stem, lang)
