@@ -63,3 +63,17 @@ def check_exercises_asked_and_solved(number, exercises, tmp_path):
         for o in c.get("outputs", [])
     )
     assert texts.count("Correct!") == len(exercises)
+
+
+def fits_one_class(executed):
+    """Each edition of an executed notebook fits one class session; return the minutes.
+
+    ``executed`` is the bilingual notebook as papermill executed it, in one language: the
+    editions share their code cells, and their outputs differ in words, not in lines, rows
+    or figures, so one run measures both.
+    """
+    from reteval.book.editions import CLASS_MINUTES, class_minutes
+
+    minutes = {lang: class_minutes(executed, lang) for lang in ("zh", "en")}
+    assert max(minutes.values()) <= CLASS_MINUTES, minutes
+    return minutes

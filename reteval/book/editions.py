@@ -155,24 +155,83 @@ def edition(notebook, lang: str):
     return result
 
 
-# What a class spends on a notebook: reading its prose (at the language's reading speed),
-# running and reading each code cell, each exercise.
-MINUTES_PER_CODE_CELL = 1.5
+# What a class spends on a notebook, per unit read, looked at or done (see class_minutes).
+MINUTES_PER_CODE_LINE = 0.125  # 8 lines of code a minute
+MINUTES_PER_OUTPUT_LINE = 0.1  # 10 printed lines a minute
+MINUTES_PER_TABLE_ROW = 0.1  # 10 rows of a table a minute
+MINUTES_PER_FIGURE = 2.0
 MINUTES_PER_EXERCISE = 6.0
 CLASS_MINUTES = 90  # one class session
 _EXERCISE = re.compile(r"""\bcheck\(\s*["']\d\d[a-z]?\.\d+["']""")
+_NOT_TAUGHT = {"record", "parameters", "injected-parameters"}
+_FIGURE_TYPES = ("image/png", "image/jpeg", "image/svg+xml",
+                 "application/vnd.jupyter.widget-view+json")
+_MARKDOWN_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|<img\b", re.IGNORECASE)
+_TABLE_ROW = re.compile(r"<tr\b", re.IGNORECASE)
+
+
+def _lines(text) -> int:
+    text = "".join(text) if isinstance(text, list) else str(text)
+    return sum(1 for line in text.splitlines() if line.strip())
+
+
+def _output_minutes(output) -> float:
+    """What reading one output of a code cell takes: its lines, its table's rows, a figure."""
+    kind = output.get("output_type")
+    if kind == "stream":
+        return _lines(output.get("text", "")) * MINUTES_PER_OUTPUT_LINE
+    if kind == "error":
+        return (1 + _lines(output.get("evalue", ""))) * MINUTES_PER_OUTPUT_LINE
+    data = output.get("data", {})
+    if any(key in data for key in _FIGURE_TYPES):
+        return MINUTES_PER_FIGURE
+    html = data.get("text/html")
+    if html is not None:
+        html = "".join(html) if isinstance(html, list) else html
+        rows = len(_TABLE_ROW.findall(html))
+        if rows:
+            return rows * MINUTES_PER_TABLE_ROW
+        return _lines(_TAG.sub("", html)) * MINUTES_PER_OUTPUT_LINE
+    text = data.get("text/markdown", data.get("text/plain", ""))
+    return _lines(text) * MINUTES_PER_OUTPUT_LINE
 
 
 def class_minutes(notebook, lang: str) -> float:
     """How long one edition of a teaching notebook takes in class, in minutes (an estimate).
 
-    Prose is read at the language's ``reading_speed`` (250 Chinese characters or 150
-    English words a minute, technical text read with care), each code cell
-    takes ``MINUTES_PER_CODE_CELL`` (1.5: run it, read its output) and each
-    exercise (a code cell calling ``check("NN.i", ...)``) ``MINUTES_PER_EXERCISE``
-    (6). Code cells tagged ``record`` (bookkeeping, folded in the book) and the
-    parameters cell are not counted. A notebook fits one class session when
+    A class reads the prose, reads each code cell and what it printed or drew, and
+    thinks about each exercise before answering it. The rates are plain reading rates
+    of technical material read with care, not skimmed:
+
+    * prose at the language's ``reading_speed``: 250 Chinese characters or 150 English
+      words a minute;
+    * code at ``MINUTES_PER_CODE_LINE`` (0.125: 8 lines a minute; a line of Python holds
+      about 8 to 10 words and names, read at half the speed of prose, as code is);
+    * printed text at ``MINUTES_PER_OUTPUT_LINE`` (0.1: 10 lines a minute; the
+      notebooks print sentences, a line holding about 15 English words or 25 Chinese
+      characters, read at prose speed) and a table at ``MINUTES_PER_TABLE_ROW`` (0.1 a
+      row, header rows included: a row of numbers read across and compared with its
+      neighbours, as a printed line);
+    * a figure (an image output, a widget, or an image in the prose) at
+      ``MINUTES_PER_FIGURE`` (2: its axes, legend and lines, and the point the prose
+      makes of it);
+    * an exercise (a code cell calling ``check("NN.i", ...)``) at
+      ``MINUTES_PER_EXERCISE`` (6: read it, think, compute, answer; its cell's own code
+      and output are part of it).
+
+    Outputs count only when present: an executed notebook (papermill's, ``reteval
+    run``'s) costs its code and its outputs, an unexecuted one its code only. Code
+    cells tagged ``record`` (bookkeeping, folded in the book), ``parameters`` or
+    ``injected-parameters`` are not counted. A notebook fits one class session when
     this is at most ``CLASS_MINUTES`` (90).
+
+    Calibration: notebooks 01, 02 and 03, which a class does get through in one
+    session, each edition executed by ``reteval run --lang all`` with
+    ``params/default.yml``, come out at 01 zh 67.2 / en 69.2, 02 zh 77.2 / en 78.8
+    and 03 zh 70.4 / en 71.5 minutes: under ``CLASS_MINUTES``, with the margin a class
+    needs for questions. The editions share their code, and their outputs differ in
+    words, not in lines, rows or figures, so one executed edition measures both
+    within a minute.
 
     Examples
     --------
@@ -180,10 +239,11 @@ def class_minutes(notebook, lang: str) -> float:
     >>> nb = v4.new_notebook(cells=[
     ...     v4.new_markdown_cell("召" * 500, metadata={"tags": ["lang-zh"]}),
     ...     v4.new_markdown_cell("word " * 600, metadata={"tags": ["lang-en"]}),
-    ...     v4.new_code_cell("x = 1"),
+    ...     v4.new_code_cell("x = 1\\nprint(x)", outputs=[
+    ...         v4.new_output("stream", name="stdout", text="1\\n")]),
     ...     v4.new_code_cell('check("01.1", None)')])
-    >>> class_minutes(nb, "zh"), class_minutes(nb, "en")
-    (9.5, 11.5)
+    >>> round(class_minutes(nb, "zh"), 2), round(class_minutes(nb, "en"), 2)
+    (8.35, 10.35)
     """
     cells = edition(notebook, lang).cells
     minutes = 0.0
@@ -193,9 +253,13 @@ def class_minutes(notebook, lang: str) -> float:
             amount = (len(_IDEOGRAPH.findall(text)) if language(lang).cjk
                       else len(_IDEOGRAPH.sub(" ", text).split()))
             minutes += amount / language(lang).reading_speed
-        elif cell.cell_type == "code" and not _tags(cell) & {"record", "parameters"}:
-            exercise = _EXERCISE.search(cell.source)
-            minutes += MINUTES_PER_EXERCISE if exercise else MINUTES_PER_CODE_CELL
+            minutes += len(_MARKDOWN_IMAGE.findall(cell.source)) * MINUTES_PER_FIGURE
+        elif cell.cell_type == "code" and not _tags(cell) & _NOT_TAUGHT:
+            if _EXERCISE.search(cell.source):
+                minutes += MINUTES_PER_EXERCISE
+                continue
+            minutes += _lines(cell.source) * MINUTES_PER_CODE_LINE
+            minutes += sum(_output_minutes(output) for output in cell.get("outputs", []))
     return minutes
 
 

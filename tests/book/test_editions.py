@@ -166,26 +166,46 @@ def test_broken_notebook_file_is_an_input_error(tmp_path):
         edition(path, "zh")
 
 
-def test_class_minutes_counts_prose_code_and_exercises_of_one_edition():
+def test_class_minutes_counts_prose_code_outputs_figures_and_exercises_of_one_edition():
     from reteval.book.editions import class_minutes
 
+    table = ("<table><thead><tr><th></th><th>AP</th></tr></thead><tbody>"
+             + "<tr><th>bm25</th><td>0.4</td></tr>" * 9 + "</tbody></table>")
     nb = v4.new_notebook(cells=[
         params(),  # not counted
         md("召回率" * 250, "zh"),  # 750 characters: 3 minutes
         md("recall " * 300 + "`code words here` $x + y$", "en"),  # 300 words: 2 minutes
-        v4.new_code_cell("evaluate()"),  # 1.5
+        md("图：![recall](figures/recall.png)", "zh"),  # a character and a figure: 2.004
+        md("Figure: ![recall](figures/recall.png)", "en"),  # a word and a figure: 2.0067
+        v4.new_code_cell("evaluate()\n\n# the means\nmeans = 1", outputs=[  # 3 lines: 0.375
+            v4.new_output("stream", name="stdout", text="a\n\nb\nc\n"),  # 3 lines: 0.3
+            v4.new_output("execute_result", data={"text/html": table,  # 10 rows: 1
+                                                  "text/plain": "x\n" * 30}),
+            v4.new_output("display_data", data={"image/png": "iVBOR",  # a figure: 2
+                                                "text/plain": "<Figure>"}),
+            v4.new_output("execute_result", data={"text/plain": "1\n2"})]),  # 2 lines: 0.2
+        v4.new_code_cell("x = 1", metadata={"tags": ["injected-parameters"]},  # not counted
+                         outputs=[v4.new_output("stream", name="stdout", text="x\n" * 50)]),
         v4.new_code_cell('results["x"] = 1', metadata={"tags": ["record"]}),  # not counted
-        v4.new_code_cell('answer = None\ncheck("03.2", answer, lang=lang)'),  # 6
+        v4.new_code_cell('answer = None\ncheck("03.2", answer, lang=lang)', outputs=[  # 6
+            v4.new_output("stream", name="stdout", text="answer, then run\n")]),
     ])
-    assert class_minutes(nb, "zh") == pytest.approx(3 + 1.5 + 6)
-    assert class_minutes(nb, "en") == pytest.approx(2 + 1.5 + 6)
+    code = 0.375 + 0.3 + 1 + 2 + 0.2
+    assert class_minutes(nb, "zh") == pytest.approx(3 + (1 / 250 + 2) + code + 6)
+    assert class_minutes(nb, "en") == pytest.approx(2 + (1 / 150 + 2) + code + 6)
+    for cell in nb.cells:  # unexecuted: the code only
+        if cell.cell_type == "code":
+            cell.outputs = []
+    assert class_minutes(nb, "en") == pytest.approx(2 + (1 / 150 + 2) + 0.375 + 6)
 
 
 CHAPTER_NOTEBOOKS = [p for p in NOTEBOOKS if p.parent.name == "notebooks"]
 
 
 @pytest.mark.parametrize("path", CHAPTER_NOTEBOOKS, ids=lambda p: p.stem)
-def test_every_edition_fits_one_class_session(path):
+def test_no_edition_exceeds_a_class_before_it_runs(path):
+    """The source, unexecuted, costs its prose, code and exercises only: a lower bound.
+    Whether the executed notebook fits is checked by each notebook's tests, where it runs."""
     from reteval.book.editions import CLASS_MINUTES, class_minutes
 
     for lang in ("zh", "en"):

@@ -205,3 +205,14 @@ def test_every_exercise_is_asked_and_solved(tmp_path):
 
     assert sorted(EXERCISES) == ["01.1", "01.2", "01.3"]
     check_exercises_asked_and_solved("01", EXERCISES, tmp_path)
+
+
+@pytest.mark.notebook
+@pytest.mark.slow
+def test_the_executed_notebook_fits_one_class(default_run):
+    """Prose, code, printed lines, table rows, figures and exercises of the run on the
+    defaults: at most one 90-minute class in either edition."""
+    from notebook_run import fits_one_class
+
+    output_dir, _ = default_run
+    fits_one_class(output_dir.parent / "01.ipynb")

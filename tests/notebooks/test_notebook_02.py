@@ -205,6 +205,9 @@ def test_default_run_records_what_the_library_computes(tmp_path):
     assert results["stop"]["best_cut"] == 2
     executed = (tmp_path / f"{STEM}.ipynb").read_text(encoding="utf-8")
     assert "(scoreboard.csv)" in executed
+    from notebook_run import fits_one_class
+
+    fits_one_class(tmp_path / f"{STEM}.ipynb")  # at most one class in either edition
 
 
 @pytest.mark.notebook

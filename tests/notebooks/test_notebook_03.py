@@ -263,3 +263,14 @@ def test_every_exercise_is_asked_and_solved(tmp_path):
 
     assert sorted(EXERCISES) == ["03.1", "03.2", "03.3"]
     check_exercises_asked_and_solved("03", EXERCISES, tmp_path)
+
+
+@pytest.mark.notebook
+@pytest.mark.slow
+def test_the_executed_notebook_fits_one_class(default_run):
+    """Prose, code, printed lines, table rows, figures and exercises of the run on the
+    defaults: at most one 90-minute class in either edition."""
+    from notebook_run import fits_one_class
+
+    output_dir, _ = default_run
+    fits_one_class(output_dir.parent / "03.ipynb")

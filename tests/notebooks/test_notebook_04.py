@@ -236,3 +236,13 @@ def test_every_exercise_is_asked_and_solved(tmp_path):
         assert f'check("{exercise}", answer, lang=lang)' in source(solutions)
     execute_solutions("04", tmp_path, "en")
 
+
+@pytest.mark.notebook
+@pytest.mark.slow
+def test_the_executed_notebook_fits_one_class(fallback_run):
+    """Prose, code, printed lines, table rows, figures and exercises of the run on the
+    defaults: at most one 90-minute class in either edition."""
+    from notebook_run import fits_one_class
+
+    output_dir, _ = fallback_run
+    fits_one_class(output_dir.parent / "04_judgments.ipynb")

@@ -367,3 +367,14 @@ def test_every_prose_cell_has_its_translation_and_ends_with_exercises(path):
         assert "notebook 05" in prose[1].source and "笔记本 05" in prose[0].source
         recording = [c for c in cells if "results.json" in c.source]
         assert [c.metadata.get("tags") for c in recording] == [["record"]]
+
+
+@pytest.mark.notebook
+@pytest.mark.slow
+def test_the_executed_notebook_fits_one_class(default_run):
+    """Prose, code, printed lines, table rows, figures and exercises of the run on the
+    defaults: at most one 90-minute class in either edition."""
+    from notebook_run import fits_one_class
+
+    output_dir, _ = default_run
+    fits_one_class(output_dir.parent / "06_many_systems.ipynb")

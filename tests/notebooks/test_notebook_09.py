@@ -205,6 +205,20 @@ def test_the_checks_reject_plausible_wrong_answers():
     assert not check("09.3", "latest") and not check("09.3", "none") and not check("09.3", 1)
 
 
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_exercise_3_asks_only_for_a_baseline_the_prose_introduced(lang):
+    from paths import ROOT
+
+    from reteval.book.editions import edition
+
+    cells = edition(ROOT / "notebooks" / "09_continuous_evaluation.ipynb", lang).cells
+    prose = [c.source for c in cells if c.cell_type == "markdown"]
+    exercises = next(i for i, text in enumerate(prose)
+                     if text.startswith(("## 练习", "## Exercises")))
+    before = "\n".join(prose[:exercises])
+    assert all(f'`"{value}"`' in before for value in ("latest", "first", "none"))
+
+
 # ---- section 8, the week: a new retriever's holes, the judge's cache, the baseline re-scored
 
 

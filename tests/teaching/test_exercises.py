@@ -111,6 +111,9 @@ RIGHT = {
     "04.1": [0.4, "0.4", "0.40", "2/5", Fraction(2, 5)],  # p_o 0.7, p_e 0.5
     "04.3": [6, 6.0, "6"],  # d1 d2 d3 | d5 | d7 d8
     "05.1": [],  # counted from the teaching collection below
+    # grades 1 then 2; exponential gain: (1/log2 2 + 3/log2 3) / (3/log2 2 + 1/log2 3)
+    # = 2.892789 / 3.630930 = 0.796708
+    "05.3": [0.797, "0.797", 0.7967, "0.79671", 0.79670],
     "06.1": [419, 419.0, "419"],
     "06.2": ["B", "b", "(B)"],
     "07.1": [],  # drawn independently below
@@ -160,7 +163,9 @@ WRONG = {
     "02.3": [6 * 7 / 200 / 10, 6 * 6 / 204 / 10, 0.18, 6 / 200, 0.0176],
     "02.4": [(0.65, 0.5667, 0.525), (0.525, 0.65), (0.7, 0.7556, 0.8667), (0.525, 0.525, 0.65),
              "0.525, 0.5667, 0.65"],
-    "05.4": ["nDCG@10", "ndcg_cut_10", "nDCG_exp@5", 10],
+    # the linear gain (trec_eval's nDCG): (1 + 2/log2 3) / (2 + 1/log2 3) = 0.859719; no
+    # normalisation (the DCG 2.8928); the ideal ranking's 1.0; too few decimals
+    "05.3": [0.860, 0.8597, 2.893, 1.0, 0.8, "0.80", "nDCG_exp@10"],
     "07b.1": [2 * 6036, 2 * 6039, 6036.5, 3018, 6034, 6041, True, 10**400, [6036], "6036 users"],
     "04.4": [1 / 3, "1/3", 2 / 3, (2 / 3, 1 / 3), (1 / 3, 1 / 3), (0, 2 / 3), (1 / 3, 1),
              (1 / 3, 2 / 3, 1), [1 / 3], "1/3 2/3 1", {"a": 1 / 3, "b": 2 / 3},
@@ -270,9 +275,9 @@ def test_the_01_2_hint_shows_the_form_of_an_answer_that_is_not_one():
      ('This exercise expects a collection of column names, such as {"recall@5"}; your answer '
       "is of type str."),
      "这道题要的是列名的集合"),
-    ("05.4", ["nDCG@10"],
-     "This exercise expects a measure name (a string); your answer is of type list.",
-     "这道题要的是一个指标名"),
+    ("05.3", ["nDCG@10"],
+     "This exercise expects a number; your answer is of type list.",
+     "这道题要的是一个数"),
 ])
 def test_an_answer_of_the_wrong_kind_is_told_so_beside_the_hint(exercise_id, answer, en, zh):
     verdict = check(exercise_id, answer, lang="en")
@@ -372,7 +377,8 @@ def test_02_1_counts_short_bm25_lists_on_the_teaching_collection():
     collection = load("teaching")
     run = make_retriever("bm25", collection.corpus).run(collection.queries, k=100)
     per_query = run.groupby("query_id").size().reindex(list(collection.queries), fill_value=0)
-    short = int((per_query < 10).sum())
+    short = int((per_query < 5).sum())
+    assert short == 5  # NumRet, sorted: 2, 3, 3, 3, 4, 5, 5, 6, ... (counted by hand)
     for answer in (short, float(short), str(short)):
         assert check("05.1", answer)
     assert not check("05.1", short + 1) and not check("05.1", 100)
@@ -450,7 +456,7 @@ def top_k(run, k):
 
 
 def test_05_5_runs_the_students_top_k_on_hidden_runs():
-    assert check("05.5", top_k)
+    assert check("05.4", top_k)
 
     def ties_the_wrong_way(run, k):
         ordered = run.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, True])
@@ -460,9 +466,9 @@ def test_05_5_runs_the_students_top_k_on_hidden_runs():
         return run.groupby("query_id").head(k)
 
     for wrong in (ties_the_wrong_way, file_order, lambda run, k: run.head(k), lambda run, k: None):
-        verdict = check("05.5", wrong, lang="en")
+        verdict = check("05.4", wrong, lang="en")
         assert not verdict and "hidden run" in verdict.message
-    assert not check("05.5", pd.DataFrame())
+    assert not check("05.4", pd.DataFrame())
 
 
 def two_way_effect_size(scores, system, other):

@@ -100,7 +100,7 @@ EXERCISE_TEXTS = {
     "1.hints": (
         (
             "答案是一个数。kappa 比较的是观测到的一致与偶然会有的一致。",
-            ("先数两位评估员一致的比例 p_o，再用各自给 1 和 0 的比例算偶然一致 "
+            ("先数两位标注者一致的比例 p_o，再用各自给 1 和 0 的比例算偶然一致 "
             "p_e = p_A(1)·p_B(1) + p_A(0)·p_B(0)。"),
             "kappa = (p_o − p_e) / (1 − p_e)。",
         ),
@@ -191,7 +191,7 @@ EXERCISE_TEXTS = {
                 "binary grades"),
         graded=("0–3 的分级判断",
                 "grades 0–3"),
-        one_assessor=("一个等级只有一位评估员用过",
+        one_assessor=("一个等级只有一位标注者用过",
                       "a grade only one assessor used"),
         perfect=("完全一致（应得 1）",
                  "perfect agreement (kappa is 1)"),

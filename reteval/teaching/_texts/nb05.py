@@ -34,8 +34,6 @@ TEXTS = {
                       "{c} with random padding: full-depth AP over {n} seeds"),
     "seeds": ("种子数", "seeds"),
     "ap_full": ("全深度 AP（K = {d}）", "full-depth AP (K = {d})"),
-    "diff_cut": ("{m} 之差（{s} − {b}）", "{m} difference ({s} − {b})"),
-    "diff_full": ("AP 之差（{s} − {b}，全深度）", "AP difference ({s} − {b}, full depth)"),
     # printed lines
     "default_ids": ("默认参数 {name} 是同一个列表对象：{same}",
                     "The default {name} is one list object shared by every call: {same}"),
@@ -71,83 +69,67 @@ TEXTS = {
 # The hints of the exercises (reteval.teaching.exercises.nb05), from a nudge to a
 # near-complete method: exercise.05.<i>.<key>.
 EXERCISE_TEXTS = {
-    # 05.3: the options, by letter
+    # 05.2: the options, by letter
     **section(
-        "3.option",
-        A=("reranked 的第二阶段是 LSA，只会匹配词项。",
-           "reranked's second stage is LSA, which only matches words."),
-        B=(("reranked 只给 BM25 的候选文档重新排序：BM25 没有返回的文档（多半是与查询没有"
-            "共同词项的另一种语言的文档）根本到不了第二阶段。"),
-           ("reranked only re-orders BM25's candidates: a document BM25 did not return (mostly "
-            "one in the other language, sharing no term with the query) never reaches the "
-            "second stage.")),
-        C=("多语言句向量模型无法比较中文和英文文本。",
-           "The multilingual sentence encoder cannot compare Chinese and English texts."),
-        D=("未判断的文档按不相关计算。",
-           "Unjudged documents count as non-relevant."),
+        "2.option",
+        A=("让 BM25 返回 1000 篇候选文档，而不是 100 篇。",
+           "Ask BM25 for 1000 candidates instead of 100."),
+        B=(("候选文档改由一个能返回与查询没有共同词项的文档的第一阶段提供，"
+            "例如 vector 或 hybrid。"),
+           ("Take the candidates from a first stage that can return documents sharing no term "
+            "with the query, such as vector or hybrid.")),
+        C=("把第二阶段换成一个更大的多语言模型。",
+           "Replace the second stage with a larger multilingual model."),
+        D=("把未判断的文档算作相关。",
+           "Count unjudged documents as relevant."),
     ),
     "1.hints": (
         (
             "答案是一个整数（查询的个数）。NumRet 是一个查询实际返回的文档数。",
             ("对 bm25 在教学数据集上的 run（k=100）计算逐查询的 NumRet："
-            "reteval.evaluate(qrels, run, [\"NumRet\"])，再数其中小于 10 的有几个。"),
+            "reteval.evaluate(qrels, run, [\"NumRet\"])，再数其中小于 5 的有几个。"),
             ("BM25 只返回与查询至少共享一个词项的文档，所以 NumRet 可以远小于 100；"
-            "不要数等于 10 的查询。"),
+            "不要数等于 5 的查询。"),
         ),
         (
             ("The answer is a whole number (of queries). NumRet is the number of documents a "
             "query actually gets."),
             ("Evaluate per-query NumRet on bm25's run over the teaching collection (k=100): "
-            "reteval.evaluate(qrels, run, [\"NumRet\"]), then count the values below 10."),
+            "reteval.evaluate(qrels, run, [\"NumRet\"]), then count the values below 5."),
             ("BM25 returns only documents sharing at least one term with the query, so NumRet "
-            "can be far below 100; do not count queries with exactly 10."),
+            "can be far below 100; do not count queries with exactly 5."),
         ),
     ),
     "2.hints": (
         (
-            "答案是一个 p 值（0 到 1 之间，至少两位有效数字）。先得到两个检索器的逐查询 AP@20。",
-            ("reteval.evaluate(qrels, run, [\"AP@20\"])[\"AP@20\"] 给出逐查询的值；"
-            "两个检索器要用同一组查询。"),
-            ("用 reteval.stats.paired_t_test(vector 的值, bm25 的值).pvalue（未校正）；"
-            "不是全深度 AP 的 p 值。"),
+            "答案是一个字母。reranked 的第二阶段能看到哪些文档？",
+            ("第 1 节：BM25 只返回与查询至少共享一个词项的文档，要 100 篇时平均只返回约 19 篇。"
+            "要它返回更多篇，会多出另一种语言的文档吗？"),
         ),
         (
-            ("The answer is a p-value (between 0 and 1, with at least two significant "
-            "digits). First get both retrievers' per-query AP@20."),
-            ("reteval.evaluate(qrels, run, [\"AP@20\"])[\"AP@20\"] gives the per-query values; "
-            "both retrievers must be on the same queries."),
-            ("Use reteval.stats.paired_t_test(vector's values, bm25's values).pvalue "
-            "(uncorrected); not the p-value of full-depth AP."),
+            "The answer is one letter. Which documents does reranked's second stage ever see?",
+            ("Section 1: BM25 returns only documents sharing at least one term with the query, "
+            "about 19 on average when asked for 100. Would asking it for more bring documents "
+            "of the other language?"),
         ),
     ),
     "3.hints": (
         (
-            "答案是一个字母。reranked 的第二阶段能看到哪些文档？",
-            ("看 RerankedRetriever 的第二阶段能看到哪些文档，"
-            "再对比第 4 节表中 bm25 与 reranked 的 R@100。"),
+            "答案是 0 到 1 之间的一个数（三位小数）。章节的 dcg_at_k 给等级为 rel 的文档多少增益？",
+            ("章节的增益是 2**rel - 1，折损是 log2(名次 + 1)："
+            "DCG = 第 1 名的增益 / log2(2) + 第 2 名的增益 / log2(3)。"),
+            "再除以理想排序（等级 2 的文档排第一）用同样增益算出的 DCG。",
         ),
         (
-            "The answer is one letter. Which documents does reranked's second stage see?",
-            ("Look at which documents RerankedRetriever's second stage ever sees, and compare "
-            "the R@100 of bm25 and reranked in section 4's table."),
+            ("The answer is a number between 0 and 1 (three decimals). Which gain does the "
+            "chapter's dcg_at_k give a document of grade rel?"),
+            ("The chapter's gain is 2**rel - 1 and its discount log2(rank + 1): DCG = the gain "
+            "at rank 1 / log2(2) + the gain at rank 2 / log2(3)."),
+            ("Then divide by the DCG of the ideal ranking (the grade-2 document first), with "
+            "the same gain."),
         ),
     ),
     "4.hints": (
-        (
-            "答案是一个 reteval 指标名，写成 \"名称@10\" 的形式。",
-            "章节的 dcg_at_k 用什么增益？看它的源代码中对 rel 做了什么。",
-            ("章节用指数增益 2**rel - 1，而 reteval 的 nDCG@10 用线性增益（与 trec_eval 相同）；"
-            "reteval 中另有一个用指数增益的 nDCG。"),
-        ),
-        (
-            "The answer is a reteval measure name, written as \"name@10\".",
-            "Which gain does the chapter's dcg_at_k use? Look at what its source does to rel.",
-            ("The chapter uses the exponential gain 2**rel - 1, while reteval's nDCG@10 uses "
-            "the linear gain (as trec_eval does); reteval has another nDCG with the "
-            "exponential gain."),
-        ),
-    ),
-    "5.hints": (
         (
             ("写一个函数 top_k(run, k)：run 是有 query_id、doc_id、score 三列的 DataFrame，"
              "返回每个查询排在前 k 名的行。"),
@@ -166,13 +148,13 @@ EXERCISE_TEXTS = {
              "query with fewer than k documents keeps them all."),
         ),
     ),
-    # 05.5: what a wrong answer is told
-    "5.raised": ("在一个隐藏的 run 上（{case}），你的函数出错：{error}。",
+    # 05.4: what a wrong answer is told
+    "4.raised": ("在一个隐藏的 run 上（{case}），你的函数出错：{error}。",
                  "On a hidden run ({case}) your function raised {error}."),
-    "5.wrong": ("在一个隐藏的 run 上（{case}），保留的文档不对。",
+    "4.wrong": ("在一个隐藏的 run 上（{case}），保留的文档不对。",
                 "On a hidden run ({case}) the documents kept are not the right ones."),
     **section(
-        "5.case",
+        "4.case",
         unsorted=("行没有按分数排序",
                   "rows not sorted by score"),
         tied_at_k=("第 k 名处有同分的文档",

@@ -124,13 +124,13 @@ EXERCISE_TEXTS = {
     "3.hints": (
         (
             ("答案是 baseline 参数的一个取值（一个词，中文或英文都可以）。"
-            "看 reteval.monitor 的文档里 baseline 有哪几种取值。"),
+            "第 5 节列出了 baseline 的四种取值。"),
             "'latest' 每天都和前一天比较，所以下降之后的第二天，基线本身已经是下降后的状态。",
             "要一直和下降之前的状态比较，基线就不能随每天的记录移动：应当固定在历史中的哪一条？",
         ),
         (
             ("The answer is a value of the baseline parameter (one word, in Chinese or "
-            "English). See which values reteval.monitor's documentation lists for baseline."),
+            "English). Section 5 lists the four values baseline takes."),
             ("'latest' compares each day with the day before, so the day after the drop the "
             "baseline is itself after the drop."),
             ("To keep comparing with the state before the drop the baseline must not move "
