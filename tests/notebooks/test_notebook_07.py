@@ -178,9 +178,10 @@ def test_default_run_records_the_library_values_and_the_conclusions_its_prose_dr
     rates = het["false_positive_rate"]
     assert rates["queries_independent"] > 1.5 * 0.05 and rates["user_unit"] <= 0.05 + 0.03
     assert rates["queries_independent"] > rates["user_unit"]
-    # the prose: "about twice as often as alpha (0.11 against 0.05 ...; with only 100 simulations
-    # each share is uncertain by about +-0.02 to +-0.03)": the same 100 A/A experiments tested
-    # here with statsmodels (queries independent) and the delta method written out (user unit)
+    # the prose: "about twice as often as alpha (0.11 in the table, against alpha = 0.05; with
+    # only 100 simulations each share is uncertain by about +-0.02 to +-0.03)": the same 100 A/A
+    # experiments tested here with statsmodels (queries independent) and the delta method
+    # written out (user unit)
     assert rates == aa_false_positive_rates(design, qrels, run_a, n_users=n_users, days=days,
                                             seed=seed, experiments=het["experiments"])
     assert rates["queries_independent"] == 0.11 and het["experiments"] == 100
