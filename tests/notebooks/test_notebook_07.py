@@ -8,6 +8,8 @@ import pandas as pd
 import pytest
 from notebook_run import ROOT, execute_solutions, pipeline_parameters
 from notebook_run import execute as run_notebook
+from scipy.stats import norm
+from statsmodels.stats.proportion import proportions_ztest
 
 from reteval import ab
 from reteval.ab.pre_period import simulate_with_pre_period
@@ -176,6 +178,14 @@ def test_default_run_records_the_library_values_and_the_conclusions_its_prose_dr
     rates = het["false_positive_rate"]
     assert rates["queries_independent"] > 1.5 * 0.05 and rates["user_unit"] <= 0.05 + 0.03
     assert rates["queries_independent"] > rates["user_unit"]
+    # the prose: "about twice as often as alpha (0.11 in the table, against alpha = 0.05; with
+    # only 100 simulations each share is uncertain by about +-0.02 to +-0.03)": the same 100 A/A
+    # experiments tested here with statsmodels (queries independent) and the delta method
+    # written out (user unit)
+    assert rates == aa_false_positive_rates(design, qrels, run_a, n_users=n_users, days=days,
+                                            seed=seed, experiments=het["experiments"])
+    assert rates["queries_independent"] == 0.11 and het["experiments"] == 100
+    assert [round(np.sqrt(p * (1 - p) / 100), 2) for p in (0.05, 0.11)] == [0.02, 0.03]
 
     # section 1: the chapter's framework beside reteval's
     chapter = results["chapter"]
@@ -203,6 +213,12 @@ def test_default_run_records_the_library_values_and_the_conclusions_its_prose_dr
     assert seeds[0]["p_cuped"] == pytest.approx(adjusted.pvalue, rel=1e-9)
     assert all(0 < row["reduction"] < 1 for row in seeds)
     assert all(row["same_precision"] < row["users"] for row in seeds)
+    # the prose: the interval is sqrt(1 - rho^2) times as wide (the widths of the two analyses)
+    plain = ab.analyze(ab.reduce_log(history), experiment=design, metrics=["ctr"]).comparison("ctr")
+    width = (adjusted.ci_high - adjusted.ci_low) / (plain.ci_high - plain.ci_low)
+    assert seeds[0]["width_ratio"] == pytest.approx(width, rel=1e-9)
+    assert all(row["width_ratio"] == pytest.approx(np.sqrt(1 - row["reduction"]), rel=1e-6)
+               for row in seeds)
     # the Bayesian reading of section 5's experiment; with a flat prior its credible interval
     # nearly coincides with the confidence interval of the lift (the prose's claim)
     bayes = ab.analyze(ab.reduce_log(log), experiment=design, metrics=["satisfaction", "ctr"],
@@ -214,6 +230,33 @@ def test_default_run_records_the_library_values_and_the_conclusions_its_prose_dr
         assert mine["outcome"] == ref.outcome
         assert abs(mine["credible_low"] - freq["lift_ci_low"]) < 0.002
         assert abs(mine["credible_high"] - freq["lift_ci_high"]) < 0.002
+
+
+def aa_false_positive_rates(design, qrels, run, *, n_users, days, seed, experiments):
+    """Section 5's A/A experiments (users differ, user_sd 0.8), tested two ways without reteval's
+    tests: statsmodels' two-proportion z-test on the queries, and the delta method of section 5's
+    formula with the user as unit."""
+    gen = np.random.default_rng(seed)
+    naive = by_user = 0
+    for _ in range(experiments):
+        log = ab.simulate_log(design, qrels, run, run, n_users=n_users, queries_per_user=3.0,
+                              click_model="cascade", depth=10, days=days, user_sd=0.8, rng=gen)
+        clicked = log["clicks"].map(len).gt(0).astype(float)
+        rates, variances, sums = [], [], []
+        for variant in ("B", "A"):
+            mine = log["variant"] == variant
+            per_user = clicked[mine].groupby(log.loc[mine, "user_id"]).agg(["sum", "size"])
+            x, y = per_user["sum"].to_numpy(), per_user["size"].to_numpy(float)
+            r = x.sum() / y.sum()
+            cov = np.cov(x, y, ddof=1)
+            rates.append(r)
+            variances.append((cov[0, 0] - 2 * r * cov[0, 1] + r**2 * cov[1, 1])
+                             / (len(x) * y.mean() ** 2))
+            sums.append((x.sum(), y.sum()))
+        _, p_queries = proportions_ztest([sums[0][0], sums[1][0]], [sums[0][1], sums[1][1]])
+        naive += p_queries < 0.05
+        by_user += 2 * norm.sf(abs(rates[0] - rates[1]) / np.sqrt(sum(variances))) < 0.05
+    return {"queries_independent": naive / experiments, "user_unit": by_user / experiments}
 
 
 # ---- the chapter's ABTestFramework

@@ -82,16 +82,18 @@ TEXTS = {
     "cuped.seed": ("种子", "seed"),
     "cuped.theta": ("θ", "theta"),
     "cuped.reduction": ("方差减少", "variance_reduction"),
+    "cuped.width_ratio": ("置信区间宽度之比（CUPED ÷ 不调整）", "interval_width_CUPED/unadjusted"),
     "cuped.users": ("每组用户数", "users_per_variant"),
     "cuped.same_precision": ("CUPED 达到同样精度所需的每组用户数",
                              "users_per_variant_for_the_same_precision_with_CUPED"),
     "cuped.p_plain": ("p（不调整）", "p_unadjusted"),
     "cuped.p_cuped": ("p（CUPED）", "p_CUPED"),
     "cuped.summary": (("{n} 个种子中，用实验前的点击调整后，{label}的方差减少了 {low:.0%} 到 "
-                       "{high:.0%}（平均 {mean:.0%}）：达到同样的精度，平均每组少用 {saved:,.0f} "
-                       "个用户。"),
+                       "{high:.0%}（平均 {mean:.0%}），差值的置信区间平均窄了 {narrower:.0%}："
+                       "达到同样的精度，平均每组少用 {saved:,.0f} 个用户。"),
                       ("Over {n} seeds, adjusting for the clicks before the experiment removed "
-                       "{low:.0%} to {high:.0%} of the variance of the {label} (mean {mean:.0%}): "
+                       "{low:.0%} to {high:.0%} of the variance of the {label} (mean {mean:.0%}), "
+                       "and the interval of the difference is {narrower:.0%} narrower on average: "
                        "the same precision with {saved:,.0f} fewer users per variant on average.")),
     # section 6: the Bayesian reading beside the frequentist one
     "bayes.lift": ("相对变化", "relative_lift"),
@@ -164,17 +166,20 @@ EXERCISE_TEXTS = {
     "4.hints": (
         (
             "答案是一个整数：每组用户数。CUPED 去掉的是方差中的哪一部分？",
-            "与指标相关系数为 ρ 的协变量能去掉方差的 ρ² 这一份；所需用户数与方差成正比。",
-            ("所以所需用户数乘以 1 − ρ²；也可以用 ab.sample_size(d, variance_reduction=ρ²) "
-             "与不调整时相比。"),
+            ("与指标相关系数为 ρ 的协变量能去掉方差的 ρ² 这一份；差值的方差与每组用户数成反比"
+             "（第 5 节公式分母中的 n）。"),
+            ("所以同样的方差只需 1 − ρ² 倍的用户；第 6 节的表里，同样精度所需的用户数"
+             "就是每组用户数乘以（1 − 方差减少）。"),
         ),
         (
             ("The answer is a whole number: users per variant. Which part of the variance "
              "does CUPED remove?"),
             ("A covariate correlated rho with the metric removes the share rho^2 of the "
-             "variance; the users needed are proportional to the variance."),
-            ("So the users needed are multiplied by 1 - rho^2; or compare "
-             "ab.sample_size(d, variance_reduction=rho**2) with the unadjusted size."),
+             "variance; the variance of the difference is inversely proportional to the users "
+             "per variant (the n in the denominator of section 5's formula)."),
+            ("So the same variance takes 1 - rho^2 times the users; in section 6's table, the "
+             "users for the same precision are the users per variant times (1 - the variance "
+             "removed)."),
         ),
     ),
     "5.hints": (

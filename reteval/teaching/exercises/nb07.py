@@ -6,8 +6,8 @@
   chapter's framework: a whole number.
 * ``07.3`` (code): a hash-based ``assign_group(user_id, experiment)``, run on
   hidden users and experiments.
-* ``07.4`` (computed): users per variant with CUPED when a covariate correlated
-  0.6 with the metric and 10,000 users without: a whole number.
+* ``07.4`` (computed): users per variant with CUPED for the precision of 10,000
+  users without, when a covariate correlates 0.6 with the metric: a whole number.
 * ``07.5`` (computed): the chance to win of a normal posterior of the lift,
   mean +2%, standard deviation 1%: a number (4 decimals are enough).
 
@@ -90,7 +90,8 @@ def _hash_assignment(answer) -> bool:
 
 
 def _cuped_users(answer) -> bool:
-    # the share of variance removed is rho^2: the users scale by 1 - rho^2
+    # the share of variance removed is rho^2, and the variance of the difference goes as 1 / users:
+    # the same variance with 1 - rho^2 times the users
     value = number(answer)
     return value == int(value) and abs(value - 10_000 * (1 - 0.6**2)) <= 1
 
