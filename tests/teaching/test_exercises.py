@@ -133,7 +133,9 @@ RIGHT = {
     "07.4": [507, 507.0, "507"],
     # 430 wins, 370 losses, 100 ties, 300 without clicks: n = 900, (430 + 50) / 900 - 0.5 = 1/30
     "08.2": [1 / 30, "1/30", 0.033, "0.033", 0.0333, Fraction(1, 30), "0.0333"],
-    "08.3": [0.5, "1/2", "50%", "0.5", Fraction(1, 2), 0.50],  # a fair coin decides every team
+    # identical lists, clicks at ranks 2 and 3: rounds 1 and 2, two independent fair coins;
+    # A wins when both are A's (1/4), one each is a tie (1/2)
+    "08.3": [0.25, "1/4", "25%", "0.25", Fraction(1, 4), 0.250],
     "08.4": ["b", "B", " (b) ", {"B"}, "b."],
     "10.3": ["B", "b", "(B)"],
     "11.1": [(1 / 2 + 2 / 4 + 3 / 7) / 5, "0.2857", 0.286, "0.29", "2/7"],
@@ -167,7 +169,7 @@ WRONG = {
     "07.4": [254, 1000, 507.5, True],
     # no-click impressions counted in n; ties dropped; the share of wins; the wrong sign
     "08.2": [480 / 1200 - 0.5, 430 / 800 - 0.5, 430 / 900 - 0.5, 0.03, -1 / 30, True, "1/3"],
-    "08.3": [0.25, 1, 0, 0.49, "1/3", 0.55],
+    "08.3": [0.5, 0.75, 1, 0, "1/3", 0.125],
     "08.4": ["a", "c", "d", "bc", "A, B"],
     "10.3": ["A", "C", "D", {"B", "C"}],
     "11.1": [(1 / 2 + 2 / 4 + 3 / 7) / 3, 0.3, "0.3", 0.2],
