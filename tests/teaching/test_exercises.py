@@ -229,6 +229,21 @@ def test_hints_never_state_the_answer():
         assert f"answer is {answer}" not in said.lower().replace("the answer is one", "")
 
 
+def test_the_help_of_the_checks_uses_no_exercise_answer_as_its_example():
+    from paths import ROOT
+
+    import reteval.teaching.exercises as machinery
+
+    help_texts = [machinery.__doc__, machinery.whole_number.__doc__, machinery.number.__doc__,
+                  (ROOT / "docs" / "teaching.md").read_text(encoding="utf-8")]
+    whole = {a for answers in RIGHT.values() for a in answers
+             if isinstance(a, int) and not isinstance(a, bool) and a >= 100}
+    assert 57756 in whole  # 11.2's answer, once the example of a whole number
+    for answer in whole:
+        for text in help_texts:
+            assert str(answer) not in text and f"{answer:,}" not in text, answer
+
+
 def test_the_01_2_hint_shows_the_form_of_an_answer_that_is_not_one():
     first = hints("01.2", "en")[0]
     assert '["d7", "d5", "d6"]' in first and '["d7", "d5", "d6"]' in hints("01.2", "zh")[0]
