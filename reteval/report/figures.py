@@ -229,7 +229,8 @@ def plot_differences(comparison: Comparison, measure: str | None = None, *,
 
     ``against`` defaults to the comparison's baseline, or else the first system.
     Each panel shows one system's differences, largest first, with the counts of
-    wins, ties and losses; ``measure`` defaults to the first measure; labels in ``lang``.
+    wins, ties and losses; ``measure`` (default: the first measure) is named in the
+    figure's title; labels in ``lang``.
 
     Examples
     --------
@@ -238,8 +239,8 @@ def plot_differences(comparison: Comparison, measure: str | None = None, *,
     >>> runs = {"a": {"q1": ["d1"], "q2": ["d9", "d2"]}, "b": {"q1": ["d9", "d1"], "q2": ["d2"]},
     ...         "c": {"q1": ["d1"], "q2": ["d2"]}}
     >>> fig = plot_differences(compare(qrels, runs, ["RR"], baseline="a", rng=0))
-    >>> len(fig.axes)
-    2
+    >>> len(fig.axes), fig.get_suptitle()
+    (2, 'per-query differences in RR, largest first')
     """
     comparison = _check(comparison)
     measure = _measure(comparison, measure)
@@ -261,6 +262,7 @@ def plot_differences(comparison: Comparison, measure: str | None = None, *,
                           ties=ties, losses=losses, mean=values.mean()), fontsize="medium")
         ax.set_ylabel(say("difference_of", lang, measure=measure))
     axes[-1].set_xlabel(say("queries_by_difference", lang))
+    fig.suptitle(say("differences_measure", lang, measure=measure))
     return fig
 
 
@@ -357,7 +359,8 @@ def plot_distributions(comparison: Comparison, measure: str | None = None, *,
                        lang: str = "en") -> Figure:
     """Per-query score distribution of each system (box plot, mean as a diamond).
 
-    ``lang`` is the language of the labels.
+    A legend off the axes names the marks (the diamond: the mean; the line: the
+    median); ``lang`` is the language of the labels.
 
     Examples
     --------
@@ -365,8 +368,8 @@ def plot_distributions(comparison: Comparison, measure: str | None = None, *,
     >>> qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}}
     >>> runs = {"a": {"q1": ["d1"], "q2": ["d9", "d2"]}, "b": {"q1": ["d9", "d1"], "q2": ["d2"]}}
     >>> fig = plot_distributions(compare(qrels, runs, ["RR"], rng=0))
-    >>> fig.axes[0].get_ylabel()
-    'RR per query'
+    >>> fig.axes[0].get_ylabel(), [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    ('RR per query', ['mean', 'median'])
     """
     comparison = _check(comparison)
     measure = _measure(comparison, measure)
@@ -376,7 +379,10 @@ def plot_distributions(comparison: Comparison, measure: str | None = None, *,
     fig = Figure(figsize=(1.2 + 1.1 * len(systems), 3.6), layout="constrained")
     ax = fig.subplots()
     data = [frame[s].to_numpy() for s in systems]
-    ax.boxplot(data, showmeans=True, meanprops={"marker": "D", "markerfacecolor": "white"})
+    marks = ax.boxplot(data, showmeans=True, meanprops={"marker": "D", "markerfacecolor": "white"})
+    ax.legend([marks["means"][0], marks["medians"][0]],
+              [say("mean_mark", lang), say("median_mark", lang)],
+              loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     ax.set_xticks(np.arange(1, len(systems) + 1), [figure_text(s) for s in systems],
                   rotation=30 if len(systems) > 4 else 0)
     ax.set_ylabel(say("per_query", lang, measure=measure))

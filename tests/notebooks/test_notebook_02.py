@@ -124,6 +124,10 @@ def check_padding(results, collection, run):
     for m in (f"P@{k}", f"R@{k}"):
         error = pad["sd_gain"][m] / np.sqrt(n)
         assert abs(pad["mean_gain"][m] - pad["chance"][m]) <= 4 * error + 1e-12
+    # ... AP and nDCG rise in exactly the draws that hit a relevant document (recall rises) ...
+    hit = gains[f"R@{k}"] > 1e-12
+    for m in ("AP", f"nDCG_exp@{k}"):
+        assert ((gains[m] > 1e-12) == hit).all()
     # ... and the chapter's AP falls on average
     assert pad["chapter_mean_gain"]["AP"] < 0
 
@@ -191,6 +195,11 @@ def check_run(output_dir, results):
     shown = json.dumps([c.get("outputs", []) for c in cells], ensure_ascii=False)
     for path in (str(output_dir.parent), "/tmp/", "/work/"):  # no build-machine path shown
         assert path not in shown
+    # the scoreboard shows every verdict in full (pandas cuts long cells by default)
+    html = "".join("".join(output["data"]["text/html"]) for cell in cells
+                   for output in cell.get("outputs", []) if "text/html" in output.get("data", {}))
+    for row in results["board"]["rows"]:
+        assert row[-1] in html
 
 
 @pytest.mark.notebook

@@ -128,6 +128,8 @@ def test_default_run_records_the_library_values_and_the_conclusions_its_prose_dr
     ratios = [v["sensitivity_ratio"] for v in seeds.values()]
     assert all(1 < r < 10 for r in ratios) and max(ratios) - min(ratios) > 0.5
     assert all(v["needed"]["interleaving"] < v["needed"]["ab"] for v in seeds.values())
+    assert results["seeds_fewer"] == len(seeds)  # the verdict line: fewer on every seed
+    lowest_ab = min(v["needed"]["ab"] for v in seeds.values())
 
     # section 2, a metric that sees the ranking: the reciprocal rank of the first click; the
     # A/B test on it needs fewer impressions than on any-click click-through (near its ceiling)
@@ -140,6 +142,8 @@ def test_default_run_records_the_library_values_and_the_conclusions_its_prose_dr
     assert rr["rr"] == [ranked.expected["rr_a"], ranked.expected["rr_b"]]
     assert min(rr["ctr"]) > 0.85 and rr["rr"][1] - rr["rr"][0] > rr["ctr"][1] - rr["ctr"][0]
     assert ranked.needed["interleaving"] < ranked.needed["ab"] < needed["ab"]
+    # one seed's illustration, set against the range over seeds: below all of it
+    assert rr["below_ctr_range"] and ranked.needed["ab"] < lowest_ab
 
     # section 3: the ratio is modest next to the literature's 10 to 100 times; with users alike
     # the A/B test needs far fewer impressions and the gap narrows
@@ -148,6 +152,8 @@ def test_default_run_records_the_library_values_and_the_conclusions_its_prose_dr
     alike = results["users_alike"]
     assert alike["needed"]["ab"] < needed["ab"] / 2
     assert alike["sensitivity_ratio"] < il["sensitivity_ratio"]
+    assert alike["below_range"] and alike["needed"]["ab"] < lowest_ab
+    assert alike["sensitivity_ratio"] < min(v["sensitivity_ratio"] for v in seeds.values())
     # the weaker ranker still wins a large share of impressions; the cascade has no ties
     expected = il["expected"]
     assert min(expected["p_win"], expected["p_loss"]) > 0.3 and expected["p_tie"] == 0

@@ -177,11 +177,10 @@ def test_ndcg_at_k_rises_to_100_only_for_the_retrievers_that_fill_100():
     up to K = 100; bm25's is flat from K = 50 and reranked's from K = 30, their lists ended."""
     collection = load("teaching")
     ks = [20, 30, 50, 70, 100]
-    ndcg = {name: reteval.evaluate(collection.qrels,
-                                   make_retriever(name, collection.corpus).run(
-                                       collection.queries, k=100),
-                                   [f"nDCG@{k}" for k in ks]).mean().tolist()
+    runs = {name: make_retriever(name, collection.corpus).run(collection.queries, k=100)
             for name in ("bm25", "vector", "hybrid", "reranked")}
+    ndcg = {name: reteval.evaluate(collection.qrels, run, [f"nDCG@{k}" for k in ks]).mean().tolist()
+            for name, run in runs.items()}
     for name in ("vector", "hybrid"):
         assert all(b > a for a, b in zip(ndcg[name], ndcg[name][1:], strict=False)), name
     assert ndcg["bm25"][1] < ndcg["bm25"][2] == ndcg["bm25"][3] == ndcg["bm25"][4]
@@ -191,3 +190,6 @@ def test_ndcg_at_k_rises_to_100_only_for_the_retrievers_that_fill_100():
     assert "still rising at K = 100)" not in prose and "到 K = 100 仍在上升）" not in prose
     assert "from K = 50 on (reranked's from K = 30)" in prose
     assert "从 K = 50 起就不再变化（reranked 从 K = 30 起）" in prose
+    # the longest of their lists holds 56 documents: they have ended by K = 56, not before
+    assert max(runs[name].groupby("query_id").size().max() for name in ("bm25", "reranked")) == 56
+    assert "have all ended by K = 56" in prose and "到 K = 56 时都已结束" in prose

@@ -138,7 +138,9 @@ RIGHT = {
     "07.2": [507, 507.0, "507"],
     # 430 wins, 370 losses, 100 ties, 300 without clicks: n = 900, (430 + 50) / 900 - 0.5 = 1/30
     "08.2": [1 / 30, "1/30", 0.033, "0.033", 0.0333, Fraction(1, 30), "0.0333"],
-    "08.3": [0.5, "1/2", "50%", "0.5", Fraction(1, 2), 0.50],  # a fair coin decides every team
+    # identical lists, clicks at ranks 2 and 3: rounds 1 and 2, two independent fair coins;
+    # A wins when both are A's (1/4), one each is a tie (1/2)
+    "08.3": [0.25, "1/4", "25%", "0.25", Fraction(1, 4), 0.250],
     "08.4": ["b", "B", " (b) ", {"B"}, "b."],
     "10.3": ["B", "b", "(B)"],
     "11.1": [(1 / 2 + 2 / 4 + 3 / 7) / 5, "0.2857", 0.286, "0.29", "2/7"],
@@ -176,7 +178,7 @@ WRONG = {
     "07.2": [254, 1000, 507.5, True],
     # no-click impressions counted in n; ties dropped; the share of wins; the wrong sign
     "08.2": [480 / 1200 - 0.5, 430 / 800 - 0.5, 430 / 900 - 0.5, 0.03, -1 / 30, True, "1/3"],
-    "08.3": [0.25, 1, 0, 0.49, "1/3", 0.55],
+    "08.3": [0.5, 0.75, 1, 0, "1/3", 0.125],
     "08.4": ["a", "c", "d", "bc", "A, B"],
     "10.3": ["A", "C", "D", {"B", "C"}],
     "11.1": [(1 / 2 + 2 / 4 + 3 / 7) / 3, 0.3, "0.3", 0.2],
@@ -234,6 +236,21 @@ def test_hints_never_state_the_answer():
                                 ("10.3", "B")):
         said = " ".join(hints(exercise_id, "en"))
         assert f"answer is {answer}" not in said.lower().replace("the answer is one", "")
+
+
+def test_the_help_of_the_checks_uses_no_exercise_answer_as_its_example():
+    from paths import ROOT
+
+    import reteval.teaching.exercises as machinery
+
+    help_texts = [machinery.__doc__, machinery.whole_number.__doc__, machinery.number.__doc__,
+                  (ROOT / "docs" / "teaching.md").read_text(encoding="utf-8")]
+    whole = {a for answers in RIGHT.values() for a in answers
+             if isinstance(a, int) and not isinstance(a, bool) and a >= 100}
+    assert 57756 in whole  # 11.2's answer, once the example of a whole number
+    for answer in whole:
+        for text in help_texts:
+            assert str(answer) not in text and f"{answer:,}" not in text, answer
 
 
 def test_the_01_2_hint_shows_the_form_of_an_answer_that_is_not_one():

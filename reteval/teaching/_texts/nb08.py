@@ -18,6 +18,17 @@ TEXTS = {
     "ab_power": ("A/B 测试统计功效", "A/B power"),
     "il_power": ("交错实验统计功效", "interleaving power"),
     "impressions": ("展示次数", "impressions"),
+    "one_seed": (("种子 {seed}（一次抽样，下面给出多个种子的范围）：点击模型预期 A 的点击率为 "
+                  "{ctr_a:.1%}，B 为 {ctr_b:.1%}，交错实验偏好为 {pref:+.3f}（正值偏向 A）。"
+                  "要达到 {power:.0%} 的统计功效，基于点击率的 A/B 测试需要约 {ab} 次展示，"
+                  "交错实验约 {il} 次。"),
+                 ("Seed {seed} (one draw; the range over several seeds follows): the click model "
+                  "expects a click-through of {ctr_a:.1%} for A and {ctr_b:.1%} for B, and an "
+                  "interleaving preference of {pref:+.3f} (positive favours A). To reach "
+                  "{power:.0%} power the A/B test on click-through needs about {ab} impressions, "
+                  "interleaving about {il}.")),
+    "yes": ("是", "yes"),
+    "no": ("否", "no"),
     # section 3: how many times as sensitive
     "sd": ("用户差异 σ", "user_sd"),
     "ab_needed": ("A/B 测试所需展示次数", "A/B test: impressions needed"),
@@ -36,6 +47,24 @@ TEXTS = {
                    ("Over {n} seeds: the A/B test needs {ab_low:,.0f} to {ab_high:,.0f} "
                     "impressions, interleaving {il_low:,.0f} to {il_high:,.0f}, a ratio of "
                     "{r_low:.1f} to {r_high:.1f} ({missing} seeds never reach 80% power).")),
+    "seed_verdict": (("交错实验在 {n} 个种子中的 {fewer} 个上所需展示次数更少；"
+                      "在这里它的灵敏度是 A/B 测试的 {r_low:.1f} 到 {r_high:.1f} 倍。"),
+                     ("Interleaving needs fewer impressions on {fewer} of {n} seeds; here it is "
+                      "{r_low:.1f} to {r_high:.1f} times as sensitive as the A/B test.")),
+    "rr_range": (("只用种子 {seed}（一次抽样）：按首次点击的倒数排名需要 {ab_rr} 次展示；"
+                  "按点击率，{n} 个种子需要 {ab_low:,.0f} 到 {ab_high:,.0f} 次。"
+                  "低于点击率的整个范围：{below}。"),
+                 ("Seed {seed} only (one draw): {ab_rr} impressions on the reciprocal rank of the "
+                  "first click; on click-through the {n} seeds need {ab_low:,.0f} to "
+                  "{ab_high:,.0f}. Below the whole click-through range: {below}.")),
+    "alike_range": (("只用种子 {seed}（一次抽样）：用户完全相同时，A/B 测试需要 {ab} 次展示，"
+                     "倍数 {ratio:.1f}；用户各不相同时，{n} 个种子需要 {ab_low:,.0f} 到 "
+                     "{ab_high:,.0f} 次，倍数 {r_low:.1f} 到 {r_high:.1f}。"
+                     "低于用户各不相同时的整个范围：{below}。"),
+                    ("Seed {seed} only (one draw): with users all alike the A/B test needs {ab} "
+                     "impressions, a ratio of {ratio:.1f}; with users who differ, the {n} seeds "
+                     "need {ab_low:,.0f} to {ab_high:,.0f}, a ratio of {r_low:.1f} to "
+                     "{r_high:.1f}. Below the whole range of users who differ: {below}.")),
     "ratio": ("倍数（A/B ÷ 交错）", "ratio (A/B / interleaving)"),
     "expected": (("点击模型给出的每次交错展示：A 胜 {win:.1%}，A 负 {loss:.1%}，平 {tie:.1%}，"
                   "没有点击 {none:.1%}；偏好 Δ = {pref:+.3f}。"),
@@ -86,18 +115,21 @@ EXERCISE_TEXTS = {
     ),
     "3.hints": (
         (
-            "答案是一个数（概率）。两个列表相同时，每个位置上的文档归哪个队伍由什么决定？",
-            ("每一轮先选的一方拿走两个列表共同的下一个文档，另一方拿走再下一个；"
-             "谁先选由抛硬币决定。"),
-            "所以被点击的那个位置归 A 还是归 B，和排序器的好坏无关，只取决于一枚公平的硬币。",
+            ("答案是一个数（概率）。两个列表相同时，哪些位置属于团队选拔的同一轮？"
+             "每个位置归哪个队伍由什么决定？"),
+            ("第 1、2 位是第一轮，第 3、4 位是第二轮；每一轮重新抛一枚公平的硬币决定谁先选，"
+             "先选的一方拿走这一轮靠上的位置。"),
+            ("第 2 位和第 3 位在不同的轮次，所以它们的队伍由两枚独立的硬币决定；"
+             "只有两次点击都归 A 时 A 才胜，一次归 A、一次归 B 是平局。"),
         ),
         (
-            ("The answer is a number (a probability). When the two lists are the same, what "
-             "decides which team the document at a position joins?"),
-            ("In each round the ranker that picks first takes the next document of the common "
-             "list and the other takes the one after; a coin decides who picks first."),
-            ("So whether the clicked position belongs to A or to B has nothing to do with the "
-             "rankers' quality: only a fair coin decides it."),
+            ("The answer is a number (a probability). When the two lists are the same, which "
+             "positions form one round of the draft, and what decides the team of each?"),
+            ("Ranks 1 and 2 are the first round, ranks 3 and 4 the second; each round a new "
+             "fair coin decides who picks first, and the first picker takes the round's upper "
+             "position."),
+            ("Ranks 2 and 3 lie in different rounds, so two independent coins decide their "
+             "teams; A wins only when both clicks are A's, and one click each is a tie."),
         ),
     ),
     "4.hints": (

@@ -86,17 +86,19 @@ EXERCISE_TEXTS = {
         (
             "答案是一个检索器名（字符串）。先用 chapter_results 算出加了 recall@100 的表。",
             "本章的“综合最佳”是各列均值的平均（df.mean(axis=1)）最高的那一行。",
-            ("bm25 每个查询平均只返回约 19 篇文档：它的 R@100 与返回 100 篇的检索器相比会怎样？"
-            "这一列对均值的均值有多大影响？"),
+            ("bm25（以及只重排 bm25 列表的 reranked）每个查询平均只返回约 19 篇文档，它们的 R@100 "
+            "很低；vector 和 hybrid 都返回 100 篇。这一列让 vector 和 hybrid 的均值的均值"
+            "各变化多少，两者的差距又变化多少？"),
         ),
         (
             ("The answer is a retriever's name (a string). First compute the table with "
             "recall@100 added, with chapter_results."),
             ("The chapter's \"best overall\" is the row with the highest mean of the columns "
             "(df.mean(axis=1))."),
-            ("bm25 returns about 19 documents per query: how does its R@100 compare with that "
-            "of the retrievers that return 100? How much does that one column move the mean "
-            "of means?"),
+            ("bm25 (and reranked, which re-orders bm25's list) returns about 19 documents per "
+            "query, so their R@100 is low; vector and hybrid both return 100. How much does "
+            "that one column move vector's and hybrid's means of means, and the gap between "
+            "them?"),
         ),
     ),
     "2.hints": (

@@ -21,7 +21,7 @@ How :func:`check` talks to a student:
 * A right answer is accepted in any reasonable form: a number as ``int``,
   ``float``, ``Fraction``, ``Decimal`` or text (``"0.57"``, ``"5/8"``,
   ``"62.5%"``), rounded or cut to the decimals the notebook prints; a whole
-  number also as ``57756.0``; a word in Chinese or English. An answer that is
+  number also as ``12345.0``; a word in Chinese or English. An answer that is
   not a number where one is expected (``inf``, ``10**400``) is simply wrong.
 * An answer of the wrong kind (text where a list is expected, a value where a
   function is expected, a list where a number is expected) is told so, in
@@ -202,7 +202,7 @@ def number(answer) -> float:
     """An answer that must be a finite number, as a float (for checkers).
 
     Accepts ``int``, ``float``, ``Fraction``, ``Decimal``, numpy numbers and
-    text such as ``"0.57"``, ``"5/8"``, ``"62.5%"`` or ``"57,756"``. Raises
+    text such as ``"0.57"``, ``"5/8"``, ``"62.5%"`` or ``"12,345"``. Raises
     ``TypeError`` or ``ValueError`` otherwise (also for ``inf``, ``nan`` and
     numbers too large for a float), which :func:`check` reports as a wrong
     answer.
@@ -310,11 +310,11 @@ def close_to(answer, expected: float, *, decimals: int = 2, significant: int = 0
 
 
 def whole_number(answer, expected: int) -> bool:
-    """Whether ``answer`` is the whole number ``expected`` (``57756``, ``57756.0``, ``"57,756"``).
+    """Whether ``answer`` is the whole number ``expected`` (``12345``, ``12345.0``, ``"12,345"``).
 
     Examples
     --------
-    >>> whole_number(57756.0, 57756), whole_number("57,756", 57756), whole_number(57756.4, 57756)
+    >>> whole_number(12345.0, 12345), whole_number("12,345", 12345), whole_number(12345.4, 12345)
     (True, True, False)
     """
     return number(answer) == int(expected)

@@ -4,8 +4,8 @@
   team-draft impression, run on hidden lists and clicks.
 * ``08.2`` (computed): the preference statistic from counts of wins, losses, ties
   and impressions without clicks: a number (3 decimals are enough).
-* ``08.3`` (computed): the chance that A wins an impression with one click when both
-  rankers return the same list: a number.
+* ``08.3`` (computed): the chance that A wins an impression with clicks at the ranks
+  :data:`SAME_LIST_CLICKS` when both rankers return the same list: a number.
 * ``08.4`` (choice): what an interleaving preference says about click-through: a letter.
 """
 
@@ -15,7 +15,10 @@ import numpy as np
 
 from reteval.teaching.exercises import Exercise, WrongAnswer, WrongType, close_to, letters
 
-__all__ = ["EXERCISES"]
+__all__ = ["EXERCISES", "SAME_LIST_CLICKS"]
+
+#: 08.3: the ranks (from 1) a user clicks in a team-draft list of two identical rankings.
+SAME_LIST_CLICKS = (2, 3)
 
 OUTCOMES = ("A", "B", "tie", "none")
 
@@ -80,7 +83,13 @@ def _preference(answer) -> bool:
 
 
 def _same_lists(answer) -> bool:
-    return close_to(answer, 0.5, decimals=1)
+    from reteval.ab.interleaving import all_team_drafts, credit
+
+    same = [f"d{i}" for i in range(1, 9)]
+    clicked = [same[rank - 1] for rank in SAME_LIST_CLICKS]
+    drafts = all_team_drafts(same, same)  # every coin sequence, all equally likely
+    wins = sum(credit(draft, clicked).winner == "A" for draft in drafts)
+    return close_to(answer, wins / len(drafts), decimals=2)
 
 
 def _preference_is_not_ctr(answer) -> bool:
