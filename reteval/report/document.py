@@ -27,6 +27,7 @@ from reteval.stats import format_pvalue, minimum_detectable_difference, queries_
 
 __all__ = [
     "CORRECTION_NAMES",
+    "SECTIONS",
     "Bullets",
     "Figure",
     "Heading",
@@ -37,7 +38,8 @@ __all__ = [
     "check_history",
     "check_report_arguments",
     "fmt",
-    "p_label"
+    "p_label",
+    "select_sections",
 ]
 
 #: Names of the multiple-comparison corrections (the same in both languages).
@@ -440,6 +442,45 @@ def build_document(c: Comparison, title: str, digits: int, figures, lang: str,
         for name in figures:
             doc.append(Figure(name, phrases("report.caption.", lang).get(name, name)))
     return doc
+
+
+#: The report's sections, in their order (a section a report without its data leaves out).
+SECTIONS = ("measures", "best", "tests", "many", "advice", "history", "figures")
+
+
+def select_sections(doc: list, sections, lang: str) -> list:
+    """The title and method sentence of ``doc`` and, of its sections, those in ``sections``.
+
+    ``sections`` holds names of :data:`SECTIONS`; a section ``doc`` does not have is
+    left out quietly (``"history"`` without a history, ``"tests"`` with one system).
+
+    Examples
+    --------
+    >>> doc = [Heading(1, _t("Report")), Paragraph(_t("36 queries.")),
+    ...        Heading(2, _t("Measures")), Paragraph(_t("a table")),
+    ...        Heading(2, _t("Recommendation")), Paragraph(_t("choose a"))]
+    >>> [b.text[0][0] for b in select_sections(doc, ["advice"], "en")]
+    ['Report', '36 queries.', 'Recommendation', 'choose a']
+    >>> select_sections(doc, "advice", "en")
+    Traceback (most recent call last):
+    ...
+    reteval.errors.InputError: sections must be a list of section names ...; got 'advice'
+    """
+    if isinstance(sections, str) or not all(isinstance(s, str) for s in sections):
+        raise InputError(f"sections must be a list of section names ({', '.join(SECTIONS)}); "
+                         f"got {sections!r}")
+    unknown = sorted(set(sections) - set(SECTIONS))
+    if unknown:
+        raise InputError(f"unknown report section {', '.join(map(repr, unknown))}; "
+                         f"the sections are {', '.join(SECTIONS)}")
+    key_of = {_t(text): key for key, text in phrases("report.heading.", lang).items()}
+    kept, keep = [], True
+    for block in doc:
+        if isinstance(block, Heading) and block.level == 2:
+            keep = key_of.get(block.text) in sections
+        if keep:
+            kept.append(block)
+    return kept
 
 
 def _many_systems_blocks(c: Comparison, digits: int, lang: str) -> list:

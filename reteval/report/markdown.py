@@ -15,6 +15,7 @@ from reteval.report.document import (
     build_document,
     check_history,
     check_report_arguments,
+    select_sections,
 )
 
 __all__ = ["render_markdown", "to_markdown"]
@@ -61,7 +62,7 @@ def render_markdown(doc: list, figure_paths: dict[str, str]) -> str:
 
 def to_markdown(comparison: Comparison, *, title: str | None = None, digits: int = 4,
                 figure_paths: dict[str, str] | None = None, lang: str = "en",
-                history=None) -> str:
+                history=None, sections=None) -> str:
     """The report as Markdown.
 
     Parameters
@@ -78,6 +79,12 @@ def to_markdown(comparison: Comparison, *, title: str | None = None, digits: int
     history : DataFrame, optional, keyword-only
         A continuous-evaluation history, as :func:`reteval.monitor.trend.history_frame`
         reads it from a ``reteval monitor`` history file: adds its section.
+    sections : list of str, optional, keyword-only
+        Only these sections after the title and method sentence, e.g. ``["advice"]`` for
+        the recommendation alone (a pull-request comment, a notebook that showed the
+        tables already): names of :data:`reteval.report.document.SECTIONS` (``"measures"``,
+        ``"best"``, ``"tests"``, ``"many"``, ``"advice"``, ``"history"``, ``"figures"``).
+        Default: every section.
 
     Returns
     -------
@@ -103,12 +110,16 @@ def to_markdown(comparison: Comparison, *, title: str | None = None, digits: int
     ...       .split("## 各指标的最佳检索器")[1].split("##")[0].strip())
     - **RR †**（平均倒数排名 MRR）：**a**（1.0000），高于第二名 b（0.5208），但差异不显著：Holm
     校正后 p = 0.0650 > α = 0.05。这一差异可能只是偶然。（† 在不同深度下比较。）
+    >>> print(to_markdown(result, sections=["advice"]).splitlines()[4])
+    ## Recommendation
     """
     check_report_arguments(comparison, digits, lang)
     figure_paths = figure_paths or {}
     title = phrase("report.title", lang) if title is None else str(title)
     doc = build_document(comparison, title, digits, list(figure_paths), lang,
                     check_history(history))
+    if sections is not None:
+        doc = select_sections(doc, sections, lang)
     return render_markdown(doc, figure_paths)
 
 

@@ -441,3 +441,23 @@ def test_latex_table_for_a_paper():
     assert "Pairs" not in to_latex(c) and "System / Other / Effect size" not in to_latex(c)
     with pytest.raises(InputError, match="label must be"):
         to_latex(c, label="a}b")
+
+
+def test_sections_keep_the_title_and_method_and_only_the_sections_named(evil):
+    whole = to_markdown(evil)
+    headings = [line for line in whole.splitlines() if line.startswith("#")]
+    assert headings == ["# Retrieval evaluation report", "## Measures",
+                        "## Best system per measure", "## Significance tests",
+                        "## Many systems: ANOVA, significance matrix, effect sizes",
+                        "## Recommendation"]
+    advice = to_markdown(evil, sections=["advice"])
+    # the title and method sentence, then the recommendation exactly as in the whole report
+    assert advice == whole[:whole.index("## Measures")] + whole[whole.index("## Recommendation"):]
+    both = to_markdown(evil, sections=["advice", "best", "history"], lang="zh")
+    assert [line for line in both.splitlines() if line.startswith("#")] == \
+        ["# 检索系统评估报告", "## 各指标的最佳检索器", "## 建议"]
+    assert to_markdown(evil, sections=[]).count("\n## ") == 0
+    for bad, message in [("advice", "must be a list of section names"),
+                         (["advice", "summary"], "unknown report section 'summary'")]:
+        with pytest.raises(InputError, match=message):
+            to_markdown(evil, sections=bad)
