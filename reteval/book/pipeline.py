@@ -9,7 +9,8 @@ executed notebook, its figures and its machine-readable results.
 side by side, one edition per CPU core, or Chinese first, then English on one
 core; ``jobs`` decides). What runs, and what is saved, is the edition: the
 source without the other language's prose. A notebook that declares ``lang`` in
-its parameters cell gets the edition's language.
+its parameters cell gets the edition's language. An edition file (``notebooks/en``)
+runs in its own language only.
 
 The parameters file::
 
@@ -38,25 +39,19 @@ each value is read as YAML (``-p k=10 -p ks="[5, 10]" -p retriever=bm25``), and
 each notebook that runs must declare the key. ``-p lang=...`` is refused: the
 edition is chosen by ``--lang``.
 
-The file is read as plain data: text, numbers, booleans, lists and mappings
-with text keys; an unquoted date (``start: 2026-06-01``) is its ISO text. YAML
-aliases (``*name``), sets, binary values and nesting deeper than 100 levels are
-refused.
+The file is plain data (text, numbers, booleans, lists, mappings with text keys; an
+unquoted date is its ISO text); aliases, sets, binary values, deep nesting are refused.
 
 A string value may contain ``{output}``, replaced by ``OUTPUT/<lang>``, so that
 one notebook can read another's results of the same edition (e.g.
 ``"{output}/05_retriever_comparison"``). Notebooks run in name order; an optional
-top-level ``order`` list (of notebook stems) runs those first, in that order,
-and the others after them: the default parameters put the report last. A name
-in ``order`` with no notebook is skipped, and the run says so.
-Every notebook also gets ``output_dir``.
+top-level ``order`` list (of notebook stems) runs those first, in that order, and the
+others after them (a name with no notebook is skipped, and said). Each gets ``output_dir``.
 
-Progress: one bar over the notebooks and one over the cells of each running
-notebook (:mod:`reteval._util.progress`: on a terminal only, never with ``--quiet``);
-the kernels run with ``RETEVAL_PROGRESS=off`` (no front end is live there) and
-with ``RETEVAL_CACHE_DIR=OUTPUT/.cache``: the retrievers' embeddings of a
-collection are computed once and shared by every notebook and edition
-(:mod:`reteval.retrievers.cache`).
+Progress: one bar over the notebooks and one over the cells of each running notebook
+(:mod:`reteval._util.progress`: on a terminal only, never with ``--quiet``); the kernels
+run with ``RETEVAL_PROGRESS=off`` and ``RETEVAL_CACHE_DIR=OUTPUT/.cache``: a collection's
+embeddings are computed once for every notebook and edition (:mod:`reteval.retrievers.cache`).
 
 On a failure the run stops, the partial executed notebook is kept, and the error
 names the notebook, the edition and the cell: its index (from 0) in the saved
@@ -172,6 +167,15 @@ def _read_source(path: Path):
         reason = " ".join(str(getattr(exc, "message", exc)).split())[:200]
         raise InputError(f"not a valid notebook (.ipynb): {reason}", path=path) from None
     return notebook
+
+
+def _check_edition(source, path: Path, langs) -> None:
+    """An edition file (one language, e.g. notebooks/en) runs in its own language only."""
+    made_for = source.metadata.get("reteval", {}).get("lang")
+    if made_for is not None and set(langs) != {made_for}:
+        raise InputError(f"is the {made_for} edition (one language): run it with --lang "
+                         f"{made_for}, or run the bilingual notebooks of notebooks/ for "
+                         f"{'/'.join(langs)}", path=path)
 
 
 def _failed_cell(executed: Path) -> tuple[int | None, int | None]:
@@ -388,6 +392,7 @@ def run_pipeline(
     plans = []
     for path in paths:  # check every notebook's parameters before running any
         source = _read_source(path)
+        _check_edition(source, path, langs)
         declared = papermill.inspect_notebook(str(path))
         _check_set(set_params, path.stem, declared)
         values, overrides = notebook_parameters(params, path.stem, declared)

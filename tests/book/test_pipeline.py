@@ -430,3 +430,16 @@ def test_command_line_parameters_reach_the_notebook_over_the_file(tmp_path, monk
     seen = json.loads((tmp_path / "out" / "zh" / "02_second" / "results.json").read_text())
     assert (seen["k"], seen["source"], seen["dataset"]) == ([5, 10], "none.txt", "other")
     assert not (tmp_path / "out" / "zh" / "01_first").exists()
+
+
+@pytest.mark.parametrize("lang", ["zh", "all"])
+def test_an_edition_file_runs_only_in_its_own_language(tmp_path, lang):
+    """A notebook of notebooks/en is refused for zh (it has no Chinese left), before any kernel."""
+    from reteval.book.shipped import write_editions
+
+    write_editions(fake_notebooks(tmp_path / "notebooks"))
+    with pytest.raises(InputError, match=r"01_first.ipynb: is the en edition \(one language\): "
+                                         r"run it with --lang en"):
+        run_pipeline(None, lang=lang, notebooks_dir=tmp_path / "notebooks" / "en",
+                     output=tmp_path / "out")
+    assert not (tmp_path / "out").exists()
