@@ -53,8 +53,9 @@ def _qrels_dict(qrels) -> dict[str, dict[str, int]]:
         if missing:
             raise InputError(f"qrels is missing column(s) {sorted(missing)!r}")
         out: dict[str, dict[str, int]] = {}
-        for q, d, r in zip(qrels["query_id"].astype(str), qrels["doc_id"].astype(str),
-                           qrels["relevance"], strict=True):
+        for q, d, r in zip(qrels["query_id"].astype(str).tolist(),
+                           qrels["doc_id"].astype(str).tolist(), qrels["relevance"].tolist(),
+                           strict=True):
             out.setdefault(q, {})[d] = int(r)
         return out
     if isinstance(qrels, Mapping):
@@ -74,7 +75,12 @@ def _rankings(run, depth: int, name: str) -> dict[str, list[str]]:
                        "d": run["doc_id"].astype(str).to_numpy(),
                        "s": run["score"].astype(float).to_numpy()})
     df = df.sort_values(["q", "s", "d"], ascending=[True, False, False], kind="stable")
-    return {q: g["d"].tolist()[:depth] for q, g in df.groupby("q", sort=True)}
+    ranked: dict[str, list[str]] = {}
+    for q, d in zip(df["q"].tolist(), df["d"].tolist(), strict=True):
+        top = ranked.setdefault(q, [])
+        if len(top) < depth:
+            top.append(d)
+    return ranked
 
 
 def synthetic_collection(*, n_queries: int = 40, docs_per_query: int = 50,
@@ -333,6 +339,11 @@ def simulate_log(experiment: Experiment, qrels, run_a, run_b, *, n_users: int = 
     t0 = pd.Timestamp(start)
     if t0.tzinfo is None:
         raise InputError(f"start must carry a UTC offset; got {start!r}")
+    shown = docs.tolist()
+    clicked: list[list[str]] = [[] for _ in shown]
+    for row, col in zip(*(axis.tolist() for axis in np.nonzero(clicks)), strict=True):
+        clicked[row].append(shown[row][col])  # row by row, each row's clicks in rank order
+    full = (docs != "").all(axis=1).tolist()
     log = pd.DataFrame({
         "experiment": experiment.name,
         "variant": variants[user_idx].astype(str),
@@ -340,8 +351,9 @@ def simulate_log(experiment: Experiment, qrels, run_a, run_b, *, n_users: int = 
         "query": np.array(pair.query_ids, dtype=object)[qidx].astype(str),
         "timestamp": t0.tz_convert("UTC") + pd.to_timedelta(
             np.round(seconds * 1e6).astype(np.int64), unit="us"),
-        "retrieved": [[d for d in row if d] for row in docs],
-        "clicks": [list(row[c]) for row, c in zip(docs, clicks, strict=True)],
+        "retrieved": [row if whole else [d for d in row if d]
+                      for row, whole in zip(shown, full, strict=True)],
+        "clicks": clicked,
         "feedback": pd.array([int(s) if g else None for s, g in zip(satisfied, gives, strict=True)],
                              dtype="Int64"),
     })
