@@ -179,7 +179,8 @@ class Experiment:
         for w in weights:
             cum += Fraction(w)
             bounds.append(cum / total * _TWO_64)
-        object.__setattr__(self, "_bounds", tuple(bounds))
+        # h < bound exactly when h < ceil(bound), h an integer: compared as integers
+        object.__setattr__(self, "_bounds", tuple(math.ceil(b) for b in bounds))
 
     @property
     def control(self) -> str:

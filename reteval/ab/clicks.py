@@ -102,16 +102,17 @@ class CascadeModel:
         """Clicks (bool, same shape) for rows of attractiveness, one row per impression."""
         gen = check_rng(rng)
         r = np.asarray(attract, dtype=float)
-        clicks = np.zeros(r.shape, dtype=bool)
-        active = np.ones(r.shape[0], dtype=bool)
         u = gen.random((2, *r.shape), dtype=np.float32)
-        for i in range(r.shape[1]):
-            c = active & (u[0, :, i] < r[:, i])
-            clicks[:, i] = c
-            # one uniform decides what happens next: stop after a click, read on after none
-            active &= np.where(c, u[1, :, i] >= self.stop_probability,
-                               u[1, :, i] < self.persistence)
-        return clicks
+        attracted = u[0] < r  # clicked if read
+        if not r.shape[1]:
+            return attracted
+        # one uniform decides what happens after each position read: stop after a click,
+        # read on after none; the user reads down to the first position they leave at
+        leaves = ((attracted & (u[1] < self.stop_probability))
+                  | (~attracted & (u[1] >= self.persistence)))
+        first = leaves.argmax(axis=1)  # 0 also when the user never leaves
+        last_read = np.where(leaves[np.arange(len(first)), first], first, r.shape[1])
+        return attracted & (np.arange(r.shape[1]) <= last_read[:, None])
 
     def pattern_probabilities(self, attract: np.ndarray, patterns: np.ndarray) -> np.ndarray:
         """P(click pattern) for each row of ``attract`` (K, L) and pattern (P, L) -> (K, P)."""

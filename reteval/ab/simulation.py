@@ -53,8 +53,9 @@ def _qrels_dict(qrels) -> dict[str, dict[str, int]]:
         if missing:
             raise InputError(f"qrels is missing column(s) {sorted(missing)!r}")
         out: dict[str, dict[str, int]] = {}
-        for q, d, r in zip(qrels["query_id"].astype(str), qrels["doc_id"].astype(str),
-                           qrels["relevance"], strict=True):
+        for q, d, r in zip(qrels["query_id"].astype(str).tolist(),
+                           qrels["doc_id"].astype(str).tolist(), qrels["relevance"].tolist(),
+                           strict=True):
             out.setdefault(q, {})[d] = int(r)
         return out
     if isinstance(qrels, Mapping):
@@ -74,7 +75,12 @@ def _rankings(run, depth: int, name: str) -> dict[str, list[str]]:
                        "d": run["doc_id"].astype(str).to_numpy(),
                        "s": run["score"].astype(float).to_numpy()})
     df = df.sort_values(["q", "s", "d"], ascending=[True, False, False], kind="stable")
-    return {q: g["d"].tolist()[:depth] for q, g in df.groupby("q", sort=True)}
+    ranked: dict[str, list[str]] = {}
+    for q, d in zip(df["q"].tolist(), df["d"].tolist(), strict=True):
+        top = ranked.setdefault(q, [])
+        if len(top) < depth:
+            top.append(d)
+    return ranked
 
 
 def synthetic_collection(*, n_queries: int = 40, docs_per_query: int = 50,
@@ -221,6 +227,11 @@ def expected_outcomes(qrels, run_a, run_b, *, click_model="cascade", depth: int 
     model = as_click_model(click_model)
     mapping = click_probabilities if click_probabilities is not None else model.click_probabilities
     pair = _prepare(qrels, run_a, run_b, depth=depth, method=method, mapping=mapping)
+    return _expected(pair, model, depth)
+
+
+def _expected(pair: _Pair, model, depth: int) -> dict[str, float]:
+    """:func:`expected_outcomes` of the prepared rankers."""
     patterns = np.array(list(product((False, True), repeat=depth)), dtype=bool)
     p_none_list = ~patterns.any(axis=1)
     first_rr = np.where(p_none_list, 0.0, 1.0 / (1 + np.argmax(patterns, axis=1)))
@@ -328,6 +339,11 @@ def simulate_log(experiment: Experiment, qrels, run_a, run_b, *, n_users: int = 
     t0 = pd.Timestamp(start)
     if t0.tzinfo is None:
         raise InputError(f"start must carry a UTC offset; got {start!r}")
+    shown = docs.tolist()
+    clicked: list[list[str]] = [[] for _ in shown]
+    for row, col in zip(*(axis.tolist() for axis in np.nonzero(clicks)), strict=True):
+        clicked[row].append(shown[row][col])  # row by row, each row's clicks in rank order
+    full = (docs != "").all(axis=1).tolist()
     log = pd.DataFrame({
         "experiment": experiment.name,
         "variant": variants[user_idx].astype(str),
@@ -335,8 +351,9 @@ def simulate_log(experiment: Experiment, qrels, run_a, run_b, *, n_users: int = 
         "query": np.array(pair.query_ids, dtype=object)[qidx].astype(str),
         "timestamp": t0.tz_convert("UTC") + pd.to_timedelta(
             np.round(seconds * 1e6).astype(np.int64), unit="us"),
-        "retrieved": [[d for d in row if d] for row in docs],
-        "clicks": [list(row[c]) for row, c in zip(docs, clicks, strict=True)],
+        "retrieved": [row if whole else [d for d in row if d]
+                      for row, whole in zip(shown, full, strict=True)],
+        "clicks": clicked,
         "feedback": pd.array([int(s) if g else None for s, g in zip(satisfied, gives, strict=True)],
                              dtype="Int64"),
     })
@@ -363,10 +380,14 @@ def _heterogeneous(attract, factors):
     return np.clip(attract * np.reshape(factors, shape), 0.0, 1.0)
 
 
-def _ratio_z(clicks, users, is_b, n_users):
-    """z of the arms' difference in click-through, with the user as unit (delta method)."""
-    x = np.bincount(users, weights=clicks, minlength=n_users)
-    y = np.bincount(users, minlength=n_users).astype(float)
+def _ratio_z(clicks, users, is_b):
+    """z of the arms' difference in click-through, with the user as unit (delta method).
+
+    ``users`` index ``is_b``; users without an impression take no part.
+    """
+    x = np.bincount(users, weights=clicks)
+    y = np.bincount(users).astype(float)
+    is_b = is_b[:len(y)]
     present = y > 0
     rates, variances = [], []
     for arm in (~is_b, is_b):
@@ -375,12 +396,21 @@ def _ratio_z(clicks, users, is_b, n_users):
         if n < 2:
             return np.nan
         r = xs.sum() / ys.sum()
-        cov = np.cov(xs, ys, ddof=1)
+        cov = _cov(xs, ys)
         var = (cov[0, 0] - 2 * r * cov[0, 1] + r ** 2 * cov[1, 1]) / (n * ys.mean() ** 2)
         rates.append(r)
         variances.append(var)
     with np.errstate(divide="ignore", invalid="ignore"):
         return (rates[1] - rates[0]) / np.sqrt(variances[0] + variances[1])
+
+
+def _cov(x, y):
+    """``np.cov(x, y, ddof=1)`` of two float arrays of 2 or more values, by its arithmetic."""
+    both = np.concatenate((x[None], y[None]))
+    both -= both.mean(axis=1)[:, None]
+    product = np.dot(both, both.T.conj())
+    product *= np.true_divide(1, len(x) - 1)
+    return product
 
 
 def _interpolated_first(sizes, power, target) -> int | None:
@@ -506,10 +536,12 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
     if ab_metric not in ("ctr", "rr"):
         raise InputError(f"ab_metric must be 'ctr' or 'rr'; got {ab_metric!r}")
     model = as_click_model(click_model)
-    expected = expected_outcomes(qrels, run_a, run_b, click_model=model, depth=depth,
-                                 method=method)
+    if depth > _MAX_EXACT_DEPTH:
+        raise InputError(f"exact expectations enumerate 2**depth click patterns; depth must "
+                         f"be at most {_MAX_EXACT_DEPTH}, got {depth}")
     pair = _prepare(qrels, run_a, run_b, depth=depth, method=method,
                     mapping=model.click_probabilities)
+    expected = _expected(pair, model, depth)
     gen = check_rng(rng)
     n_max = sizes[-1]
     Q, M, _ = pair.il_attract.shape
@@ -530,8 +562,7 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
         clicked = pattern.any(axis=1)
         if ab_metric == "rr":
             clicked = np.where(clicked, 1.0 / (1 + np.argmax(pattern, axis=1)), 0.0)
-        z = np.array([_ratio_z(clicked[:n], users[:n], user_in_b, n_max)
-                      for n in sizes])
+        z = np.array([_ratio_z(clicked[:n], users[:n], user_in_b) for n in sizes])
         p = 2 * norm.sf(np.abs(z))
         ab_hits += (p < alpha) & (np.sign(z) == true_ab)
         # interleaving: every impression sees both rankers; a user's net preference is one vote
@@ -566,7 +597,8 @@ def _impression_users(gen, n: int, queries_per_user: float) -> np.ndarray:
     if queries_per_user == 1:
         return np.arange(n)
     per_user = 1 + gen.poisson(queries_per_user - 1, size=n)
-    return np.repeat(np.arange(n), per_user)[:n]
+    enough = int(np.searchsorted(np.cumsum(per_user), n)) + 1  # users who take the n
+    return np.repeat(np.arange(enough), per_user[:enough])[:n]
 
 
 def _comparison_verdict(needed, expected, target_power, alpha, sizes, method,

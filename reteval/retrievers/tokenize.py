@@ -20,6 +20,7 @@ inside bigrams, where they are harmless.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -123,6 +124,11 @@ class Tokenizer:
 
     def __call__(self, text: str) -> list[str]:
         """Return the index terms of ``text``, in text order."""
+        if not isinstance(text, str):  # not remembered: the text rules name the bad value
+            return self._terms(text)
+        return list(_terms(self, text))
+
+    def _terms(self, text: str) -> list[str]:
         stop = self.stopwords
         cjk = "bigram+char" if self.cjk_unigrams else "bigram"
         terms: list[str] = []
@@ -139,6 +145,13 @@ class Tokenizer:
             for pos, stem in zip(positions, self._stem.stemWords(words), strict=True):
                 terms[pos] = stem
         return terms
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _terms(tokenizer: Tokenizer, text: str) -> tuple[str, ...]:
+    """The terms of ``text``, remembered: equal tokenizers (the same options) share them, so a
+    corpus indexed by several retrievers in one process is tokenized once."""
+    return tuple(tokenizer._terms(text))
 
 
 #: The default :class:`Tokenizer` (English stop words, Porter stems, CJK bigrams), a callable

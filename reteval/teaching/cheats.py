@@ -46,9 +46,11 @@ def _check_k(k) -> int:
 
 def _grades(qrels) -> dict[str, dict[str, int]]:
     frame = as_qrels(qrels)
-    return {str(qid): dict(zip(group["doc_id"].astype(str), (int(g) for g in group["relevance"]),
-                               strict=True))
-            for qid, group in frame.groupby("query_id", sort=True)}
+    grades: dict[str, dict[str, int]] = {}
+    for qid, doc, grade in zip(frame["query_id"].tolist(), frame["doc_id"].tolist(),
+                               frame["relevance"].tolist(), strict=True):
+        grades.setdefault(str(qid), {})[str(doc)] = int(grade)
+    return dict(sorted(grades.items()))
 
 
 def ranked_lists(run) -> dict[str, list[str]]:
@@ -70,8 +72,10 @@ def ranked_lists(run) -> dict[str, list[str]]:
     {'q1': ['d3', 'd2', 'd1']}
     """
     frame = sort_run(as_run(run))
-    return {str(qid): [str(d) for d in group["doc_id"]]
-            for qid, group in frame.groupby("query_id", sort=False)}
+    lists: dict[str, list[str]] = {}
+    for qid, doc in zip(frame["query_id"].tolist(), frame["doc_id"].tolist(), strict=True):
+        lists.setdefault(str(qid), []).append(str(doc))
+    return lists
 
 
 def chapter_scores(qrels, lists, k, *, relevance_level: int = 1) -> pd.DataFrame:

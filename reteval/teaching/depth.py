@@ -28,7 +28,10 @@ __all__ = ["cut_to_depths", "pad_run", "shared_prefix"]
 
 def _ranked(run) -> dict[str, list[str]]:
     frame = sort_run(as_run(run))
-    return {qid: group["doc_id"].tolist() for qid, group in frame.groupby("query_id", sort=False)}
+    ranked: dict[str, list[str]] = {}
+    for qid, doc in zip(frame["query_id"].tolist(), frame["doc_id"].tolist(), strict=True):
+        ranked.setdefault(qid, []).append(doc)
+    return ranked
 
 
 def pad_run(run, doc_ids, depth: int, *, rng) -> pd.DataFrame:
@@ -66,15 +69,15 @@ def pad_run(run, doc_ids, depth: int, *, rng) -> pd.DataFrame:
         raise InputError(f"depth must be a positive integer; got {depth!r}")
     rng = np.random.default_rng(rng)
     universe = np.asarray([str(d) for d in doc_ids], dtype=object)
-    rows = []
+    queries, docs, scores = [], [], []
     for qid, ranked in _ranked(run).items():
         have = set(ranked)
         rest = universe[[d not in have for d in universe]]
         extra = rng.permutation(rest)[: max(0, depth - len(ranked))].tolist()
-        docs = ranked + extra
-        rows.append(pd.DataFrame({"query_id": qid, "doc_id": docs,
-                                  "score": np.arange(len(docs), 0, -1, dtype=np.float64)}))
-    return pd.concat(rows, ignore_index=True)
+        queries += [qid] * (len(ranked) + len(extra))
+        docs += ranked + extra
+        scores.append(np.arange(len(ranked) + len(extra), 0, -1, dtype=np.float64))
+    return pd.DataFrame({"query_id": queries, "doc_id": docs, "score": np.concatenate(scores)})
 
 
 def cut_to_depths(run, depths) -> pd.DataFrame:
