@@ -70,3 +70,58 @@ def test_compare_command_parses_each_name_once(parses, tmp_path, capsys):
     assert doc["aggregation"] == {"nDCG@10": "mean", "MAP": "mean", "gm_map": "gmean",
                                   "num_ret": "sum", "P@1": "mean"}
     assert parses == dict.fromkeys(ASKED, 1)
+
+
+@pytest.fixture
+def files(tmp_path):
+    write_qrels(QRELS, tmp_path / "qrels")
+    paths = [str(tmp_path / f"{name}.run") for name in RUNS]
+    for path, (name, run) in zip(paths, RUNS.items(), strict=True):
+        write_run(run, path, tag=name)
+    return str(tmp_path / "qrels"), paths
+
+
+# run a: 3 documents a query (num_ret 18 over 6 queries), a relevant document first on the
+# odd queries only (P@1 0.5)
+@pytest.mark.parametrize(("fmt", "per_query", "num_ret", "p1"), [
+    ("table", "-q", "num_ret all 18", "P@1 all 0.5000"),
+    ("json", "-q", '"num_ret": 18', '"P@1": 0.5'),
+    ("csv", "--missing=zero", "num_ret,18", "P@1,0.5"),
+    ("trec", "-q", "num_ret all 18", "P_1 all 0.5000"),
+])
+def test_evaluate_command_parses_each_name_once(parses, files, capsys, fmt, per_query, num_ret,
+                                                p1):
+    qrels, paths = files
+    asked = [*ASKED, "P.5,10", "utility.2,-1,0,0"]
+    assert main(["evaluate", qrels, paths[0], *(a for m in asked for a in ("-m", m)),
+                 per_query, "--format", fmt]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert num_ret in out and p1 in out
+    assert parses == dict.fromkeys(asked, 1)
+
+
+def test_evaluate_command_parses_once_for_several_runs_and_zscores(parses, files, tmp_path,
+                                                                   capsys):
+    qrels, paths = files
+    zscores = tmp_path / "zscores"
+    zscores.write_text("q1 P_1 0.5 0.5\n")
+    assert main(["evaluate", qrels, *paths, "-m", "P@1", "-m", "num_ret", "-Z", str(zscores),
+                 "-q", "--format", "trec"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    # run a has a relevant document first on q1: (1 - 0.5) / 0.5; the 5 other queries have
+    # no entry (-1000000): (1 - 5000000) / 6
+    assert "ZP_1 q1 1.0000" in out and "ZP_1 all -833333.1667" in out
+    assert parses == {"P@1": 1, "num_ret": 1}
+
+
+def test_trec_text_and_aggregate_take_parsed_measures(parses):
+    columns = dict(names.measure_columns(["P@1", "num_ret", "utility.2,-1,0,0"]))
+    per_query = reteval.evaluate(QRELS, RUNS["a"], columns)
+    parses.clear()
+    text = reteval.evaluation.to_trec_eval(per_query, measures=columns)
+    assert reteval.evaluation.aggregate(per_query, measures=columns).tolist() == [
+        0.5, 18.0, 3.0]  # utility: 2 for each of 2 relevant retrieved, -1 for the other
+    assert text.splitlines()[0] == "num_ret               \tall\t18"
+    assert "utility_2,-1,0,0      \tall\t3.0000" in text
+    assert parses == {}
+
