@@ -125,3 +125,27 @@ def test_trec_text_and_aggregate_take_parsed_measures(parses):
     assert "utility_2,-1,0,0      \tall\t3.0000" in text
     assert parses == {}
 
+
+def test_monitor_command_parses_each_name_once(parses, files, tmp_path, capsys):
+    qrels, paths = files
+    other = tmp_path / "other-qrels"  # q1's second document judged not relevant
+    write_qrels({**QRELS, "q1": {"d1": 1, "e1": 0}}, other)
+    asked = ["nDCG@10", "MAP", "gm_map", "num_ret"]
+    history = str(tmp_path / "history.db")
+    docs = []
+    # the first entry, a baseline with the same judgments, one whose judgments differ
+    # (the baseline's run is scored again)
+    for run, judgments in ((paths[0], qrels), (paths[1], qrels), (paths[0], str(other))):
+        parses.clear()
+        status = main(["monitor", history, "--run", run, "--qrels", judgments, "--name", "a",
+                       *(a for m in asked for a in ("-m", m)), "--threshold", "P@1=0.9",
+                       "--format", "json"])
+        assert status == 3  # P@1 is below 0.9 each time
+        docs.append(json.loads(capsys.readouterr().out))
+        # the options' own check of the regression settings reads a probe column, "x"
+        assert {k: v for k, v in parses.items() if k != "x"} == dict.fromkeys([*asked, "P@1"],
+                                                                                1)
+    # canonical names; run a retrieves 18 documents, b 18 too, with P@1 0.5 and 0.5
+    assert [doc["measures"]["NumRet"] for doc in docs] == [18, 18, 18]
+    assert [doc["measures"]["P@1"] for doc in docs] == [0.5, 0.5, 0.5]
+    assert [doc["baseline_rescored"] for doc in docs] == [False, False, True]
