@@ -149,3 +149,17 @@ def test_monitor_command_parses_each_name_once(parses, files, tmp_path, capsys):
     assert [doc["measures"]["NumRet"] for doc in docs] == [18, 18, 18]
     assert [doc["measures"]["P@1"] for doc in docs] == [0.5, 0.5, 0.5]
     assert [doc["baseline_rescored"] for doc in docs] == [False, False, True]
+
+
+def test_repro_command_parses_each_name_once(parses, files, capsys):
+    qrels, (a, b, c) = files
+    asked = ["P@1", "num_ret", "MAP"]
+    assert main(["repro", qrels, "--original", a, b, "--reproduced", c, a,
+                 *(arg for m in asked for arg in ("-m", m)), "--format", "json"]) == 0
+    table = json.loads(capsys.readouterr().out)["table"]
+    # c is a cut to 2 documents a query: the same first document, 2 retrieved, not 3
+    assert table["baseline ARP original"]["P@1"] == 0.5
+    assert table["baseline ARP reproduced"]["P@1"] == 0.5
+    assert table["baseline ARP original"]["num_ret"] == 3.0
+    assert table["baseline ARP reproduced"]["num_ret"] == 2.0
+    assert parses == dict.fromkeys(asked, 1)
