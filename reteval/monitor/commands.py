@@ -361,6 +361,7 @@ def _table(frame) -> str:
     fixed = {"created_utc", "retriever", "dataset", "fingerprint", "num_queries",
              "alert", "alerts", "alert_measures", "rescored"}
     measures = [c for c in frame.columns if c not in fixed]
+    counts = {m: is_count(m) for m in measures}  # each stored label parsed once, not per row
     header = ["id", "created_utc", "retriever", "dataset", "queries", *measures, "alerts"]
     rows = [header]
     for entry_id, row in frame.iterrows():
@@ -375,7 +376,7 @@ def _table(frame) -> str:
         for m in measures:
             value = row[m]
             text = "-" if math.isnan(value) else (
-                f"{value:.0f}" if is_count(m) else f"{value:.4f}")
+                f"{value:.0f}" if counts[m] else f"{value:.4f}")
             cells.append(text + ("!" if m in marked else " "))
         note = "[baseline re-scored]" if row.get("rescored", False) else ""
         cells.append(" ".join(t for t in (display_name(row["alerts"]), note) if t))

@@ -163,3 +163,20 @@ def test_repro_command_parses_each_name_once(parses, files, capsys):
     assert table["baseline ARP original"]["num_ret"] == 3.0
     assert table["baseline ARP reproduced"]["num_ret"] == 2.0
     assert parses == dict.fromkeys(asked, 1)
+
+
+def test_history_command_parses_each_name_once(parses, files, tmp_path, capsys):
+    qrels, paths = files
+    history = str(tmp_path / "history.db")
+    for run in paths[:2]:
+        main(["monitor", history, "--run", run, "--qrels", qrels, "--name", "a",
+              "-m", "MAP", "-m", "num_ret", "-m", "P@1"])
+    capsys.readouterr()
+    parses.clear()
+    assert main(["history", history, "-m", "map", "-m", "num_ret"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()]
+    # AP by hand: (1 + 2/3) / 2 on half the queries, (1/2 + 2/3) / 2 on the others
+    assert rows[0][5:7] == ["AP", "NumRet"]  # the entries: the time is 2 words
+    assert [row[6:8] for row in rows[1:]] == [["0.7083", "18"], ["0.7083", "18"]]
+    # the names asked, then the labels the history stores, once each (not once a row)
+    assert parses == {"map": 1, "num_ret": 1, "AP": 1, "NumRet": 1}
