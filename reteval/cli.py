@@ -188,9 +188,9 @@ def _evaluate_values(args, qrels, run, measures, options):
 
 
 def _cmd_evaluate(args) -> int:
-    from reteval.evaluation.checks import MissingQueriesWarning
+    from reteval.evaluation.checks import MissingQueriesWarning, check_arguments
     from reteval.evaluation.engine import summarize
-    from reteval.measures import DEFAULT_MEASURES, is_count, without_text
+    from reteval.measures import DEFAULT_MEASURES, without_text
 
     # trec_eval's layout without -m: trec_eval's default measures
     given = args.measures or (["official"] if args.format == "trec" else list(DEFAULT_MEASURES))
@@ -201,6 +201,8 @@ def _cmd_evaluate(args) -> int:
     if args.complete:
         args.missing = "zero"
     options = _evaluate_options(args)
+    # each name parsed once: the engines, the means and the writers read these measures
+    columns = dict(check_arguments(numbers or ["num_q"], args.relevance_level, args.missing))
     qrels = args.qrels
     if len(args.run) > 1 and args.rel_format == "qrels" and args.engine == "memory":
         from reteval.io.columns import as_qrels_columns
@@ -211,8 +213,7 @@ def _cmd_evaluate(args) -> int:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             # runid or relstring alone: the queries are still read and checked
-            query_ids, values = _evaluate_values(args, qrels, run, numbers or ["num_q"],
-                                                 options)
+            query_ids, values = _evaluate_values(args, qrels, run, columns, options)
         for warning in caught:
             if not (args.complete and issubclass(warning.category, MissingQueriesWarning)):
                 print(f"reteval: warning: {warning.message}", file=sys.stderr)
@@ -221,14 +222,14 @@ def _cmd_evaluate(args) -> int:
         # means summed in trec_eval's order (ids as text); tables show all-digit ids in
         # numeric order
         query_ids, values = _in_order(query_ids, values, text=True)
-        means = summarize(values, zscored=zscored)
+        means = summarize(values, zscored=zscored, measures=columns)
         if args.format != "trec":
             query_ids, values = _in_order(query_ids, values, text=False)
-        counts = {name: is_count(name) and not zscored for name in values}
+        counts = {name: columns[name].spec.count and not zscored for name in values}
         results.append((run, query_ids, values, means, counts))
     writer = {"json": _write_json, "csv": _write_csv, "trec": _write_trec}.get(args.format,
                                                                               _write_table)
-    writer(args, given, options, qrels, results)
+    writer(args, given, options, qrels, results, columns)
     return 0
 
 
@@ -249,7 +250,7 @@ def _rows(values) -> list[dict]:
     return [dict(zip(names, row, strict=True)) for row in zip(*values.values(), strict=True)]
 
 
-def _write_json(args, given, options, qrels, results) -> None:
+def _write_json(args, given, options, qrels, results, columns) -> None:
     docs = []
     for run, query_ids, values, means, counts in results:
         doc = {"measures": {k: _json_number(v, counts[k]) for k, v in means.items()},
@@ -264,7 +265,7 @@ def _write_json(args, given, options, qrels, results) -> None:
     sys.stdout.write("\n")
 
 
-def _write_csv(args, given, options, qrels, results) -> None:
+def _write_csv(args, given, options, qrels, results, columns) -> None:
     import csv
 
     writer = csv.writer(sys.stdout, lineterminator="\n")
@@ -285,7 +286,7 @@ def _write_csv(args, given, options, qrels, results) -> None:
                 writer.writerow([*first, name, _exact(value, counts[name])])
 
 
-def _write_trec(args, given, options, qrels, results) -> None:
+def _write_trec(args, given, options, qrels, results, columns) -> None:
     import pandas as pd
 
     from reteval.evaluation.formats import to_trec_eval
@@ -309,12 +310,10 @@ def _write_trec(args, given, options, qrels, results) -> None:
             relstrings = (name.replace(".", "_", 1), strings)
         runid = _run_tag(run) if wants_runid(given) else None
         sys.stdout.write(to_trec_eval(per_query, queries=args.per_query, runid=runid,
-                                      relstrings=relstrings))
+                                      relstrings=relstrings, measures=columns))
 
 
-def _write_table(args, given, options, qrels, results) -> None:
-    from reteval.measures import parse_measure
-
+def _write_table(args, given, options, qrels, results, columns) -> None:
     out = sys.stdout
     several = len(results) > 1
     runs = max(len(str(run)) for run, *_ in results)
@@ -328,7 +327,7 @@ def _write_table(args, given, options, qrels, results) -> None:
                               f"{_fmt(value, counts[name])}\n")
         for name, value in means.items():
             out.write(f"{first}{name:<{width}}  all  {_fmt(value, counts[name])}\n")
-        if not any(parse_measure(name).family == "NumQ" for name in values):
+        if not any(columns[name].family == "NumQ" for name in values):
             out.write(f"{first}{'num_q':<{width}}  all  {len(query_ids)}\n")
 
 

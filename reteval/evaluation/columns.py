@@ -188,7 +188,7 @@ def _standardise(query_ids, values, columns, table):
 
     out = {}
     for label, spec in columns:
-        name = trec_name(label) or label
+        name = trec_name(spec, label=label) or label
         column = np.asarray(values[label], dtype=np.float64)
         if spec.spec.aggregate == "gmean":
             column = np.log(np.maximum(column, GEOMETRIC_FLOOR))

@@ -204,9 +204,9 @@ def evaluate_dask(qrels, run, measures, *, relevance_level: float = 1,
     """
     if not isinstance(measures, str) and hasattr(measures, "__iter__"):
         measures = list(measures)
-    # the same checks as in memory; unknown measures fail here, before any work is sent out
-    check_arguments(measures, relevance_level, missing)
-    names = [measures] if isinstance(measures, str) else measures
+    # the same checks as in memory; unknown measures fail here, before any work is sent out.
+    # The partitions are given the measures parsed here, {label: Measure}.
+    names = dict(check_arguments(measures, relevance_level, missing))
     relevance_level = relevance_level_value(relevance_level)
     if is_dask_collection(qrels):
         qrels = qrels.compute()

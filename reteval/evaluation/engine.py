@@ -127,13 +127,17 @@ def evaluate(qrels, run, measures, *, relevance_level: float = 1,
 
 
 
-def aggregate(per_query: pd.DataFrame) -> pd.Series:
+def aggregate(per_query: pd.DataFrame, *, measures=None) -> pd.Series:
     """The values trec_eval reports for ``all``: the mean, or the sum for counts.
 
     Parameters
     ----------
     per_query : pandas.DataFrame
         A result of :func:`evaluate`.
+    measures : mapping, optional
+        ``{column label: Measure}``, the columns parsed already (as
+        :func:`reteval.measures.measure_columns` gives them); a column it does not have
+        is parsed from its label, as :func:`summarize` does.
 
     Returns
     -------
@@ -155,7 +159,7 @@ def aggregate(per_query: pd.DataFrame) -> pd.Series:
     # summed in trec_eval's order, the query ids as text, whatever the rows' order
     order = sorted(range(len(per_query)), key=lambda i: str(per_query.index[i]))
     values = [summarize({column: per_query.iloc[:, i].to_numpy(dtype=float)[order]},
-                        zscored=zscored)[column]
+                        zscored=zscored, measures=measures)[column]
               for i, column in enumerate(per_query.columns)]  # by position: names may repeat
     return pd.Series(values, index=per_query.columns, dtype=float)
 

@@ -10,11 +10,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
 import pandas as pd
 
 from reteval.errors import InputError
 from reteval.evaluation.engine import aggregate
 from reteval.measures import parse_measure, trec_name, trec_order
+
+if TYPE_CHECKING:
+    from reteval.measures import Measure
 
 __all__ = ["to_long", "to_trec_eval"]
 
@@ -33,7 +39,8 @@ def _check(per_query) -> pd.DataFrame:
 
 
 def to_trec_eval(per_query: pd.DataFrame, *, queries: bool = False, runid: str | None = None,
-                 relstrings: tuple[str, dict[str, str]] | None = None) -> str:
+                 relstrings: tuple[str, dict[str, str]] | None = None,
+                 measures: Mapping[str, Measure] | None = None) -> str:
     """The text ``trec_eval`` prints for these results.
 
     Parameters
@@ -47,6 +54,10 @@ def to_trec_eval(per_query: pd.DataFrame, *, queries: bool = False, runid: str |
     relstrings : (str, dict), optional
         trec_eval's ``relstring`` lines: the printed name and ``{query: string}``
         (:func:`reteval.measures.relevance_strings`).
+    measures : mapping, optional
+        ``{column label: Measure}`` of the columns, parsed already (the columns of
+        :func:`reteval.measures.measure_columns`); a column it does not have is parsed
+        from its label.
 
     Returns
     -------
@@ -76,10 +87,12 @@ def to_trec_eval(per_query: pd.DataFrame, *, queries: bool = False, runid: str |
     """
     per_query = _check(per_query)
     zscored = bool(per_query.attrs.get("zscores", False))
+    known = measures or {}
     columns = []
     for position, column in enumerate(per_query.columns):
-        measure = parse_measure(column)
-        columns.append((trec_order(column), position, trec_name(column) or str(column),
+        measure = known[column] if column in known else parse_measure(column)
+        columns.append((trec_order(measure), position,
+                        trec_name(measure, label=str(column)) or str(column),
                         measure.spec.count and not zscored, measure.spec.query_lines))
     relstring_of: dict[str, str] = {}
     if relstrings is not None:
@@ -107,7 +120,7 @@ def to_trec_eval(per_query: pd.DataFrame, *, queries: bool = False, runid: str |
                     line(name, query, relstring_of.get(query, ""), None)
                 else:
                     line(name, query, values[row, position], count)
-    overall = aggregate(per_query)
+    overall = aggregate(per_query, measures=known)
     if runid is not None:
         lines.append(f"{'runid':<22}\tall\t{runid}")
     for _, position, name, count, _ in columns:

@@ -45,12 +45,14 @@ def _trec_text(measure: Measure):
     return trec.name, trec.order
 
 
-def trec_name(measure) -> str | None:
+def trec_name(measure, *, label: str | None = None) -> str | None:
     """The name trec_eval prints for a measure, or None when trec_eval has no such measure.
 
     Measures with their own ``rel`` or ``judged_only`` have no trec_eval name (trec_eval's
     ``-l`` and ``-J`` are global). A name trec_eval prints is returned as given: the
-    parameters of ``utility_2,-1,0,0`` or ``11pt_avg_.25,.5`` keep their spelling.
+    parameters of ``utility_2,-1,0,0`` or ``11pt_avg_.25,.5`` keep their spelling. A
+    :class:`Measure` parsed already keeps the spelling of its ``label``, the name it was
+    asked by, in the same way (and is not parsed again).
 
     Examples
     --------
@@ -58,13 +60,17 @@ def trec_name(measure) -> str | None:
     ('ndcg_cut_10', 'map', 'iprec_at_recall_0.10', None)
     >>> trec_name("11pt_avg_.25,.5,.75"), trec_name("GMAP"), trec_name("nDCG(1=3,2=9)")
     ('11pt_avg_.25,.5,.75', 'gm_map', 'ndcg_1=3,2=9')
+    >>> trec_name(parse_measure("utility.2,-1,0,0"), label="utility.2,-1,0,0")
+    'utility_2,-1,0,0'
     """
     m = parse_measure(measure)
     text = _trec_text(m)
     if text is None:
         return None
-    if isinstance(measure, str):
-        given = measure.strip()
+    if label is None and isinstance(measure, str):
+        label = measure
+    if label is not None:
+        given = label.strip()
         base = given.partition(".")[0]
         for cut in range(len(given) - 1, 0, -1):
             if base in TREC_NAMES:  # ndcg_cut.10 is ndcg_cut's, not ndcg's

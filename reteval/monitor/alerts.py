@@ -27,14 +27,14 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from reteval._util.validation import check_number, check_probability, check_rng
 from reteval.errors import InputError
-from reteval.measures import parse_measure
+from reteval.measures import Measure, parse_measure
 
 __all__ = [
     "ALERT_KINDS",
@@ -95,10 +95,15 @@ class Alert:
 
 @dataclass(frozen=True)
 class Threshold:
-    """Alert when ``measure``'s aggregate value is strictly below ``minimum``."""
+    """Alert when ``measure``'s aggregate value is strictly below ``minimum``.
+
+    ``spec`` is the :class:`~reteval.measures.Measure` that ``measure`` names, when the
+    rule was parsed (:func:`parse_threshold`); it is not part of the rule's value.
+    """
 
     measure: str
     minimum: float
+    spec: Measure | None = field(default=None, compare=False, repr=False)
 
 
 _THRESHOLD = re.compile(r"^\s*([^=<>\s]+)\s*(?:=|<)\s*(\S+)\s*$")
@@ -137,7 +142,8 @@ the measure is below VALUE), e.g. 'R@5=0.7'; got 'R@5'
         minimum = math.nan
     if not math.isfinite(minimum):
         raise InputError(f"threshold {text!r}: the value must be a finite number; got {value!r}")
-    return Threshold(str(parse_measure(name)), minimum)
+    measure = parse_measure(name)
+    return Threshold(str(measure), minimum, measure)
 
 
 def check_thresholds(values: Mapping[str, float], thresholds: Iterable) -> list[Alert]:
@@ -276,8 +282,10 @@ def check_regression(
     current, baseline : pandas.DataFrame
         Per-query values (index ``query_id``, one column per measure), as
         :func:`reteval.evaluate` returns and the history stores.
-    measures : sequence of str, optional
-        Measures to compare; default: every column of ``current``.
+    measures : sequence of str, or mapping, optional
+        Measures to compare; default: every column of ``current``. A mapping
+        ``{label: Measure}`` gives the measures of the labels, parsed already (a column
+        label is otherwise parsed to know how its values aggregate).
     alpha : float, default 0.05
         Significance level.
     test : str, default "t"
@@ -327,6 +335,7 @@ def check_regression(
                             requirement="a finite number >= 0")
     test_name, correction_name = canonical_test(test), canonical_correction(correction)
     names = list(current.columns) if measures is None else [str(m) for m in measures]
+    parsed = measures if isinstance(measures, Mapping) else {}
     unknown = [m for m in names if m not in current.columns]
     if unknown:
         raise InputError(
@@ -361,7 +370,7 @@ def check_regression(
         x = current.loc[common, name].to_numpy(dtype=np.float64)
         y = baseline.loc[common, name].to_numpy(dtype=np.float64)
         # a geometric mean (GMAP) is tested on the logarithms it averages, as compare does
-        how = aggregation_of(name)
+        how = aggregation_of(parsed.get(name, name))
         result = paired_test(compared_values(x, how), compared_values(y, how), test=test_name,
                              n_resamples=n_resamples, rng=rng)
         raw.append((name, x, y, result))
@@ -377,8 +386,9 @@ def check_regression(
     since = "" if baseline_id is None else f" since entry {baseline_id}"
     for (name, x, y, result), p, p_adj in zip(raw, pvalues, adjusted, strict=True):
         base_mean, cur_mean = (
-            (float(y.mean()), float(x.mean())) if aggregation_of(name) == "mean"
-            else (summarize({name: y})[name], summarize({name: x})[name]))  # GMAP, counts
+            (float(y.mean()), float(x.mean())) if aggregation_of(parsed.get(name, name)) == "mean"
+            else (summarize({name: y}, measures=parsed)[name],
+                  summarize({name: x}, measures=parsed)[name]))  # GMAP, counts
         diff = cur_mean - base_mean
         regressed = bool(np.isfinite(p_adj) and p_adj < alpha and diff < 0 and -diff >= min_drop)
         comparisons.append(

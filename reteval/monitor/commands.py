@@ -175,10 +175,12 @@ def add_subcommands(subparsers) -> None:
 # --------------------------------------------------------------------------- monitor
 
 
-def _summary(result) -> str:
+def _summary(result, columns) -> str:
+    """One line for the entry; ``columns`` are the options' ``{name: Measure}``."""
     e = result.entry
     values = " ".join(
-        f"{m}={v:.0f}" if is_count(m) else f"{m}={v:.4f}" for m, v in e.aggregates.items()
+        f"{m}={v:.0f}" if (columns[m].spec.count if m in columns else is_count(m))
+        else f"{m}={v:.4f}" for m, v in e.aggregates.items()
     )
     flag = f", {len(e.alerts)} alert(s)" if e.alerts else ""
     from reteval.monitor.trend import display_name
@@ -244,7 +246,7 @@ def _monitor_once(args) -> int:
         json.dump(_strict_json(doc), sys.stdout, indent=2, ensure_ascii=False, allow_nan=False)
         sys.stdout.write("\n")
     else:
-        print(_summary(result))
+        print(_summary(result, options.measure_columns))
     sys.stdout.flush()
     return ALERT_EXIT_STATUS if result.alerted else 0
 
@@ -359,6 +361,7 @@ def _table(frame) -> str:
     fixed = {"created_utc", "retriever", "dataset", "fingerprint", "num_queries",
              "alert", "alerts", "alert_measures", "rescored"}
     measures = [c for c in frame.columns if c not in fixed]
+    counts = {m: is_count(m) for m in measures}  # each stored label parsed once, not per row
     header = ["id", "created_utc", "retriever", "dataset", "queries", *measures, "alerts"]
     rows = [header]
     for entry_id, row in frame.iterrows():
@@ -373,7 +376,7 @@ def _table(frame) -> str:
         for m in measures:
             value = row[m]
             text = "-" if math.isnan(value) else (
-                f"{value:.0f}" if is_count(m) else f"{value:.4f}")
+                f"{value:.0f}" if counts[m] else f"{value:.4f}")
             cells.append(text + ("!" if m in marked else " "))
         note = "[baseline re-scored]" if row.get("rescored", False) else ""
         cells.append(" ".join(t for t in (display_name(row["alerts"]), note) if t))

@@ -45,6 +45,7 @@ from pathlib import Path
 import pandas as pd
 
 from reteval.errors import InputError
+from reteval.measures import parse_measure
 from reteval.monitor.alerts import (
     Alert,
     RegressionReport,
@@ -173,7 +174,8 @@ def _read_queries(path) -> dict[str, str]:
     return read_beir_queries(path)
 
 
-def _canonical_measures(measures) -> list[str]:
+def _canonical_measures(measures) -> dict:
+    """``{canonical name: Measure}`` of the names, each parsed once, in their order."""
     from reteval.measures import DEFAULT_MEASURES, parse_measure
 
     names = list(DEFAULT_MEASURES) if measures is None else (
@@ -181,11 +183,10 @@ def _canonical_measures(measures) -> list[str]:
     )
     if not names:
         raise InputError("measures must name at least one measure")
-    canonical = []
+    canonical: dict = {}
     for name in names:
-        text = str(parse_measure(name))
-        if text not in canonical:
-            canonical.append(text)
+        measure = parse_measure(name)
+        canonical.setdefault(str(measure), measure)
     return canonical
 
 
@@ -264,13 +265,23 @@ class MonitorOptions:
     rng: object = 0
     lock_timeout: float = 5.0
     keep_run_bytes: int = 16 * 2**20
+    # parsed once, by __post_init__: the threshold rules and {canonical name: Measure}
+    _rules: tuple = field(default=(), init=False, repr=False, compare=False)
+    _columns: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         for key in ("measures", "thresholds"):
             value = getattr(self, key)
             if value is not None and not isinstance(value, tuple):
                 object.__setattr__(self, key, (value,) if isinstance(value, str) else tuple(value))
-        self.measure_names  # noqa: B018 - parses every measure and threshold now
+        # every measure and threshold parsed now, once
+        rules = tuple(parse_threshold(t) for t in self.thresholds)
+        columns = _canonical_measures(self.measures)
+        for rule in rules:
+            if rule.measure not in columns:
+                columns[rule.measure] = rule.spec or parse_measure(rule.measure)
+        object.__setattr__(self, "_rules", rules)
+        object.__setattr__(self, "_columns", columns)
         size = self.keep_run_bytes
         if isinstance(size, bool) or not isinstance(size, int) or size < 0:
             raise InputError(f"keep_run_bytes must be an integer >= 0; got {size!r}")
@@ -295,16 +306,17 @@ class MonitorOptions:
     @property
     def threshold_rules(self) -> list:
         """The parsed :attr:`thresholds`."""
-        return [parse_threshold(t) for t in self.thresholds]
+        return list(self._rules)
 
     @property
     def measure_names(self) -> list[str]:
         """Canonical names of :attr:`measures`, then of the measures thresholds name."""
-        names = _canonical_measures(self.measures)
-        for rule in self.threshold_rules:
-            if rule.measure not in names:
-                names.append(rule.measure)
-        return names
+        return list(self._columns)
+
+    @property
+    def measure_columns(self) -> dict:
+        """``{name: Measure}`` of :attr:`measure_names`, parsed once (by the options)."""
+        return dict(self._columns)
 
     @property
     def baseline_spec(self) -> str | int | None:
@@ -395,7 +407,7 @@ def monitor_once(
     elif not isinstance(options, MonitorOptions):
         raise InputError(f"options must be a MonitorOptions; got {type(options).__name__}")
     if settings:
-        unknown = sorted(set(settings) - {f.name for f in fields(MonitorOptions)})
+        unknown = sorted(set(settings) - {f.name for f in fields(MonitorOptions) if f.init})
         if unknown:
             raise TypeError(f"monitor_once() got unexpected keyword argument(s) {unknown}; "
                             "options are the fields of MonitorOptions")
@@ -450,7 +462,8 @@ def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset,
     opt = options
     split, name, parameters, relevance_level = (opt.split, opt.name, opt.parameters,
                                                 opt.relevance_level)
-    names, rules, baseline_spec = opt.measure_names, opt.threshold_rules, opt.baseline_spec
+    columns, rules, baseline_spec = opt.measure_columns, opt.threshold_rules, opt.baseline_spec
+    names = list(columns)
     data, qrels_table, query_texts = _inputs(qrels, queries, dataset, split)
     judged = set(qrels_table["query_id"].astype(str))
     if query_texts is not None:
@@ -490,9 +503,10 @@ def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset,
     notices: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        per_query = evaluate(qrels_table, run_table, names, relevance_level=relevance_level)
+        per_query = evaluate(qrels_table, run_table, columns,
+                             relevance_level=relevance_level)
     notices.extend(str(w.message) for w in caught)
-    aggregates = aggregate(per_query).to_dict()
+    aggregates = aggregate(per_query, measures=columns).to_dict()
     fp = fingerprint(qrels_table, query_texts)
 
     recorded = {
@@ -512,7 +526,7 @@ def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset,
         "user": dict(parameters or {}),
     }
 
-    kept = keep_run(run_table, judged_queries=judged, measures=names,
+    kept = keep_run(run_table, judged_queries=judged, measures=columns,
                     max_bytes=opt.keep_run_bytes, path=run_path)
     if kept is None:
         notices.append(f"the run is not kept in the history (larger than keep_run_bytes="
@@ -530,7 +544,7 @@ def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset,
             )
         else:
             base_values, rescored, skipped = _baseline_values(
-                store, base, fp, qrels_table, names, int(relevance_level))
+                store, base, fp, qrels_table, columns, int(relevance_level))
             if rescored:
                 notices.append(f"baseline entry {base.id} was evaluated on other judgments "
                                "(qrels differ); its run was scored again under the current "
@@ -545,7 +559,7 @@ def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset,
                 report = check_regression(
                     per_query, base_values, alpha=opt.alpha, test=opt.test,
                     correction=opt.correction, min_drop=opt.min_drop, baseline_id=base.id,
-                    n_resamples=opt.n_resamples, rng=opt.rng,
+                    n_resamples=opt.n_resamples, rng=opt.rng, measures=columns,
                 )
                 alerts.extend(report.alerts)
                 notices.extend(report.notes)

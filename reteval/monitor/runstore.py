@@ -43,6 +43,7 @@ import os
 import sqlite3
 import warnings
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pandas as pd
@@ -108,7 +109,8 @@ def _judged_part(run: pd.DataFrame, judged_queries, measures) -> pd.DataFrame:
     from reteval.io import sort_run
 
     part = sort_run(run[run["query_id"].astype(str).isin(set(judged_queries))])
-    parsed = [parse_measure(m) for m in measures]
+    parsed = (list(measures.values()) if isinstance(measures, Mapping)
+              else [parse_measure(m) for m in measures])
     if parsed and all(m.cutoff is not None and not m.judged_only for m in parsed):
         depth = max(m.cutoff for m in parsed)
         part = part[part.groupby("query_id", sort=False).cumcount() < depth]
@@ -133,8 +135,8 @@ def keep_run(run: pd.DataFrame, *, judged_queries, measures, max_bytes: int,
         The run table (``query_id``, ``doc_id``, ``score``).
     judged_queries : iterable of str
         The queries of the judgments it was scored with.
-    measures : sequence of str
-        The measures it was scored with.
+    measures : sequence of str, or mapping
+        The measures it was scored with: names, or ``{label: Measure}`` parsed already.
     max_bytes : int
         The largest compressed size stored in the history (0: never store the rows). A
         table of more rows than `max_bytes` is taken as too large without compressing it.
@@ -256,7 +258,8 @@ def rescore(store, base, fingerprint, qrels, measures, *, relevance_level: int):
         return None, str(exc)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the current run's evaluation has said it already
-        values = evaluate(qrels, run, list(measures), relevance_level=relevance_level)
+        values = evaluate(qrels, run, measures if isinstance(measures, Mapping)
+                          else list(measures), relevance_level=relevance_level)
     queries = set(store.per_query(base.id).index)
     values.index = pd.Index([str(q) for q in values.index], name="query_id")
     return values[values.index.isin(queries)], None

@@ -182,13 +182,17 @@ def report(qrels, *, original: Mapping[str, object], reproduced: Mapping[str, ob
         rbo_table = pd.DataFrame({role: rbo(original[role], reproduced[role], p=p, depth=depth)
                                   for role in original})
         order = pd.DataFrame({"KTU": ktu_table.mean(), "RBO": rbo_table.mean()}).T
+    from reteval.evaluation.checks import check_arguments
+
+    # the names parsed once, with evaluate's own checks, for the four evaluations
+    columns = dict(check_arguments(measures, 1, "zero"))
     scores = {}
     for side, runs, judgments in (("original", original, qrels),
                                   ("reproduced", reproduced, qrels if same else reproduced_qrels)):
         for role, run in runs.items():
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                scores[f"{side} {role}"] = reteval.evaluate(judgments, run, measures)
+                scores[f"{side} {role}"] = reteval.evaluate(judgments, run, columns)
             for warning in caught:  # say which run it is about
                 warnings.warn(f"{side} {role} run: {warning.message}", warning.category,
                               stacklevel=2)
