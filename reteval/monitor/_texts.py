@@ -14,7 +14,8 @@ TEXTS = {
         y=("指标值", "value"),
         title=("评估历史", "Evaluation history"),
         title_of=("评估历史：{retriever}", "Evaluation history: {retriever}"),
-        alert=("告警", "alert"),
+        threshold_alert=("阈值告警", "threshold alert"),
+        regression_alert=("回归告警", "regression alert"),
         threshold=("{measure} 阈值 {value:g}", "{measure} threshold {value:g}"),
     ),
 }

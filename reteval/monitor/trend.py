@@ -2,9 +2,10 @@
 
 :func:`history_frame` turns a history file into one row per entry (the
 aggregate value of each measure, the alerts), :func:`plot_history` draws it:
-one line per retriever and measure, entries that alerted marked in red,
-thresholds as dotted lines and dataset changes as grey vertical lines. The
-report notebook and ``reteval history`` both use them.
+one line per retriever and measure, threshold alerts marked with red
+triangles and regression alerts with black stars, thresholds as dotted lines
+and dataset changes as grey vertical lines. The report notebook and
+``reteval history`` both use them.
 """
 
 from __future__ import annotations
@@ -70,8 +71,6 @@ def history_frame(history, *, measures: Sequence[str] | str | None = None,
     retriever : str, optional
         Only this retriever's entries.
     lock_timeout : float, default 5
-    lang : {"en", "zh"}, default "en"
-        Language of the title, the axes and the legend ("alert", the thresholds).
 
     Returns
     -------
@@ -144,14 +143,23 @@ def history_frame(history, *, measures: Sequence[str] | str | None = None,
     return frame.set_index("entry_id")
 
 
+# How an alert about a measure is marked on that measure's line, by kind.
+_ALERT_MARKS = {
+    "threshold": {"marker": "v", "markersize": 9, "color": "red", "zorder": 3},
+    "regression": {"marker": "*", "markersize": 13, "color": "black", "zorder": 4},
+}
+
+
 def plot_history(history, *, measures: Sequence[str] | str | None = None,
                  retriever: str | None = None, ax=None, lock_timeout: float = 5.0,
                  lang: str = "en"):
     """Plot the measures over time.
 
-    One line per (retriever, measure); entries that raised an alert about a
-    measure are marked with a red triangle on that measure's line, entries
-    with an alert of another kind with a red line at the bottom of the axes;
+    One line per (retriever, measure); an entry whose threshold alert names a
+    measure is marked with a red triangle on that measure's line, one whose
+    regression alert names it with a black star (an entry with both gets
+    both), entries with an alert about no measure (a dataset change) with a
+    red line at the bottom of the axes;
     the latest recorded thresholds are drawn as dotted horizontal lines; a
     change of dataset fingerprint is a grey vertical line.
 
@@ -166,7 +174,8 @@ def plot_history(history, *, measures: Sequence[str] | str | None = None,
         Draw into these axes; default: a new figure.
     lock_timeout : float, default 5
     lang : {"en", "zh"}, default "en"
-        Language of the title, the axes and the legend ("alert", the thresholds).
+        Language of the title, the axes and the legend (the alert marks, the
+        thresholds).
 
     Returns
     -------
@@ -208,7 +217,7 @@ def plot_history(history, *, measures: Sequence[str] | str | None = None,
     else:
         fig = ax.figure
     colors = {}
-    alert_labelled = False
+    labelled = set()  # each kind of alert mark in the legend once
     cycle = [f"C{i}" for i in range(10)]
     for retriever_name, group in frame.groupby("retriever", sort=False):
         for m in measure_columns:
@@ -219,12 +228,14 @@ def plot_history(history, *, measures: Sequence[str] | str | None = None,
             color = colors.setdefault(key, cycle[len(colors) % len(cycle)])
             ax.plot(group["created_utc"], series, marker="o", markersize=3, color=color,
                     label=figure_text(f"{display_name(retriever_name)} {m}"))
-            hit = group["alert_measures"].str.split(", ").apply(lambda ms, m=m: m in ms)
-            if hit.any():
-                ax.plot(group.loc[hit, "created_utc"], series[hit], linestyle="none",
-                        marker="v", markersize=9, color="red", zorder=3,
-                        label="_alert" if alert_labelled else phrase("monitor.trend.alert", lang))
-                alert_labelled = True
+            marks = group["alerts"].str.split("; ")
+            for kind, style in _ALERT_MARKS.items():
+                hit = marks.apply(lambda ms, k=f"{kind}:{m}": k in ms)
+                if hit.any():
+                    ax.plot(group.loc[hit, "created_utc"], series[hit], linestyle="none",
+                            **style, label=f"_{kind}" if kind in labelled
+                            else phrase(f"monitor.trend.{kind}_alert", lang))
+                    labelled.add(kind)
     other = frame[frame["alert"] & (frame["alert_measures"] == "")]
     for moment in other["created_utc"]:
         ax.axvline(moment, ymax=0.04, color="red", linewidth=3)

@@ -600,7 +600,7 @@ def test_history_frame_and_plot(files, tmp_path):
     assert list(frame.index) == [1, 2, 3]
     assert isinstance(frame["created_utc"].dtype, pd.DatetimeTZDtype)
     assert str(frame["created_utc"].dt.tz) == "UTC"
-    rr_bad, _ = per_query_by_hand(BAD)
+    rr_bad, r5_bad = per_query_by_hand(BAD)
     assert frame["RR"].tolist() == pytest.approx([1.0, rr_bad.mean(), 1.0])
     assert frame["alert"].tolist() == [False, True, False]
     assert frame.loc[2, "alerts"] == "threshold:R@5; regression:RR; regression:R@5"
@@ -611,13 +611,21 @@ def test_history_frame_and_plot(files, tmp_path):
 
     fig = plot_history(files["history"])
     ax = fig.axes[0]
-    labels = [line.get_label() for line in ax.get_lines()]
-    assert labels[:2] == ["sys RR", "alert"]
-    alert_line = ax.get_lines()[1]
-    assert alert_line.get_marker() == "v"
-    assert list(alert_line.get_ydata()) == pytest.approx([rr_bad.mean()])
+    # Entry 2 alerted "threshold:R@5; regression:RR; regression:R@5": a star on RR, a triangle
+    # and a star on R@5; each kind of mark once in the legend, the threshold line once.
+    lines = ax.get_lines()
+    assert [line.get_label() for line in lines[:5]] == [
+        "sys RR", "regression alert", "sys R@5", "threshold alert", "_regression"]
+    assert [line.get_marker() for line in lines[1:5]] == ["*", "o", "v", "*"]
+    assert list(lines[1].get_ydata()) == pytest.approx([rr_bad.mean()])
+    assert list(lines[3].get_ydata()) == list(lines[4].get_ydata()) == pytest.approx(
+        [r5_bad.mean()])
+    assert r5_bad.mean() < 0.7                   # the threshold alert is real
     horizontal = [line for line in ax.get_lines() if list(line.get_ydata()) == [0.7, 0.7]]
     assert len(horizontal) == 1                  # the R@5 threshold
+    legend = [text.get_text() for text in ax.get_legend().get_texts()]
+    assert legend == ["sys RR", "regression alert", "sys R@5", "threshold alert",
+                      "R@5 threshold 0.7"]
     png = tmp_path / "trend.png"
     fig.savefig(png)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -246,3 +246,13 @@ def test_the_executed_notebook_fits_one_class(fallback_run):
 
     output_dir, _ = fallback_run
     fits_one_class(output_dir.parent / "04_judgments.ipynb")
+
+
+def test_the_pool_depth_axis_names_the_depths():
+    """A log axis would show 10^0, 10^1, 10^2: the figure's ticks are the swept depths."""
+    import nbformat
+
+    cell = next(c for c in nbformat.read(NOTEBOOK, as_version=4).cells
+                if c.cell_type == "code" and "pool_depth.png" in c.source)
+    assert "ax.set_xticks(pool_depths, [str(d) for d in pool_depths])" in cell.source
+    assert "ax.minorticks_off()" in cell.source

@@ -378,3 +378,20 @@ def test_the_executed_notebook_fits_one_class(default_run):
 
     output_dir, _ = default_run
     fits_one_class(output_dir.parent / "06_many_systems.ipynb")
+
+
+@pytest.mark.notebook
+@pytest.mark.slow
+def test_the_executed_notebook_shows_and_saves_its_figures(default_run):
+    """The figures the prose describes (per-query lines, Tukey's intervals) are drawn in the
+    executed notebook and saved under the output folder's figures/."""
+    output_dir, _ = default_run
+    executed = nbformat.read(output_dir.parent / "06_many_systems.ipynb", as_version=4)
+    plotting = [c for c in executed.cells if c.cell_type == "code"
+                and ("plot_query_lines(" in c.source or "plot_tukey_intervals(" in c.source)
+                and "import" not in c.source]
+    assert len(plotting) == 2
+    for cell in plotting:
+        assert any("image/png" in o.get("data", {}) for o in cell.outputs), cell.source
+    for name in ("query_lines.png", "tukey_intervals.png"):
+        assert (output_dir / "figures" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -51,6 +51,9 @@ TEXTS = {
               "top K (recall), by direction.")),
     "sig": ("{m}：与 {b} 相比差异显著的检索器（Holm 校正后 p ≤ {a}）：{s}。",
             "{m}: retrievers significantly different from {b} (Holm-corrected p <= {a}): {s}."),
+    "control_alone": ("阴性对照 {c}（单独与 {b} 检验，全深度 AP，不参加 Holm 校正）：p {p}。",
+                      ("negative control {c}, tested alone against {b} (full-depth AP, outside "
+                       "the Holm family): p {p}.")),
     "none": ("无", "none"),
     "sep": ("、", ", "),
     "best": ("{m} 均值最高的是 {s}（{v:.4f}）。", "highest mean {m}: {s} ({v:.4f})."),

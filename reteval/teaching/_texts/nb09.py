@@ -49,8 +49,6 @@ TEXTS = {
     "fig_y": ("指标值", "value"),
     "fig_title": ("模拟一个月的评估历史", "Evaluation history of a simulated month"),
     "fig_regression": ("注入回归（第 {d} 天）", "regression injected (day {d})"),
-    "fig_threshold": ("阈值 {m} = {t:g}", "threshold {m} = {t:g}"),
-    "fig_alert": ("告警", "alert"),
     # other thresholds on the same history
     "threshold_columns": (
         ("阈值", "回归前误报天数", "回归后触发天数", "回归后漏报天数", "首次在回归后触发的天"),
@@ -59,8 +57,8 @@ TEXTS = {
     ),
     # the week (section 8): new judgments, the baseline scored again
     "week_old": (
-        "上周：{name} 的前 {depth} 名中有 {holes} 个（查询，文档）对没有人工判断，交给判定器。",
-        ("Last week: {holes} (query, document) pairs of {name}'s top {depth} had no human "
+        "上周：{name} 的前 {depth} 名中有 {holes} 个（查询，片段）对没有人工判断，交给判定器。",
+        ("Last week: {holes} (query, chunk) pairs of {name}'s top {depth} had no human "
          "judgment; the judge was asked about them."),
     ),
     "week_new": (
