@@ -148,7 +148,9 @@ RIGHT = {
     "11.3": [{"A", "B", "C", "D"}, "A, B, C, D", "abcd".upper().replace("", " ").strip()],
     "09.1": [2, 2.0, "2"],
     "09.2": [9, 9.0, "9"],
-    "09.3": ["first", "First", " 'first' ", "the first entry", "第一条", "第一条记录", "首条记录"],
+    # or the id of an entry before the drop on day 18 (entry n is day n)
+    "09.3": ["first", "First", " 'first' ", "the first entry", "第一条", "第一条记录", "首条记录",
+             "earliest", 17, "17", 1],
 }
 
 WRONG = {
@@ -186,7 +188,7 @@ WRONG = {
     "11.3": [{"A", "B", "C", "D", "E"}, {"E"}, {"A", "B", "C"}, "A"],
     "09.1": [3, 2.5, 0, "two"],
     "09.2": [8, 10, 7, 5 / 8, 0.7],
-    "09.3": ["latest", "last", "previous", "最新", 1, "firstly wrong"],
+    "09.3": ["latest", "last", "previous", "最新", "firstly wrong", 18, 0, 17.5],
 }
 
 
@@ -284,7 +286,7 @@ def test_the_01_2_hint_shows_the_form_of_an_answer_that_is_not_one():
     ("04.4", [0.33],
      "This exercise expects a pair of numbers, such as (0.1, 0.2); your answer is of type list.",
      "这道题要的是一对数"),
-    ("09.3", 1, "This exercise expects a word (a string); your answer is of type int.",
+    ("09.3", ["first"], "This exercise expects a word (a string); your answer is of type list.",
      "这道题要的是一个词（字符串）"),
     ("07b.2", 2, 'This exercise expects option letters, such as "B"; your answer is of type int.',
      "这道题要的是选项字母"),

@@ -6,7 +6,7 @@
   chapter's 0.7 threshold when every query has 12 relevant documents: a whole
   number.
 * ``09.3`` (word): the baseline that keeps comparing with the state before a
-  drop: a word, in Chinese or English.
+  drop: a word, in Chinese or English, or the id of an entry before the drop.
 * ``09.4`` (code): ``run_once(evaluation, history_file)``, one evaluation of
   the chapter's ``ContinuousEvaluation`` kept in a file, run on hidden days.
 * ``09.5`` (computed): a baseline's R@10 on one query once scored again under
@@ -19,6 +19,7 @@ import contextlib
 import io
 import json
 import math
+import numbers
 import tempfile
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -46,7 +47,11 @@ RELEVANT_BEFORE, RETRIEVED, FOUND = 10, 6, 2
 
 _FIRST = {"first", "first entry", "the first entry", "the first", "first record",
           "the first record", "baseline=first", "第一条", "第一条记录", "首条", "首条记录",
-          "第一个", "第一次", "第一次评估", "最早", "最早的记录", "第一"}
+          "第一个", "第一次", "第一次评估", "最早", "最早的记录", "第一", "earliest",
+          "the earliest", "earliest entry", "the earliest entry", "oldest", "the oldest entry"}
+#: The notebook's default month: entry n is day n's evaluation, and from day 18 on the
+#: system is worse, so entries 1 to 17 hold the state before the drop.
+REGRESSION_DAY = 18
 
 
 def _evaluations_in_70_hours(answer) -> bool:
@@ -58,7 +63,11 @@ def _smallest_cutoff(answer) -> bool:
 
 
 def _baseline(answer) -> bool:
-    return word(answer, _FIRST)
+    if isinstance(answer, str) and not any(c.isdigit() for c in answer):
+        return word(answer, _FIRST)
+    if isinstance(answer, (str, numbers.Real)) and not isinstance(answer, bool):  # an entry id
+        return any(whole_number(answer, entry) for entry in range(1, REGRESSION_DAY))
+    raise WrongType("word", answer)
 
 
 def _rescored_recall(answer) -> bool:
