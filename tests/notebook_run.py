@@ -108,3 +108,10 @@ def fits_one_class(executed):
     minutes = {lang: class_minutes(executed, lang) for lang in ("zh", "en")}
     assert max(minutes.values()) <= CLASS_MINUTES, minutes
     return minutes
+
+
+def default_run_fits_one_class(stem, tmp_path, **parameters):
+    """:func:`fits_one_class` on the run of ``stem`` on the pipeline's defaults (and
+    ``parameters``): the run a test of the notebook already made, read from the cache."""
+    output_dir, _ = execute(stem, tmp_path, **parameters, **pipeline_parameters(stem))
+    return fits_one_class(output_dir.parent / f"{stem}.ipynb")

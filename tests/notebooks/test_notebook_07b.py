@@ -5,7 +5,7 @@ import math
 
 import pandas as pd
 import pytest
-from notebook_run import ROOT, execute_solutions, fits_one_class, pipeline_parameters
+from notebook_run import ROOT, default_run_fits_one_class, execute_solutions, pipeline_parameters
 from notebook_run import execute as run_notebook
 from statsmodels.stats.power import NormalIndPower
 
@@ -160,8 +160,6 @@ def test_the_checks_reject_plausible_wrong_answers():
 @pytest.mark.notebook
 @pytest.mark.slow
 def test_the_executed_notebook_fits_one_class(tmp_path):
-    """The run on the pipeline's defaults with 200 A/A experiments (the one a test above
-    reads, made once per session): at most one 90-minute class in either edition."""
-    output_dir, _ = execute(tmp_path, lang="en", aa_experiments=200,
-                            **pipeline_parameters(NOTEBOOK.stem))
-    fits_one_class(output_dir.parent / NOTEBOOK.name)
+    """Notebook 07b on the pipeline's defaults with 200 A/A experiments, in English (the run
+    a test above reads): at most one 90-minute class in either edition."""
+    default_run_fits_one_class(NOTEBOOK.stem, tmp_path, lang="en", aa_experiments=200)

@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
-from notebook_run import ROOT, execute_solutions, fits_one_class, pipeline_parameters
+from notebook_run import ROOT, default_run_fits_one_class, execute_solutions, pipeline_parameters
 from notebook_run import execute as run_notebook
 
 from reteval import ab
@@ -169,7 +169,6 @@ def test_the_solutions_notebook_passes_its_own_checks(tmp_path):
 @pytest.mark.notebook
 @pytest.mark.slow
 def test_the_executed_notebook_fits_one_class(tmp_path):
-    """The run on the pipeline's defaults (the one a test above reads, made
-    once per session): at most one 90-minute class in either edition."""
-    output_dir, _ = execute(tmp_path, lang="en", **pipeline_parameters(NOTEBOOK.stem))
-    fits_one_class(output_dir.parent / NOTEBOOK.name)
+    """Notebook 08 on the pipeline's defaults, in English (the run a test above
+    reads): at most one 90-minute class in either edition."""
+    default_run_fits_one_class(NOTEBOOK.stem, tmp_path, lang="en")

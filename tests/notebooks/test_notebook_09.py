@@ -3,8 +3,8 @@
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from notebook_run import default_run_fits_one_class, execute_solutions, pipeline_parameters
 from notebook_run import execute as run_notebook
-from notebook_run import execute_solutions, fits_one_class, pipeline_parameters
 
 import reteval
 from reteval.monitor import check_regression, history_frame, monitor_once
@@ -368,7 +368,6 @@ def test_the_rescored_recall_exercise_takes_six_of_twelve_and_no_plausible_slip(
 @pytest.mark.notebook
 @pytest.mark.slow
 def test_the_executed_notebook_fits_one_class(tmp_path):
-    """The run on the pipeline's defaults (the one a test above reads, made
-    once per session): at most one 90-minute class in either edition."""
-    output_dir, _ = execute(tmp_path, lang="en", **pipeline_parameters("09_continuous_evaluation"))
-    fits_one_class(output_dir.parent / "09_continuous_evaluation.ipynb")
+    """Notebook 09 on the pipeline's defaults, in English (the run a test above
+    reads): at most one 90-minute class in either edition."""
+    default_run_fits_one_class("09_continuous_evaluation", tmp_path, lang="en")
