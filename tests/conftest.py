@@ -1,9 +1,23 @@
-"""Shared test fixtures: where the read-only shared data lives, if it is there."""
+"""Shared test fixtures: where the read-only shared data lives, if it is there, samples of it,
+and the folder this session's workers share."""
 
 import os
 
 import pytest
 from paths import CONFORMANCE, DATA
+from session_folder import FOLDER_ENV
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _session_folder(tmp_path_factory):
+    """One folder for all the xdist workers of the session (the parent of their own)."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    folder = base / "shared"
+    folder.mkdir(exist_ok=True)
+    os.environ[FOLDER_ENV] = str(folder)
+    return folder
 
 
 @pytest.fixture
@@ -18,6 +32,34 @@ def shared_data():
     if not DATA.is_dir():
         pytest.skip(f"shared datasets not found at {DATA}")
     return DATA
+
+
+@pytest.fixture
+def shared_embeddings(monkeypatch, _session_folder):
+    """The session's embedding cache for the retrievers built in this test's process."""
+    from reteval.retrievers.cache import CACHE_ENV
+
+    monkeypatch.setenv(CACHE_ENV, str(_session_folder))  # vectors in .../embeddings
+
+
+@pytest.fixture
+def scifact_sample(shared_data):
+    """SciFact's first 60 judged queries, their judged documents and a tenth of the rest."""
+    from shared_samples import shared_sample
+
+    if not (shared_data / "scifact").is_dir():
+        pytest.skip(f"SciFact not found at {shared_data / 'scifact'}")
+    return shared_sample(shared_data / "scifact", queries=60, other_share=1 / 10)
+
+
+@pytest.fixture
+def cranfield_sample(shared_data):
+    """Cranfield's first 60 judged queries, their judged documents and a quarter of the rest."""
+    from shared_samples import shared_sample
+
+    if not (shared_data / "cranfield").is_dir():
+        pytest.skip(f"Cranfield not found at {shared_data / 'cranfield'}")
+    return shared_sample(shared_data / "cranfield", queries=60, other_share=1 / 4)
 
 # Progress bars stay off in tests and in the notebooks they run (no front end is live there);
 # tests/_util/test_progress.py sets the mode it checks.

@@ -1,9 +1,12 @@
 """Running a teaching notebook the way `reteval run` does, for the notebook tests."""
 
+import hashlib
 import json
+import os
 
 import papermill
 from paths import ROOT
+from session_folder import build_once, session_folder
 
 from reteval.book.pipeline import load_params, notebook_parameters
 
@@ -16,14 +19,42 @@ def pipeline_parameters(stem):
 
 
 def execute(stem, tmp_path, **parameters):
-    """Run notebook ``stem`` into ``tmp_path/out``; return that folder and its results.json."""
+    """Run notebook ``stem``; return its output folder ``out`` and its results.json.
+
+    The executed notebook ``stem.ipynb`` lies beside ``out``. A run is made once per test
+    session for all the workers, keyed by the notebook's content and the parameters, and
+    read by every test that asks for the same one: so the tests must only read what it
+    wrote. A run given a path inside ``tmp_path`` (a test's own input or link base) is that
+    test's own, made in ``tmp_path``. The kernels share the session's embedding cache.
+    """
+    source = ROOT / "notebooks" / f"{stem}.ipynb"
+    if any(str(tmp_path) in str(value) for value in parameters.values()):
+        _run(source, tmp_path, stem, parameters)
+    else:
+        key = hashlib.sha256(source.read_bytes()
+                             + json.dumps(parameters, sort_keys=True).encode()).hexdigest()
+        tmp_path = build_once(session_folder() / "runs" / f"{stem}-{key[:20]}",
+                              lambda folder: _run(source, folder, stem, parameters))
     output_dir = tmp_path / "out"
-    papermill.execute_notebook(
-        str(ROOT / "notebooks" / f"{stem}.ipynb"), str(tmp_path / f"{stem}.ipynb"),
-        parameters={"output_dir": str(output_dir), **parameters},
-        progress_bar=False, kernel_name="python3", cwd=str(ROOT),
-    )
     return output_dir, json.loads((output_dir / "results.json").read_text())
+
+
+def _run(source, folder, stem, parameters):
+    from reteval.retrievers.cache import CACHE_ENV
+
+    before = os.environ.get(CACHE_ENV)
+    os.environ[CACHE_ENV] = str(session_folder())  # the kernel inherits it
+    try:
+        papermill.execute_notebook(
+            str(source), str(folder / f"{stem}.ipynb"),
+            parameters={"output_dir": str(folder / "out"), **parameters},
+            progress_bar=False, kernel_name="python3", cwd=str(ROOT),
+        )
+    finally:
+        if before is None:
+            del os.environ[CACHE_ENV]
+        else:
+            os.environ[CACHE_ENV] = before
 
 
 def execute_solutions(number, tmp_path, lang):
@@ -77,3 +108,10 @@ def fits_one_class(executed):
     minutes = {lang: class_minutes(executed, lang) for lang in ("zh", "en")}
     assert max(minutes.values()) <= CLASS_MINUTES, minutes
     return minutes
+
+
+def default_run_fits_one_class(stem, tmp_path, **parameters):
+    """:func:`fits_one_class` on the run of ``stem`` on the pipeline's defaults (and
+    ``parameters``): the run a test of the notebook already made, read from the cache."""
+    output_dir, _ = execute(stem, tmp_path, **parameters, **pipeline_parameters(stem))
+    return fits_one_class(output_dir.parent / f"{stem}.ipynb")

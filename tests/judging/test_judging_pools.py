@@ -84,12 +84,14 @@ def test_leave_one_out_by_hand():
 
 
 @pytest.mark.slow
-def test_leave_one_out_on_cranfield(shared_data):
-    """Cranfield's judgments are complete: the test can be run exactly."""
+def test_leave_one_out_on_cranfield(cranfield_sample, shared_embeddings):
+    """Cranfield's judgments are complete: the test can be run exactly. On a sample
+    (tests/conftest.py: 60 queries, all their judged documents, a quarter of the others), as
+    encoding the whole collection takes minutes; the sampled queries' judgments stay complete."""
     from reteval.datasets import load
     from reteval.retrievers import make_retriever
 
-    collection = load(shared_data / "cranfield")
+    collection = load(cranfield_sample)
     runs = {name: make_retriever(name, collection.corpus).run(collection.queries, k=50)
             for name in ("bm25", "vector")}
     result = leave_one_out(collection.qrels, runs, measure="P@10", depth=10)

@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from notebook_run import ROOT, execute_solutions, pipeline_parameters
+from notebook_run import ROOT, default_run_fits_one_class, execute_solutions, pipeline_parameters
 from notebook_run import execute as run_notebook
 from scipy.stats import norm
 from statsmodels.stats.proportion import proportions_ztest
@@ -345,3 +345,11 @@ def test_the_checks_reject_plausible_wrong_answers():
     first, second = check("07.2", 254, lang="en"), check("07.2", 254, lang="en")
     assert "Hint 1/" in first.message and "Hint 2/" in second.message
     assert "experiment" in second.message
+
+
+@pytest.mark.notebook
+@pytest.mark.slow
+def test_the_executed_notebook_fits_one_class(tmp_path):
+    """Notebook 07 on the pipeline's defaults, in English (the run a test above
+    reads): at most one 90-minute class in either edition."""
+    default_run_fits_one_class(NOTEBOOK.stem, tmp_path, lang="en")

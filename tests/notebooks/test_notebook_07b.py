@@ -5,7 +5,7 @@ import math
 
 import pandas as pd
 import pytest
-from notebook_run import ROOT, execute_solutions, pipeline_parameters
+from notebook_run import ROOT, default_run_fits_one_class, execute_solutions, pipeline_parameters
 from notebook_run import execute as run_notebook
 from statsmodels.stats.power import NormalIndPower
 
@@ -155,3 +155,11 @@ def test_the_checks_reject_plausible_wrong_answers():
     naive = check("07b.3", 0.0027, lang="en")  # 2 P(Z > 3), the naive p-value of that look
     assert not naive and "naive" in naive.message
     assert not check("07b.3", 16.37) and not check("07b.3", 0.05) and not check("07b.3", 1)
+
+
+@pytest.mark.notebook
+@pytest.mark.slow
+def test_the_executed_notebook_fits_one_class(tmp_path):
+    """Notebook 07b on the pipeline's defaults with 200 A/A experiments, in English (the run
+    a test above reads): at most one 90-minute class in either edition."""
+    default_run_fits_one_class(NOTEBOOK.stem, tmp_path, lang="en", aa_experiments=200)

@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
-from notebook_run import ROOT, execute_solutions, pipeline_parameters
+from notebook_run import ROOT, default_run_fits_one_class, execute_solutions, pipeline_parameters
 from notebook_run import execute as run_notebook
 
 from reteval import ab
@@ -164,3 +164,11 @@ def test_default_run_records_the_library_values_and_the_conclusions_its_prose_dr
 @pytest.mark.slow
 def test_the_solutions_notebook_passes_its_own_checks(tmp_path):
     execute_solutions("08", tmp_path, "zh")  # each solution cell asserts check() accepts it
+
+
+@pytest.mark.notebook
+@pytest.mark.slow
+def test_the_executed_notebook_fits_one_class(tmp_path):
+    """Notebook 08 on the pipeline's defaults, in English (the run a test above
+    reads): at most one 90-minute class in either edition."""
+    default_run_fits_one_class(NOTEBOOK.stem, tmp_path, lang="en")

@@ -3,8 +3,8 @@
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from notebook_run import default_run_fits_one_class, execute_solutions, pipeline_parameters
 from notebook_run import execute as run_notebook
-from notebook_run import execute_solutions, pipeline_parameters
 
 import reteval
 from reteval.monitor import check_regression, history_frame, monitor_once
@@ -312,6 +312,7 @@ def check_week(output_dir, results):
     return expected
 
 
+@pytest.mark.notebook
 @pytest.mark.slow
 def test_the_week_finds_the_regression_after_scoring_the_baseline_again(tmp_path, capsys):
     output_dir, results = execute(tmp_path, lang="zh", **pipeline_parameters(
@@ -340,6 +341,7 @@ def test_the_week_finds_the_regression_after_scoring_the_baseline_again(tmp_path
     assert "[baseline re-scored]" in lines[2] and "[baseline re-scored]" not in lines[1]
 
 
+@pytest.mark.notebook
 @pytest.mark.slow
 def test_another_week_records_the_library_values(tmp_path):
     output_dir, results = execute(
@@ -361,3 +363,11 @@ def test_the_rescored_recall_exercise_takes_six_of_twelve_and_no_plausible_slip(
     assert not check("09.5", 0.6)  # the value recorded under last week's judgments
     assert not check("09.5", "8/12") and not check("09.5", 0.8)  # the new chunks counted as found
     assert not check("09.5", True) and not check("09.5", "0.5 or so")
+
+
+@pytest.mark.notebook
+@pytest.mark.slow
+def test_the_executed_notebook_fits_one_class(tmp_path):
+    """Notebook 09 on the pipeline's defaults, in English (the run a test above
+    reads): at most one 90-minute class in either edition."""
+    default_run_fits_one_class("09_continuous_evaluation", tmp_path, lang="en")

@@ -124,10 +124,17 @@ def test_checks_reject_plausible_wrong_answers():
 # --------------------------------------------------------------------------- the default run
 
 
+@pytest.fixture(scope="module")
+def default_run(tmp_path_factory):
+    """The working folder and the executed notebook's text, every parameter at its default."""
+    tmp_path = tmp_path_factory.mktemp("nb10-default")
+    return tmp_path, execute(NOTEBOOK, tmp_path, cwd=tmp_path)
+
+
 @pytest.mark.notebook
 @pytest.mark.slow
-def test_default_run(tmp_path, teaching):
-    text = execute(NOTEBOOK, tmp_path, cwd=tmp_path)  # every parameter at its default
+def test_default_run(default_run, teaching):
+    tmp_path, text = default_run
     out = tmp_path / "outputs" / "10_report"
     results = json.loads((out / "results.json").read_text(encoding="utf-8"))
     qrels, runs = teaching
@@ -216,6 +223,17 @@ def test_default_run(tmp_path, teaching):
     assert "检验都没有把 vector 与 hybrid 区分开：可以在 vector 和 hybrid 之间按成本" in report
     assert "成本更低或更简单" not in report and "p = \\<" not in report
     assert '<html lang="zh-CN">' in (out / "report.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.notebook
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="notebook 10 is being shortened")
+def test_the_executed_notebook_fits_one_class(default_run):
+    """The default run: at most one 90-minute class in either edition."""
+    from notebook_run import fits_one_class
+
+    tmp_path, _ = default_run
+    fits_one_class(tmp_path / f"executed_{NOTEBOOK.stem}.ipynb")
 
 
 # --------------------------------------------------------------------------- another parameter set

@@ -10,7 +10,7 @@ import math
 import nbformat
 import pytest
 from notebook_run import execute as run_notebook
-from notebook_run import execute_solutions
+from notebook_run import execute_solutions, fits_one_class
 from paths import ROOT
 
 import reteval
@@ -28,7 +28,7 @@ LOG2_3 = math.log2(3)
 @pytest.mark.slow
 def test_default_run_shows_text_fallbacks_and_draws_the_right_conclusions(tmp_path):
     output_dir, results = run_notebook(NOTEBOOK.stem, tmp_path)
-    nb = nbformat.read(tmp_path / NOTEBOOK.name, as_version=4)
+    nb = nbformat.read(output_dir.parent / NOTEBOOK.name, as_version=4)
     shown = [
         o["data"]
         for c in nb.cells
@@ -193,3 +193,12 @@ def test_ndcg_at_k_rises_to_100_only_for_the_retrievers_that_fill_100():
     # the longest of their lists holds 56 documents: they have ended by K = 56, not before
     assert max(runs[name].groupby("query_id").size().max() for name in ("bm25", "reranked")) == 56
     assert "have all ended by K = 56" in prose and "到 K = 56 时都已结束" in prose
+
+
+@pytest.mark.notebook
+@pytest.mark.slow
+def test_the_executed_notebook_fits_one_class(tmp_path):
+    """The run on the defaults (the one the first test reads, made once per session): at
+    most one 90-minute class in either edition."""
+    output_dir, _ = run_notebook(NOTEBOOK.stem, tmp_path)
+    fits_one_class(output_dir.parent / NOTEBOOK.name)
