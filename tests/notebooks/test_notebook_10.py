@@ -227,7 +227,6 @@ def test_default_run(default_run, teaching):
 
 @pytest.mark.notebook
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="notebook 10 is being shortened")
 def test_the_executed_notebook_fits_one_class(default_run):
     """The default run: at most one 90-minute class in either edition."""
     from notebook_run import fits_one_class
