@@ -267,7 +267,7 @@ def test_the_01_2_hint_shows_the_form_of_an_answer_that_is_not_one():
 @pytest.mark.parametrize(("exercise_id", "answer", "en", "zh"), [
     ("01.2", "d1",
      'This exercise expects a list of doc ids, such as ["d5", "d6"]; your answer is of type str.',
-     '这道题要的是一个文档 id 的列表，例如 ["d5", "d6"]，你给的是 str'),
+     '这道题要的是一个文档编号 的列表，例如 ["d5", "d6"]，你给的是 str'),
     ("01.3", 0.5,
      ("This exercise expects a function (answer = your_function, no parentheses); your answer "
       "is of type float."),

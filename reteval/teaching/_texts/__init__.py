@@ -49,7 +49,7 @@ _EXPECTED = section(
               "a function (answer = your_function, no parentheses)"),
     word=("一个词（字符串）", "a word (a string)"),
     letters=("选项字母，例如 \"B\"", "option letters, such as \"B\""),
-    doc_ids=("一个文档 id 的列表，例如 [\"d5\", \"d6\"]",
+    doc_ids=("一个文档编号 的列表，例如 [\"d5\", \"d6\"]",
              "a list of doc ids, such as [\"d5\", \"d6\"]"),
     pair=("一对数，例如 (0.1, 0.2)", "a pair of numbers, such as (0.1, 0.2)"),
     **{"numbers.2": ("两个数，例如 (1, 0.5)", "two numbers, such as (1, 0.5)"),

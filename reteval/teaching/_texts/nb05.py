@@ -166,7 +166,7 @@ EXERCISE_TEXTS = {
                      "several queries, interleaved"),
         fewer_than_k=("查询的文档少于 k 篇",
                       "queries with fewer than k documents"),
-        string_ids=("文档 id 按字符串比较",
+        string_ids=("文档编号 按字符串比较",
                     "doc ids compared as strings"),
     ),
 }
