@@ -188,12 +188,13 @@ def _prepare(qrels, run_a, run_b, *, depth, method, mapping) -> _Pair:
     return _Pair(qids, docs, attract, labels, il_attract, credit_a, credit_b)
 
 
-def _credit(clicks: np.ndarray, pair: _Pair, q: np.ndarray, m: np.ndarray):
-    """Credit for A and B of click rows (n, L) shown as interleaving ``m`` of query ``q``."""
+def _net_credit(clicks: np.ndarray, net: np.ndarray, q: np.ndarray, m: np.ndarray):
+    """A's credit minus B's of click rows (n, L) shown as interleaving ``m`` of query ``q``.
+
+    ``net`` is ``credit_a - credit_b`` of the pair: one gather instead of two.
+    """
     lowest = clicks.shape[1] - 1 - np.argmax(clicks[:, ::-1], axis=1)  # 0 when no click
-    a = np.einsum("ij,ij->i", clicks, pair.credit_a[q, m, lowest], dtype=np.int64)
-    b = np.einsum("ij,ij->i", clicks, pair.credit_b[q, m, lowest], dtype=np.int64)
-    return a, b
+    return np.einsum("ij,ij->i", clicks, net[q, m, lowest], dtype=np.int64)
 
 
 def expected_outcomes(qrels, run_a, run_b, *, click_model="cascade", depth: int = 10,
@@ -550,14 +551,16 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
     ab_hits = np.zeros(len(sizes))
     il_hits = np.zeros(len(sizes))
     user_in_b = np.arange(n_max) % 2 == 1
+    by_arm = np.stack((pair.attract["A"], pair.attract["B"]))  # [arm, query, position]
+    net_credit = pair.credit_a - pair.credit_b  # int8, -1 to 1
     for _ in range(n_experiments):
         # A/B: users take consecutive impressions; every other user sees B
         users = _impression_users(gen, n_max, queries_per_user)
         arm_b = user_in_b[users]
         factors = _user_factors(gen, n_max, user_sd)
         q = gen.integers(Q, size=n_max)
-        attract = np.where(arm_b[:, None], pair.attract["B"][q], pair.attract["A"][q])
-        attract = _heterogeneous(attract, None if factors is None else factors[users])
+        attract = _heterogeneous(by_arm[arm_b.astype(np.intp), q],
+                                 None if factors is None else factors[users])
         pattern = model.simulate(attract, gen)
         clicked = pattern.any(axis=1)
         if ab_metric == "rr":
@@ -573,8 +576,7 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
         il_attract = _heterogeneous(pair.il_attract[q, m],
                                     None if factors is None else factors[users])
         clicks = model.simulate(il_attract, gen)
-        a, b = _credit(clicks, pair, q, m)
-        outcome = np.sign(a.astype(float) - b.astype(float))
+        outcome = np.sign(_net_credit(clicks, net_credit, q, m).astype(float))
         wins, losses = np.zeros(len(sizes)), np.zeros(len(sizes))
         for j, n in enumerate(sizes):
             net = np.bincount(users[:n], weights=outcome[:n])

@@ -37,7 +37,7 @@ def _ranked_runs(runs) -> dict[str, pd.DataFrame]:
         frame["rank"] = frame.groupby("query_id", sort=False).cumcount() + 1
         ranked[str(name)] = frame
     if len(ranked) > 1:
-        shared = set.intersection(*(set(f["query_id"]) for f in ranked.values()))
+        shared = set.intersection(*(set(f["query_id"].tolist()) for f in ranked.values()))
         if not shared:
             described = "; ".join(
                 f"{name!r}: {', '.join(sorted(set(f['query_id']))[:3]) or 'none'}"
@@ -385,7 +385,7 @@ def leave_one_out(qrels, runs: Mapping[str, object], *, measure: str = "AP", dep
         raise InputError("leave_one_out needs at least two groups: the one group left out "
                          f"({next(iter(group_of.values()))!r}) holds every run")
     judgments = as_qrels(qrels)
-    retrieved = set().union(*(set(f["query_id"]) for f in ranked.values()))
+    retrieved = set().union(*(set(f["query_id"].tolist()) for f in ranked.values()))
     queries = sorted(set(judgments["query_id"].astype(str)) & retrieved)
     if not queries:
         raise InputError("no query of the qrels is in any run")

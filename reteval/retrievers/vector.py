@@ -23,6 +23,7 @@ Three encoders turn texts into unit vectors:
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 from collections import OrderedDict
 
@@ -32,7 +33,7 @@ from reteval._util.extras import require
 from reteval._util.progress import progress
 from reteval.errors import InputError
 from reteval.retrievers.base import Retriever, corpus_texts, top_k_rows
-from reteval.retrievers.cache import EmbeddingCache
+from reteval.retrievers.cache import ArrayCache, EmbeddingCache
 from reteval.retrievers.tokenize import Tokenizer
 
 __all__ = ["LsaEncoder", "NeuralEncoder", "UseEncoder", "VectorRetriever", "neural_available"]
@@ -50,6 +51,19 @@ def _seed(rng) -> int | None:
     if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
         return int(rng)
     raise InputError(f"rng must be a numpy.random.Generator, an int or None; got {rng!r}")
+
+
+def _svd_key(x, dims: int, seed: int) -> str:
+    """Digest of a TF-IDF matrix, the SVD's dimensions and seed, and scikit-learn's version."""
+    import sklearn
+
+    x = x.tocsr()
+    digest = hashlib.sha256(f"lsa-svd {sklearn.__version__} {dims} {seed} {x.shape} {x.dtype}"
+                            .encode())
+    for part in (x.indptr, x.indices, x.data):
+        digest.update(str(part.dtype).encode())
+        digest.update(np.ascontiguousarray(part).tobytes())
+    return digest.hexdigest()
 
 
 def _unit_rows(x: np.ndarray) -> np.ndarray:
@@ -114,7 +128,19 @@ class LsaEncoder:
                 f"documents and {x.shape[1]} terms"
             )
         self._svd = TruncatedSVD(n_components=dims, random_state=self.seed)
-        self._docs = _unit_rows(self._svd.fit_transform(x))
+        cache = ArrayCache.from_environment() if self.seed is not None else None
+        if cache is None:
+            self._docs = _unit_rows(self._svd.fit_transform(x))
+        else:  # a seeded decomposition of the same matrix is the same: computed once
+            key = _svd_key(x, dims, self.seed)
+            with cache.computing(key):
+                stored = cache.get(key)
+                if stored is None or set(stored) != {"components", "docs"}:
+                    self._docs = _unit_rows(self._svd.fit_transform(x))
+                    cache.put(key, components=self._svd.components_, docs=self._docs)
+                else:  # what transform reads of a fitted TruncatedSVD
+                    self._svd.components_, self._docs = stored["components"], stored["docs"]
+                    self._svd.n_features_in_ = x.shape[1]
         self.dims = dims
         return self
 

@@ -68,11 +68,16 @@ def pad_run(run, doc_ids, depth: int, *, rng) -> pd.DataFrame:
     if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
         raise InputError(f"depth must be a positive integer; got {depth!r}")
     rng = np.random.default_rng(rng)
-    universe = np.asarray([str(d) for d in doc_ids], dtype=object)
+    names = [str(d) for d in doc_ids]
+    universe = np.asarray(names, dtype=object)
+    places: dict[str, list[int]] = {}  # where each id stands in doc_ids (an id listed twice, twice)
+    for i, d in enumerate(names):
+        places.setdefault(d, []).append(i)
     queries, docs, scores = [], [], []
     for qid, ranked in _ranked(run).items():
-        have = set(ranked)
-        rest = universe[[d not in have for d in universe]]
+        free = np.ones(len(universe), dtype=bool)
+        free[[i for d in set(ranked) for i in places.get(d, ())]] = False
+        rest = universe[free]
         extra = rng.permutation(rest)[: max(0, depth - len(ranked))].tolist()
         queries += [qid] * (len(ranked) + len(extra))
         docs += ranked + extra

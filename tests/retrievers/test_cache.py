@@ -104,3 +104,50 @@ def test_without_the_variable_nothing_is_written(tmp_path, monkeypatch):
     UseEncoder().encode(["nothing is written for this text"])
     assert EmbeddingCache.from_environment() is None
     assert list(tmp_path.iterdir()) == []
+
+
+LSA_TEXTS = ["cats purr softly", "dogs bark loudly", "cats and dogs play", "birds sing at dawn",
+             "dogs chase cats", "a bird and a cat"]
+
+
+def test_lsa_reads_its_decomposition_from_the_cache_and_gives_the_same_vectors(tmp_path,
+                                                                             monkeypatch):
+    from sklearn.decomposition import TruncatedSVD
+
+    from reteval.retrievers.vector import LsaEncoder
+
+    monkeypatch.delenv(CACHE_ENV, raising=False)
+    plain = LsaEncoder(dims=3).fit(LSA_TEXTS)  # no cache: fitted as scikit-learn fits it
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+    first = LsaEncoder(dims=3).fit(LSA_TEXTS)
+    assert len(list((tmp_path / "arrays").glob("*.npz"))) == 1
+
+    def no_fit(self, x, y=None):
+        raise AssertionError("the SVD was computed again")
+
+    monkeypatch.setattr(TruncatedSVD, "fit_transform", no_fit)
+    again = LsaEncoder(dims=3).fit(LSA_TEXTS)
+    queries = ["cats", "dogs and birds", "unknown"]
+    for encoder in (first, again):
+        assert encoder.fitted_documents().tobytes() == plain.fitted_documents().tobytes()
+        assert encoder.encode(queries).tobytes() == plain.encode(queries).tobytes()
+    for other in (LsaEncoder(dims=2), LsaEncoder(dims=3, rng=1)):  # another key: computed
+        with pytest.raises(AssertionError, match="computed again"):
+            other.fit(LSA_TEXTS)
+    with pytest.raises(AssertionError, match="computed again"):
+        LsaEncoder(dims=3).fit(LSA_TEXTS[:-1])
+
+
+def test_an_unseeded_lsa_is_not_cached_and_a_damaged_file_is_computed_again(tmp_path, monkeypatch):
+    from reteval.retrievers.cache import ArrayCache
+    from reteval.retrievers.vector import LsaEncoder
+
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+    LsaEncoder(dims=3, rng=None).fit(LSA_TEXTS)
+    assert not (tmp_path / "arrays").exists()
+    expected = LsaEncoder(dims=3).fit(LSA_TEXTS).fitted_documents()
+    (path,) = (tmp_path / "arrays").glob("*.npz")
+    path.write_bytes(b"PK half a file")
+    assert ArrayCache(tmp_path).get(path.stem) is None
+    assert LsaEncoder(dims=3).fit(LSA_TEXTS).fitted_documents().tobytes() == expected.tobytes()
+    assert ArrayCache(tmp_path).get(path.stem)["docs"].tobytes() == expected.tobytes()
