@@ -20,8 +20,8 @@ TEXTS = {
     "disagree_line": (("在 {total} 对查询中，有 {n} 对的指标意见相反。以 {a} 和 {b} 为例："
                        "{above_a} 认为 {a} 更好，{above_b} 认为 {b} 更好。"),
                       ("The measures give opposite verdicts on {n} of the {total} pairs of "
-                       "queries. Take {a} and {b}: by {above_a}, {a} ranks higher; by {above_b}, {b} "
-                       "does.")),
+                       "queries. Take {a} and {b}: by {above_a}, {a} ranks higher; by "
+                       "{above_b}, {b} does.")),
     # on a real collection
     "chapter_mean": ("本章代码均值", "chapter mean"),
     "mean_of": ("{name} 均值", "{name} mean"),
