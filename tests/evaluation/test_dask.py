@@ -84,6 +84,7 @@ def _evaluate_both(qrels, run, ddf, **options):
 # ---------------------------------------------------------------- teaching collection
 
 
+@pytest.mark.slow
 def test_teaching_identical_to_memory(client, teaching):
     qrels, run = teaching
     ddf = dd.from_pandas(run, npartitions=5)
@@ -229,6 +230,7 @@ def _generated(rng, n_queries=2000, mean_docs=500):
     return qrels, run
 
 
+@pytest.mark.slow
 def test_million_rows_identical_to_memory(client):
     qrels, run = _generated(np.random.default_rng(20240601))
     assert len(run) > 900_000
@@ -269,6 +271,7 @@ def _write_parquet(log, folder, n_files):
     return folder
 
 
+@pytest.mark.slow
 def test_ab_reduction_and_analysis_identical(client, tmp_path):
     from reteval.ab import analysis, sufficient
 

@@ -85,6 +85,7 @@ def _shift(outcome, by):
 
 
 @settings(max_examples=30, deadline=None)
+@pytest.mark.slow
 @given(lines=st.lists(LINE, min_size=1, max_size=6), sep=st.sampled_from([" ", "\t"]),
        ending=st.sampled_from(["\n", "\r\n"]), last_ending=st.booleans(),
        compress=st.booleans())
