@@ -191,10 +191,16 @@ def _prepare(qrels, run_a, run_b, *, depth, method, mapping) -> _Pair:
 def _net_credit(clicks: np.ndarray, net: np.ndarray, q: np.ndarray, m: np.ndarray):
     """A's credit minus B's of click rows (n, L) shown as interleaving ``m`` of query ``q``.
 
-    ``net`` is ``credit_a - credit_b`` of the pair: one gather instead of two.
+    ``net`` is ``credit_a - credit_b`` of the pair (one gather instead of two), indexed by
+    query, list, lowest click and position; its lowest-click axis has length 1 when the
+    credit does not depend on the lowest click (team draft).
     """
-    lowest = clicks.shape[1] - 1 - np.argmax(clicks[:, ::-1], axis=1)  # 0 when no click
-    return np.einsum("ij,ij->i", clicks, net[q, m, lowest], dtype=np.int64)
+    if net.shape[2] == 1:
+        rows = net[q, m, 0]
+    else:
+        lowest = clicks.shape[1] - 1 - np.argmax(clicks[:, ::-1], axis=1)  # 0 when no click
+        rows = net[q, m, lowest]
+    return np.einsum("ij,ij->i", clicks, rows, dtype=np.int64)
 
 
 def expected_outcomes(qrels, run_a, run_b, *, click_model="cascade", depth: int = 10,
@@ -378,40 +384,69 @@ def _heterogeneous(attract, factors):
     if factors is None:
         return attract
     shape = (-1,) + (1,) * (np.ndim(attract) - 1)
-    return np.clip(attract * np.reshape(factors, shape), 0.0, 1.0)
+    scaled = attract * np.reshape(factors, shape)  # factors > 0: no lower clip needed
+    return np.minimum(scaled, 1.0, out=scaled)
 
 
-def _ratio_z(clicks, users, is_b):
-    """z of the arms' difference in click-through, with the user as unit (delta method).
+def _last_users(users, sizes):
+    """For the first ``n`` impressions, each ``n`` of ``sizes``: the user of the last one, and
+    how many impressions come before that user's first (``users`` non-decreasing)."""
+    last = users[sizes - 1]
+    counts = np.bincount(users)
+    return last, (np.cumsum(counts) - counts)[last]
 
-    ``users`` index ``is_b``; users without an impression take no part.
+
+def _running(values):
+    """Sums of ``values`` before each index, one more than ``values``: ``[0, v0, v0 + v1, ...]``."""
+    return np.concatenate(([0], np.cumsum(values)))
+
+
+def _ratio_z_by_size(clicks, users, in_b, sizes):
+    """z of the arms' difference in click-through over the first ``n`` impressions, each ``n``
+    of ``sizes``, with the user as unit (delta method); NaN where an arm has fewer than 2 users.
+
+    ``users`` (non-decreasing: a user's impressions are consecutive) index ``in_b``. The sums
+    per arm for every prefix come from running totals over the users, the last user of a
+    prefix counted with the impressions it holds.
     """
     x = np.bincount(users, weights=clicks)
     y = np.bincount(users).astype(float)
-    is_b = is_b[:len(y)]
-    present = y > 0
+    last, first = _last_users(users, sizes)
+    so_far = _running(clicks)
+    x_last = so_far[sizes] - so_far[first]
+    y_last = (sizes - first).astype(float)
     rates, variances = [], []
-    for arm in (~is_b, is_b):
-        xs, ys = x[present & arm], y[present & arm]
-        n = len(xs)
-        if n < 2:
-            return np.nan
-        r = xs.sum() / ys.sum()
-        cov = _cov(xs, ys)
-        var = (cov[0, 0] - 2 * r * cov[0, 1] + r ** 2 * cov[1, 1]) / (n * ys.mean() ** 2)
-        rates.append(r)
+    for arm in (~in_b[:len(y)], in_b[:len(y)]):
+        def before(values, arm=arm):  # sum over the arm's users before each prefix's last user
+            return _running(np.where(arm, values, 0.0))[last]
+        own = arm[last]
+        n = before(np.ones_like(x)) + own
+        sx, sy = before(x) + own * x_last, before(y) + own * y_last
+        sxx = before(x * x) + own * x_last ** 2
+        syy = before(y * y) + own * y_last ** 2
+        sxy = before(x * y) + own * x_last * y_last
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = sx / sy
+            cov_xx = (sxx - sx * sx / n) / (n - 1)
+            cov_xy = (sxy - sx * sy / n) / (n - 1)
+            cov_yy = (syy - sy * sy / n) / (n - 1)
+            var = (cov_xx - 2 * r * cov_xy + r ** 2 * cov_yy) / (n * (sy / n) ** 2)
+        rates.append(np.where(n >= 2, r, np.nan))
         variances.append(var)
     with np.errstate(divide="ignore", invalid="ignore"):
         return (rates[1] - rates[0]) / np.sqrt(variances[0] + variances[1])
 
 
-def _cov(x, y):
-    """``np.cov(x, y, ddof=1)`` of two float arrays of 2 or more values, by its arithmetic."""
-    both = np.concatenate((x[None], y[None]))
-    both -= both.mean(axis=1)[:, None]
-    product = np.dot(both, both.T.conj())
-    product *= np.true_divide(1, len(x) - 1)
-    return product
+def _votes_by_size(outcome, users, sizes):
+    """Users whose impressions A won more often than it lost, and those B did, over the first
+    ``n`` impressions, each ``n`` of ``sizes`` (``outcome`` -1, 0 or 1 per impression)."""
+    net = np.bincount(users, weights=outcome)
+    last, first = _last_users(users, sizes)
+    so_far = _running(outcome)
+    own = so_far[sizes] - so_far[first]  # the last user's, so far
+    wins = _running(net > 0)[last] + (own > 0)
+    losses = _running(net < 0)[last] + (own < 0)
+    return wins, losses
 
 
 def _interpolated_first(sizes, power, target) -> int | None:
@@ -523,8 +558,8 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
     >>> list(res.table.columns), list(res.table.index)
     (['ab_power', 'interleaving_power'], [100, 1000])
     """
-    sizes = sorted({int(n) for n in impressions})
-    if not sizes or sizes[0] < 2:
+    sizes = np.array(sorted({int(n) for n in impressions}))
+    if not len(sizes) or sizes[0] < 2:
         raise InputError(f"impressions must hold sizes of at least 2; got {impressions!r}")
     if isinstance(n_experiments, bool) or not isinstance(n_experiments, int) or n_experiments < 1:
         raise InputError(f"n_experiments must be a positive integer; got {n_experiments!r}")
@@ -553,6 +588,8 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
     user_in_b = np.arange(n_max) % 2 == 1
     by_arm = np.stack((pair.attract["A"], pair.attract["B"]))  # [arm, query, position]
     net_credit = pair.credit_a - pair.credit_b  # int8, -1 to 1
+    if (net_credit == net_credit[:, :, :1]).all():  # the same whatever the lowest click
+        net_credit = net_credit[:, :, :1]
     for _ in range(n_experiments):
         # A/B: users take consecutive impressions; every other user sees B
         users = _impression_users(gen, n_max, queries_per_user)
@@ -565,7 +602,7 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
         clicked = pattern.any(axis=1)
         if ab_metric == "rr":
             clicked = np.where(clicked, 1.0 / (1 + np.argmax(pattern, axis=1)), 0.0)
-        z = np.array([_ratio_z(clicked[:n], users[:n], user_in_b) for n in sizes])
+        z = _ratio_z_by_size(clicked, users, user_in_b, sizes)
         p = 2 * norm.sf(np.abs(z))
         ab_hits += (p < alpha) & (np.sign(z) == true_ab)
         # interleaving: every impression sees both rankers; a user's net preference is one vote
@@ -577,10 +614,7 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
                                     None if factors is None else factors[users])
         clicks = model.simulate(il_attract, gen)
         outcome = np.sign(_net_credit(clicks, net_credit, q, m).astype(float))
-        wins, losses = np.zeros(len(sizes)), np.zeros(len(sizes))
-        for j, n in enumerate(sizes):
-            net = np.bincount(users[:n], weights=outcome[:n])
-            wins[j], losses[j] = (net > 0).sum(), (net < 0).sum()
+        wins, losses = _votes_by_size(outcome, users, sizes)
         p = sign_test_pvalue(wins, losses)
         il_hits += (p < alpha) & (np.sign(wins - losses) == true_il)
     table = pd.DataFrame({"ab_power": ab_hits / n_experiments,

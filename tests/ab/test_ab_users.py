@@ -86,3 +86,35 @@ def test_heterogeneous_users_cost_the_ab_test_more_power_than_interleaving():
     ab_loss = (alike.table["ab_power"] - differ.table["ab_power"]).sum()
     il_loss = (alike.table["interleaving_power"] - differ.table["interleaving_power"]).sum()
     assert ab_loss > 0.3 and ab_loss > il_loss + 0.2
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the oracle on a prefix with an empty arm
+@pytest.mark.parametrize("metric", ["ctr", "rr"])
+def test_every_prefix_is_tested_as_if_its_impressions_were_all_there_were(metric):
+    # compare_methods tests the first n impressions for each size n from running totals; the
+    # delta-method z and the sign test's votes of each prefix, computed on the prefix alone
+    from reteval.ab.simulation import _ratio_z_by_size, _votes_by_size
+
+    gen = np.random.default_rng(5)
+    users = np.repeat(np.arange(400), 1 + gen.poisson(1.5, size=400))[:600]
+    in_b = np.arange(600) % 2 == 1
+    clicks = (gen.random(600) < 0.3) * (1.0 if metric == "ctr" else 1 / gen.integers(1, 11, 600))
+    outcome = gen.integers(-1, 2, size=600).astype(float)
+    sizes = np.array([2, 3, 50, 51, 333, 600])
+    z = _ratio_z_by_size(clicks, users, in_b, sizes)
+    wins, losses = _votes_by_size(outcome, users, sizes)
+    for j, n in enumerate(sizes):
+        x = np.bincount(users[:n], weights=clicks[:n])
+        y = np.bincount(users[:n]).astype(float)
+        rates, variances = [], []
+        for arm in (~in_b[:len(y)] & (y > 0), in_b[:len(y)] & (y > 0)):
+            r = x[arm].sum() / y[arm].sum()
+            cov = np.cov(x[arm], y[arm]) if arm.sum() > 1 else np.full((2, 2), np.nan)
+            rates.append(r)
+            variances.append((cov[0, 0] - 2 * r * cov[0, 1] + r ** 2 * cov[1, 1])
+                             / (arm.sum() * y[arm].mean() ** 2))
+        expected = (rates[1] - rates[0]) / np.sqrt(variances[0] + variances[1])
+        assert z[j] == pytest.approx(expected, rel=1e-9, nan_ok=True)
+        net = np.bincount(users[:n], weights=outcome[:n])
+        assert (wins[j], losses[j]) == ((net > 0).sum(), (net < 0).sum())
+    assert np.isnan(z[0]) and np.isfinite(z[2:]).all()  # two impressions: one user per arm
