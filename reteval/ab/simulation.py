@@ -31,6 +31,7 @@ from reteval.ab.assignment import Experiment
 from reteval.ab.clicks import as_click_model, attractiveness
 from reteval.ab.interleaving import balanced_from_order, sign_test_pvalue, team_draft_from_coins
 from reteval.errors import InputError
+from reteval.io.tables import sort_run
 
 __all__ = [
     "MethodComparison",
@@ -71,15 +72,13 @@ def _rankings(run, depth: int, name: str) -> dict[str, list[str]]:
     missing = {"query_id", "doc_id", "score"} - set(run.columns)
     if missing:
         raise InputError(f"{name} is missing column(s) {sorted(missing)!r}")
-    df = pd.DataFrame({"q": run["query_id"].astype(str).to_numpy(),
-                       "d": run["doc_id"].astype(str).to_numpy(),
-                       "s": run["score"].astype(float).to_numpy()})
-    df = df.sort_values(["q", "s", "d"], ascending=[True, False, False], kind="stable")
+    frame = sort_run(pd.DataFrame({"query_id": run["query_id"].astype(str).to_numpy(),
+                                   "doc_id": run["doc_id"].astype(str).to_numpy(),
+                                   "score": run["score"].astype(float).to_numpy()}))
+    top = frame.groupby("query_id", sort=False).head(depth)
     ranked: dict[str, list[str]] = {}
-    for q, d in zip(df["q"].tolist(), df["d"].tolist(), strict=True):
-        top = ranked.setdefault(q, [])
-        if len(top) < depth:
-            top.append(d)
+    for q, d in zip(top["query_id"].tolist(), top["doc_id"].tolist(), strict=True):
+        ranked.setdefault(q, []).append(d)
     return ranked
 
 
@@ -327,8 +326,8 @@ def simulate_log(experiment: Experiment, qrels, run_a, run_b, *, n_users: int = 
     per_user = 1 + gen.poisson(queries_per_user - 1, size=n_users)
     arrival = gen.random(n_users) * days * 86400.0
     user_idx = np.repeat(np.arange(n_users), per_user)
-    within = np.concatenate([np.arange(k) for k in per_user]) * 120.0 + gen.random(
-        len(user_idx)) * 60.0
+    place = np.arange(len(user_idx)) - np.repeat(np.cumsum(per_user) - per_user, per_user)
+    within = place * 120.0 + gen.random(len(user_idx)) * 60.0  # the user's 1st, 2nd ... query
     seconds = arrival[user_idx] + within
     qidx = gen.integers(len(pair.query_ids), size=len(user_idx))
     side = np.where(variants[user_idx] == experiment.control, "A", "B")
@@ -347,9 +346,9 @@ def simulate_log(experiment: Experiment, qrels, run_a, run_b, *, n_users: int = 
     if t0.tzinfo is None:
         raise InputError(f"start must carry a UTC offset; got {start!r}")
     shown = docs.tolist()
-    clicked: list[list[str]] = [[] for _ in shown]
-    for row, col in zip(*(axis.tolist() for axis in np.nonzero(clicks)), strict=True):
-        clicked[row].append(shown[row][col])  # row by row, each row's clicks in rank order
+    flat = docs[clicks].tolist()  # row by row, each row's clicks in rank order
+    ends = np.cumsum(clicks.sum(axis=1)).tolist()
+    clicked = [flat[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
     full = (docs != "").all(axis=1).tolist()
     log = pd.DataFrame({
         "experiment": experiment.name,
@@ -361,8 +360,7 @@ def simulate_log(experiment: Experiment, qrels, run_a, run_b, *, n_users: int = 
         "retrieved": [row if whole else [d for d in row if d]
                       for row, whole in zip(shown, full, strict=True)],
         "clicks": clicked,
-        "feedback": pd.array([int(s) if g else None for s, g in zip(satisfied, gives, strict=True)],
-                             dtype="Int64"),
+        "feedback": pd.arrays.IntegerArray(satisfied.astype(np.int64), mask=~gives),
     })
     return log.sort_values("timestamp", kind="stable").reset_index(drop=True)
 
