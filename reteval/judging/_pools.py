@@ -100,8 +100,12 @@ def pool(runs: Mapping[str, object], *, depth: int = 10) -> pd.DataFrame:
     2       q1     d3          1     1
     3       q1     d4          2     1
     """
-    depth = _check_count(depth, "depth")
-    rows = _candidates(_ranked_runs(runs))
+    return _depth_pool(_ranked_runs(runs), _check_count(depth, "depth"))
+
+
+def _depth_pool(ranked: dict[str, pd.DataFrame], depth: int) -> pd.DataFrame:
+    """:func:`pool` of runs already ranked by :func:`_ranked_runs`."""
+    rows = _candidates(ranked)
     return _summarise(rows[rows["rank"] <= depth])
 
 
@@ -389,12 +393,12 @@ def leave_one_out(qrels, runs: Mapping[str, object], *, measure: str = "AP", dep
     queries = sorted(set(judgments["query_id"].astype(str)) & retrieved)
     if not queries:
         raise InputError("no query of the qrels is in any run")
-    full = _restrict(judgments, pool(ranked, depth=depth))
+    full = _restrict(judgments, _depth_pool(ranked, depth))
     pooled = {name: _mean_scores(full, run, measure, queries) for name, run in ranked.items()}
     outside = {}
     for group in dict.fromkeys(group_of.values()):
         others = {other: r for other, r in ranked.items() if group_of[other] != group}
-        outside[group] = pool(others, depth=depth)
+        outside[group] = _depth_pool(others, depth)  # they share the queries all the runs share
     rows = []
     for name, run in ranked.items():
         others_pool = outside[group_of[name]]
