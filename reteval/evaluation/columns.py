@@ -220,6 +220,9 @@ def _rank(qrels, run, missing):
 
     if isinstance(qrels, QrelsColumns):  # already read (evaluate_runs reads them once)
         run = as_run_columns(run)
+    elif not isinstance(qrels, (str, os.PathLike)):  # in memory: no file to parse meanwhile
+        run = as_run_columns(run)  # first: the run's error is the one reported
+        qrels = as_qrels_columns(qrels)
     else:
         # The qrels are read while the run is: a large run file is parsed by Arrow outside
         # the GIL. The run's error, if any, is the one reported (it is raised first).

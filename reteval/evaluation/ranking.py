@@ -9,7 +9,7 @@ Ids stay Arrow strings; only tied rows read their doc ids.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -108,13 +108,20 @@ def _ranks_by_counting(query: np.ndarray, score: np.ndarray, doc, wanted: np.nda
             block = slice(lo, lo + _BLOCK_ROWS) if rows is None else rows[lo:lo + _BLOCK_ROWS]
             keys[lo:lo + _BLOCK_ROWS] = key_of(query[block], score[block])
 
+        starts = range(0, n, _BLOCK_ROWS)
+        if len(starts) < 2:  # one block: no thread to start
+            for lo in starts:
+                fill(lo)
+            return keys
         with ThreadPoolExecutor(max_workers=2) as pool:
-            list(pool.map(fill, range(0, n, _BLOCK_ROWS)))
+            list(pool.map(fill, starts))
         return keys
 
     def sorted_halves(keys):
         """The two halves of ``keys`` each sorted, on two threads. A count of keys below
         a value is the sum of the counts in both halves (no merge is needed)."""
+        if len(keys) <= _BLOCK_ROWS:  # small: one sort, no thread to start
+            return [np.sort(keys)]
         halves = [keys[:len(keys) // 2], keys[len(keys) // 2:]]
         with ThreadPoolExecutor(max_workers=2) as pool:
             return list(pool.map(np.sort, halves))
@@ -353,7 +360,11 @@ def _rank_columns(judged_queries, judged_docs, judged_rels: np.ndarray, run_quer
     candidates = _key_filter(keys, judged_keys)  # every judged row, and a few others
     candidate_keys = keys[candidates]
     with ThreadPoolExecutor(max_workers=1) as pool:
-        check = pool.submit(first_duplicate, query, doc, keys=keys)
+        if len(keys) > _BLOCK_ROWS:
+            check = pool.submit(first_duplicate, query, doc, keys=keys)
+        else:  # one block: checked here, sooner than a thread would start
+            check = Future()
+            check.set_result(first_duplicate(query, doc, keys=keys))
         del keys
         rows, rel = _judged_rows(query, doc, candidates, candidate_keys,
                                  judged_query, judged_doc, judged_rel, judged_keys)
