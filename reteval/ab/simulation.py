@@ -27,6 +27,7 @@ from scipy.stats import norm
 
 from reteval._util.catalogue import TEXTS, check_lang, phrase
 from reteval._util.validation import check_probability, check_rng
+from reteval.ab._prefixes import ratio_z_by_size, votes_by_size
 from reteval.ab.assignment import Experiment
 from reteval.ab.clicks import as_click_model, attractiveness
 from reteval.ab.interleaving import balanced_from_order, sign_test_pvalue, team_draft_from_coins
@@ -386,67 +387,6 @@ def _heterogeneous(attract, factors):
     return np.minimum(scaled, 1.0, out=scaled)
 
 
-def _last_users(users, sizes):
-    """For the first ``n`` impressions, each ``n`` of ``sizes``: the user of the last one, and
-    how many impressions come before that user's first (``users`` non-decreasing)."""
-    last = users[sizes - 1]
-    counts = np.bincount(users)
-    return last, (np.cumsum(counts) - counts)[last]
-
-
-def _running(values):
-    """Sums of ``values`` before each index, one more than ``values``: ``[0, v0, v0 + v1, ...]``."""
-    return np.concatenate(([0], np.cumsum(values)))
-
-
-def _ratio_z_by_size(clicks, users, in_b, sizes):
-    """z of the arms' difference in click-through over the first ``n`` impressions, each ``n``
-    of ``sizes``, with the user as unit (delta method); NaN where an arm has fewer than 2 users.
-
-    ``users`` (non-decreasing: a user's impressions are consecutive) index ``in_b``. The sums
-    per arm for every prefix come from running totals over the users, the last user of a
-    prefix counted with the impressions it holds.
-    """
-    x = np.bincount(users, weights=clicks)
-    y = np.bincount(users).astype(float)
-    last, first = _last_users(users, sizes)
-    so_far = _running(clicks)
-    x_last = so_far[sizes] - so_far[first]
-    y_last = (sizes - first).astype(float)
-    rates, variances = [], []
-    for arm in (~in_b[:len(y)], in_b[:len(y)]):
-        def before(values, arm=arm):  # sum over the arm's users before each prefix's last user
-            return _running(np.where(arm, values, 0.0))[last]
-        own = arm[last]
-        n = before(np.ones_like(x)) + own
-        sx, sy = before(x) + own * x_last, before(y) + own * y_last
-        sxx = before(x * x) + own * x_last ** 2
-        syy = before(y * y) + own * y_last ** 2
-        sxy = before(x * y) + own * x_last * y_last
-        with np.errstate(divide="ignore", invalid="ignore"):
-            r = sx / sy
-            cov_xx = (sxx - sx * sx / n) / (n - 1)
-            cov_xy = (sxy - sx * sy / n) / (n - 1)
-            cov_yy = (syy - sy * sy / n) / (n - 1)
-            var = (cov_xx - 2 * r * cov_xy + r ** 2 * cov_yy) / (n * (sy / n) ** 2)
-        rates.append(np.where(n >= 2, r, np.nan))
-        variances.append(var)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return (rates[1] - rates[0]) / np.sqrt(variances[0] + variances[1])
-
-
-def _votes_by_size(outcome, users, sizes):
-    """Users whose impressions A won more often than it lost, and those B did, over the first
-    ``n`` impressions, each ``n`` of ``sizes`` (``outcome`` -1, 0 or 1 per impression)."""
-    net = np.bincount(users, weights=outcome)
-    last, first = _last_users(users, sizes)
-    so_far = _running(outcome)
-    own = so_far[sizes] - so_far[first]  # the last user's, so far
-    wins = _running(net > 0)[last] + (own > 0)
-    losses = _running(net < 0)[last] + (own < 0)
-    return wins, losses
-
-
 def _interpolated_first(sizes, power, target) -> int | None:
     """Impressions at which power first reaches ``target``, linear in log(impressions)."""
     above = np.nonzero(np.asarray(power) >= target)[0]
@@ -600,7 +540,7 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
         clicked = pattern.any(axis=1)
         if ab_metric == "rr":
             clicked = np.where(clicked, 1.0 / (1 + np.argmax(pattern, axis=1)), 0.0)
-        z = _ratio_z_by_size(clicked, users, user_in_b, sizes)
+        z = ratio_z_by_size(clicked, users, user_in_b, sizes)
         p = 2 * norm.sf(np.abs(z))
         ab_hits += (p < alpha) & (np.sign(z) == true_ab)
         # interleaving: every impression sees both rankers; a user's net preference is one vote
@@ -612,7 +552,7 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
                                     None if factors is None else factors[users])
         clicks = model.simulate(il_attract, gen)
         outcome = np.sign(_net_credit(clicks, net_credit, q, m).astype(float))
-        wins, losses = _votes_by_size(outcome, users, sizes)
+        wins, losses = votes_by_size(outcome, users, sizes)
         p = sign_test_pvalue(wins, losses)
         il_hits += (p < alpha) & (np.sign(wins - losses) == true_il)
     table = pd.DataFrame({"ab_power": ab_hits / n_experiments,

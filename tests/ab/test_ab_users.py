@@ -93,7 +93,7 @@ def test_heterogeneous_users_cost_the_ab_test_more_power_than_interleaving():
 def test_every_prefix_is_tested_as_if_its_impressions_were_all_there_were(metric):
     # compare_methods tests the first n impressions for each size n from running totals; the
     # delta-method z and the sign test's votes of each prefix, computed on the prefix alone
-    from reteval.ab.simulation import _ratio_z_by_size, _votes_by_size
+    from reteval.ab._prefixes import ratio_z_by_size, votes_by_size
 
     gen = np.random.default_rng(5)
     users = np.repeat(np.arange(400), 1 + gen.poisson(1.5, size=400))[:600]
@@ -101,8 +101,8 @@ def test_every_prefix_is_tested_as_if_its_impressions_were_all_there_were(metric
     clicks = (gen.random(600) < 0.3) * (1.0 if metric == "ctr" else 1 / gen.integers(1, 11, 600))
     outcome = gen.integers(-1, 2, size=600).astype(float)
     sizes = np.array([2, 3, 50, 51, 333, 600])
-    z = _ratio_z_by_size(clicks, users, in_b, sizes)
-    wins, losses = _votes_by_size(outcome, users, sizes)
+    z = ratio_z_by_size(clicks, users, in_b, sizes)
+    wins, losses = votes_by_size(outcome, users, sizes)
     for j, n in enumerate(sizes):
         x = np.bincount(users[:n], weights=clicks[:n])
         y = np.bincount(users[:n]).astype(float)
