@@ -26,11 +26,13 @@ run: fonts setup
 
 # Two workers (a third of the suite's time is notebooks executing in their own kernels);
 # --dist loadscope keeps each test file on one worker, so that a notebook run a module's tests
-# share (a module-scoped fixture) runs once.
+# share (a module-scoped fixture) runs once. The files go out in the order tests/conftest.py
+# gives them, those that run kernels first (--no-loadscope-reorder: xdist would otherwise
+# send the files with the most tests first, and a long notebook file last, to run alone).
 WORKERS ?= 2
 
 test: fonts setup browser-deps
-	$(BIN)/python -m pytest -n $(WORKERS) --dist loadscope
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadscope --no-loadscope-reorder
 
 # A CJK font, so that figures draw Chinese labels (reteval._util.fonts), installed with apt-get when
 # fc-list finds none, before anything imports matplotlib (a font cache made earlier is mended by
@@ -70,7 +72,8 @@ browser-deps:
 # `notebook`), drive a browser or take more than a few seconds (`slow`: large files, Dask
 # clusters, Cranfield). `pytest --lf` reruns the tests that failed last time.
 test-fast: setup
-	$(BIN)/python -m pytest -n $(WORKERS) --dist loadscope -m "not notebook and not browser and not slow"
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadscope --no-loadscope-reorder \
+		-m "not notebook and not browser and not slow"
 
 # ruff, the layers contract and the type checks; all three also run inside `make test`.
 lint: setup

@@ -8,6 +8,24 @@ from paths import CONFORMANCE, DATA
 from session_folder import FOLDER_ENV
 
 
+def pytest_collection_modifyitems(items):
+    """The test files that take longest first: those with the most tests that start a kernel
+    or a browser (marked `notebook`, `browser`), then the most marked `slow`, then the others
+    in their order. With ``--dist loadscope --no-loadscope-reorder`` (``make test``) a worker
+    takes the next file as it finishes one, so a long file does not end the run alone."""
+    files: dict[str, list] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::")[0], []).append(item)
+
+    def weight(file_items):
+        def count(*markers):
+            return sum(any(item.get_closest_marker(m) for m in markers) for item in file_items)
+        return count("notebook", "browser"), count("slow")
+
+    items[:] = [item for file_items in sorted(files.values(), key=weight, reverse=True)
+                for item in file_items]
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _session_folder(tmp_path_factory):
     """One folder for all the xdist workers of the session (the parent of their own)."""
