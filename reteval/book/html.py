@@ -276,7 +276,7 @@ def _static_notebook(nb, lang: str, relink=None):
     cells = []
     for cell in nb.cells:
         if cell.cell_type == "code" and RECORD_TAG in cell.metadata.get("tags", ()):
-            cells.append(_folded(cell.source, lang))  # bookkeeping, folded away
+            cells.append(_folded(cell, lang))  # bookkeeping, folded away
             if not cell.get("outputs"):
                 continue
             cell.metadata["transient"] = {"remove_source": True}
@@ -285,14 +285,19 @@ def _static_notebook(nb, lang: str, relink=None):
     return nb
 
 
-def _folded(source: str, lang: str):
-    """A Markdown cell holding ``source`` folded under a one-line summary."""
+def _folded(cell, lang: str):
+    """A Markdown cell holding the code ``cell``'s source folded under a one-line summary
+    (its id made from the code cell's: the same page each time the book is built)."""
     import nbformat
 
+    source = cell.source
     fence = "~" * max(3, 1 + max((len(m) for m in re.findall(r"~+", source)), default=0))
-    return nbformat.v4.new_markdown_cell(
+    folded = nbformat.v4.new_markdown_cell(
         f'<details class="record"><summary>{html.escape(UI[lang]["record"])}</summary>\n\n'
         f"{fence}python\n{source}\n{fence}\n\n</details>")
+    if cell.get("id"):
+        folded.id = f"{cell.id[:57]}-record"  # at most 64 characters
+    return folded
 
 
 def _notebook_html(nb, lang: str, relink=None) -> str:
@@ -300,6 +305,9 @@ def _notebook_html(nb, lang: str, relink=None) -> str:
 
     exporter = HTMLExporter(template_name="basic", exclude_input_prompt=True,
                             exclude_output_prompt=True)
+    # Every page is sanitised whole (reteval.book.sanitise): nbconvert's pass of bleach over
+    # each code cell's highlighted source (a fifth of the book's time) would only repeat it.
+    exporter.register_filter("clean_html", lambda markup: markup)
     exporter.log.addFilter(_drop_alt_warning)
     try:
         body, _ = exporter.from_notebook_node(_static_notebook(nb, lang, relink))

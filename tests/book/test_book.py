@@ -365,6 +365,7 @@ def test_cells_that_only_record_results_are_folded(tmp_path):
     text = re.sub(r"<[^>]+>", "", page)
     assert text.count("save()") == 1 and "saved" in text  # the output stays, its input folded
     assert "plot()" in text and "plot()" not in "".join(folds)
+    assert _notebook_html(nb, "zh") == page  # the same page each time: folds keep their ids
 
 
 def test_an_emptied_progress_bar_leaves_no_output_on_the_page():
