@@ -397,6 +397,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    from reteval._util.extras import skip_iri_grammars
+
+    skip_iri_grammars()  # seconds off every command that reads a notebook
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)

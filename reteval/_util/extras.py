@@ -25,11 +25,12 @@ Importing a feature whose extra is missing raises
 from __future__ import annotations
 
 import importlib
+import sys
 from types import ModuleType
 
 from reteval.errors import MissingExtraError
 
-__all__ = ["require"]
+__all__ = ["require", "skip_iri_grammars"]
 
 
 def require(module: str, extra: str, feature: str) -> ModuleType:
@@ -52,3 +53,22 @@ def require(module: str, extra: str, feature: str) -> ModuleType:
         raise MissingExtraError(
             f'{feature} need {package}, which is not installed: pip install "reteval[{extra}]"'
         ) from exc
+
+
+def skip_iri_grammars() -> None:
+    """Let jsonschema load without rfc3987-syntax in this process.
+
+    jsonschema (under nbformat, papermill and nbconvert) imports rfc3987-syntax when it is
+    installed (JupyterLab's dependencies install it), and that package builds its IRI
+    grammars on import: 1.5 to 2 seconds in every process that reads a notebook, ten times
+    the rest of nbformat's import. jsonschema then checks no ``iri`` format, which no schema
+    reteval validates has. Only reteval's own processes call this (the command line, the
+    book's page workers, the test suite), never ``import reteval``: a program that imports
+    reteval keeps jsonschema whole.
+
+    Examples
+    --------
+    >>> skip_iri_grammars()
+    >>> import jsonschema  # quickly
+    """
+    sys.modules.setdefault("rfc3987_syntax", None)  # its import fails; jsonschema goes on

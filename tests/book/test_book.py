@@ -378,3 +378,32 @@ def test_an_emptied_progress_bar_leaves_no_output_on_the_page():
     page = _static_notebook(v4.new_notebook(cells=[cell]), "en")
     assert [o.get("text") or o["data"]["text/plain"] for o in page.cells[0].outputs] == [
         "done\n", "0"]
+
+
+@pytest.mark.slow
+def test_editions_rendered_side_by_side_give_the_same_pages(output, tmp_path, monkeypatch):
+    # A large book renders its editions' notebook pages in processes side by side (when
+    # there are cores): the same bytes as one after the other.
+    import concurrent.futures
+
+    import reteval.book.html as book_html
+
+    monkeypatch.setattr(book_html.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    pools = []
+
+    class Pool(concurrent.futures.ProcessPoolExecutor):
+        def __init__(self, *args, **kwargs):
+            pools.append(args)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Pool)
+    out, glossary = output
+    pages = {}
+    for name, worth in (("apart", 10 ** 6), ("side_by_side", 1)):
+        monkeypatch.setattr(book_html, "_PAGES_WORTH_A_PROCESS", worth)
+        copy = tmp_path / name
+        shutil.copytree(out, copy)
+        pages[name] = {p.relative_to(copy): p.read_bytes()
+                       for p in build_book(copy, glossary=glossary)}
+    assert pools == [(2,)]  # two processes, for the side-by-side build only
+    assert len(pages["apart"]) == 12 and pages["side_by_side"] == pages["apart"]
