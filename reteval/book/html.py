@@ -44,6 +44,7 @@ from typing import NamedTuple
 from urllib.parse import quote, unquote
 
 from reteval._util.catalogue import LANGUAGES, TEXTS, phrase, phrases
+from reteval._util.cores import available_cores
 from reteval._util.languages import language
 from reteval.book.sanitise import inside, sanitise
 from reteval.errors import InputError
@@ -572,8 +573,7 @@ def _notebook_bodies(jobs: list[tuple[str, tuple]]) -> dict[Path, str]:
     by_lang: dict[str, list[tuple]] = {}
     for lang, arguments in jobs:
         by_lang.setdefault(lang, []).append(arguments)
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
-        os.cpu_count() or 1)
+    cores = available_cores()
     groups = list(by_lang.values())
     if cores < 2 or len(groups) < 2 or min(map(len, groups)) < _PAGES_WORTH_A_PROCESS:
         rendered = [_notebook_bodies_of(group) for group in groups]

@@ -452,9 +452,9 @@ def run_pipeline(
 def _editions_at_once(jobs: int | None, langs: list[str]) -> int:
     """How many editions run side by side: ``jobs``, else one per core; at most all of them."""
     if jobs is None:
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
-            os.cpu_count() or 1)
-        return max(1, min(cores, len(langs)))
+        from reteval._util.cores import available_cores
+
+        return max(1, min(available_cores(), len(langs)))
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise InputError(f"jobs must be a positive integer; got {jobs!r}")
     return min(jobs, len(langs))

@@ -388,7 +388,7 @@ def test_editions_rendered_side_by_side_give_the_same_pages(output, tmp_path, mo
 
     import reteval.book.html as book_html
 
-    monkeypatch.setattr(book_html.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(book_html, "available_cores", lambda: 2)
     pools = []
 
     class Pool(concurrent.futures.ProcessPoolExecutor):
