@@ -100,7 +100,8 @@ def pool(runs: Mapping[str, object], *, depth: int = 10) -> pd.DataFrame:
     2       q1     d3          1     1
     3       q1     d4          2     1
     """
-    return _depth_pool(_ranked_runs(runs), _check_count(depth, "depth"))
+    depth = _check_count(depth, "depth")
+    return _depth_pool(_ranked_runs(runs), depth)
 
 
 def _depth_pool(ranked: dict[str, pd.DataFrame], depth: int) -> pd.DataFrame:
