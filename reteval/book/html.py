@@ -533,12 +533,11 @@ def build_book(output: str | os.PathLike = "outputs", *,
 
     _write_landing(output, editions, pages)
     written = [output / "index.html"]
-    bodies = _notebook_bodies([
-        (lang, (page.path.with_suffix(".ipynb"), lang, page.path.parent,
-                _source_dir(notebooks[(lang, page.key)], notebooks_dir),
-                {n: pages[(lang, n)].path for n in editions[lang]}, output))
-        for lang, sequence in sequences.items() for page in sequence
-        if page.key not in ("index", "glossary")])
+    bodies = _notebook_bodies({
+        (lang, name): (nb, lang, pages[(lang, name)].path.parent,
+                       _source_dir(nb, notebooks_dir),
+                       {n: pages[(lang, n)].path for n in editions[lang]}, output)
+        for (lang, name), nb in notebooks.items()})
 
     for lang, sequence in sequences.items():
         for page in sequence:
@@ -551,7 +550,7 @@ def build_book(output: str | os.PathLike = "outputs", *,
                 body = sanitise(_markdown_html(Path(glossary).read_text(encoding="utf-8")),
                                 here, output)
             else:
-                body = bodies[page.path.with_suffix(".ipynb")]
+                body = bodies[(lang, page.key)]
                 body += _files_html(_files(here, page.path), lang, here)
             page.path.write_text(_page(lang, f"{page.title} · {UI[lang]['book']}", body,
                                        header, footer, kind=page.key if page.key in (
@@ -566,13 +565,13 @@ def build_book(output: str | os.PathLike = "outputs", *,
 _PAGES_WORTH_A_PROCESS = 6
 
 
-def _notebook_bodies(jobs: list[tuple[str, tuple]]) -> dict[Path, str]:
-    """The sanitised body of each executed notebook of ``jobs`` (``(lang, arguments of
-    _notebook_body)``), by notebook path: the editions in processes side by side when each
-    has enough pages and there are cores for them, else one after the other here."""
+def _notebook_bodies(jobs: dict[tuple[str, str], tuple]) -> dict[tuple[str, str], str]:
+    """The sanitised body of each notebook page of ``jobs`` (``{(lang, name): arguments of
+    _notebook_body}``): the editions in processes side by side when each has enough pages
+    and there are cores for them, else one after the other here."""
     by_lang: dict[str, list[tuple]] = {}
-    for lang, arguments in jobs:
-        by_lang.setdefault(lang, []).append(arguments)
+    for key, arguments in jobs.items():
+        by_lang.setdefault(key[0], []).append((key, arguments))
     cores = available_cores()
     groups = list(by_lang.values())
     if cores < 2 or len(groups) < 2 or min(map(len, groups)) < _PAGES_WORTH_A_PROCESS:
@@ -586,20 +585,20 @@ def _notebook_bodies(jobs: list[tuple[str, tuple]]) -> dict[Path, str]:
         with ProcessPoolExecutor(min(cores, len(groups)), initializer=skip_iri_grammars,
                                  mp_context=multiprocessing.get_context("spawn")) as pool:
             rendered = list(pool.map(_notebook_bodies_of, groups))
-    return {path: body for group in rendered for path, body in group}
+    return {key: body for group in rendered for key, body in group}
 
 
-def _notebook_bodies_of(group: list[tuple]) -> list[tuple[Path, str]]:
-    return [(arguments[0], _notebook_body(*arguments)) for arguments in group]
+def _notebook_bodies_of(group: list[tuple]) -> list[tuple]:
+    return [(key, _notebook_body(*arguments)) for key, arguments in group]
 
 
-def _notebook_body(path: Path, lang: str, here: Path, source: Path | None,
-                   edition_pages: dict, output: Path) -> str:
-    """The sanitised HTML of the executed notebook ``path``, a page in folder ``here``."""
+def _notebook_body(nb, lang: str, here: Path, source: Path | None, edition_pages: dict,
+                   output: Path) -> str:
+    """The sanitised HTML of the executed notebook ``nb``, a page in folder ``here``."""
     def relink(text):
         return _relink(text, here, source, edition_pages)
 
-    return sanitise(_notebook_html(_read_notebook(path), lang, relink), here, output)
+    return sanitise(_notebook_html(nb, lang, relink), here, output)
 
 
 def _read_notebook(path: Path):

@@ -99,8 +99,8 @@ def _ranks_by_counting(query: np.ndarray, score: np.ndarray, doc, wanted: np.nda
         return k
 
     def keys_of(rows):
-        """The keys of ``rows`` (None: every row), made a block at a time (small temporaries)
-        on two threads."""
+        """The keys of ``rows`` (None: every row), made a block at a time (small temporaries),
+        several blocks on two threads."""
         n = len(query) if rows is None else len(rows)
         keys = np.empty(n, dtype=np.uint64)
 
@@ -118,8 +118,9 @@ def _ranks_by_counting(query: np.ndarray, score: np.ndarray, doc, wanted: np.nda
         return keys
 
     def sorted_halves(keys):
-        """The two halves of ``keys`` each sorted, on two threads. A count of keys below
-        a value is the sum of the counts in both halves (no merge is needed)."""
+        """The two halves of ``keys`` each sorted, on two threads (more than a block of keys;
+        fewer: all of them in one sort). A count of keys below a value is the sum of the counts
+        in the parts (no merge is needed)."""
         if len(keys) <= _BLOCK_ROWS:  # small: one sort, no thread to start
             return [np.sort(keys)]
         halves = [keys[:len(keys) // 2], keys[len(keys) // 2:]]
