@@ -8,6 +8,7 @@ import papermill
 from paths import ROOT
 from session_folder import build_once, session_folder
 
+from reteval.book.engine import ENGINE_NAME
 from reteval.book.pipeline import load_params, notebook_parameters
 
 
@@ -48,7 +49,7 @@ def _run(source, folder, stem, parameters):
         papermill.execute_notebook(
             str(source), str(folder / f"{stem}.ipynb"),
             parameters={"output_dir": str(folder / "out"), **parameters},
-            progress_bar=False, kernel_name="python3", cwd=str(ROOT),
+            progress_bar=False, kernel_name="python3", engine_name=ENGINE_NAME, cwd=str(ROOT),
         )
     finally:
         if before is None:
@@ -67,7 +68,7 @@ def execute_solutions(number, tmp_path, lang):
     papermill.execute_notebook(
         str(ROOT / "notebooks" / "solutions" / f"{number}_solutions.ipynb"),
         str(tmp_path / "solutions.ipynb"), parameters={"lang": lang}, progress_bar=False,
-        kernel_name="python3", cwd=str(ROOT))
+        kernel_name="python3", engine_name=ENGINE_NAME, cwd=str(ROOT))
 
 
 def check_exercises_asked_and_solved(number, exercises, tmp_path):
@@ -86,7 +87,8 @@ def check_exercises_asked_and_solved(number, exercises, tmp_path):
         assert f'check("{exercise}", answer, lang=lang)' in solved
     executed = tmp_path / "solutions.ipynb"
     papermill.execute_notebook(str(solutions), str(executed), parameters={"lang": "en"},
-                               progress_bar=False, kernel_name="python3", cwd=str(ROOT))
+                               progress_bar=False, kernel_name="python3",
+                               engine_name=ENGINE_NAME, cwd=str(ROOT))
     texts = "".join(
         o.get("data", {}).get("text/plain", [""])[0]
         for c in json.loads(executed.read_text(encoding="utf-8"))["cells"]

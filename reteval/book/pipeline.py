@@ -548,6 +548,8 @@ def _execute(executed: Path, values: dict, cells: dict, failed: str, lang: str =
     import papermill
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
+    from reteval.book.engine import ENGINE_NAME
+
     def not_the_death(record):  # reported below, in the error's one line
         return not record.getMessage().startswith("Kernel died")
 
@@ -556,7 +558,7 @@ def _execute(executed: Path, values: dict, cells: dict, failed: str, lang: str =
     try:
         papermill.execute_notebook(
             str(executed), str(executed), parameters=values, cwd=os.getcwd(),
-            progress_bar=cells, kernel_name="python3",
+            progress_bar=cells, kernel_name="python3", engine_name=ENGINE_NAME,
         )
     except papermill.PapermillExecutionError as exc:
         raise NotebookFailed(

@@ -17,6 +17,7 @@ from notebook_run import check_exercises_asked_and_solved
 from paths import ROOT, SHARED
 
 import reteval
+from reteval.book.engine import ENGINE_NAME
 from reteval.datasets import load
 from reteval.retrievers import make_retriever
 
@@ -33,7 +34,7 @@ def execute(tmp_path, **parameters):
         str(tmp_path / "01.ipynb"),
         parameters={"output_dir": str(output_dir), **parameters},
         progress_bar=False,
-        kernel_name="python3",
+        kernel_name="python3", engine_name=ENGINE_NAME,
         cwd=str(ROOT),
     )
     return output_dir, json.loads((output_dir / "results.json").read_text())

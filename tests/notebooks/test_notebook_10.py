@@ -19,6 +19,7 @@ from paths import ROOT
 
 import reteval
 from reteval.book.editions import check_bilingual, edition
+from reteval.book.engine import ENGINE_NAME
 from reteval.datasets import load
 from reteval.retrievers import make_retriever
 from reteval.teaching.exercises import check
@@ -40,7 +41,7 @@ def execute(path, tmp_path, *, cwd, **parameters):
         parameters=parameters,
         cwd=str(cwd),
         progress_bar=False,
-        kernel_name="python3",
+        kernel_name="python3", engine_name=ENGINE_NAME,
     )
     return executed.read_text(encoding="utf-8")
 

@@ -1,0 +1,48 @@
+"""The papermill engine of `reteval run`: the notebook written every few seconds and at the end."""
+
+import nbformat
+import papermill
+import pytest
+
+from reteval.book import engine
+
+
+def _notebook(path, *sources):
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    nbformat.write(nb, str(path))
+    return path
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize(("save_every", "writes"), [
+    (0.0, 1 + 2 * 3 + 1),  # papermill's: the start, each cell's start and end, the end
+    (3600.0, 1),  # the end only
+])
+def test_the_notebook_is_written_every_few_seconds_and_at_the_end(tmp_path, monkeypatch,
+                                                                    save_every, writes):
+    written = []
+    monkeypatch.setattr(engine, "SAVE_EVERY", save_every)
+    monkeypatch.setattr(papermill.engines, "write_ipynb",
+                        lambda nb, path: written.append(path) or nbformat.write(nb, path))
+    path = _notebook(tmp_path / "a.ipynb", "x = 1", "print(x + 1)", "x")
+    papermill.execute_notebook(str(path), str(path), kernel_name="python3", progress_bar=False,
+                               engine_name=engine.ENGINE_NAME)
+    assert len(written) == writes  # papermill's write after the engine's end is not counted
+    cells = nbformat.read(path, as_version=4).cells
+    assert cells[1].outputs[0]["text"] == "2\n"
+    assert [c.metadata["papermill"]["status"] for c in cells] == ["completed"] * 3
+
+
+@pytest.mark.notebook
+def test_a_dead_kernel_leaves_the_cells_run_so_far_and_the_one_it_died_in(tmp_path, monkeypatch):
+    monkeypatch.setattr(engine, "SAVE_EVERY", 3600.0)
+    path = _notebook(tmp_path / "a.ipynb", "print('before')", "import os; os._exit(1)", "x = 2")
+    with pytest.raises(Exception, match="(?i)kernel died"):
+        papermill.execute_notebook(str(path), str(path), kernel_name="python3",
+                                   progress_bar=False, engine_name=engine.ENGINE_NAME)
+    cells = nbformat.read(path, as_version=4).cells
+    assert cells[0].outputs[0]["text"] == "before\n"
+    assert cells[1].metadata["papermill"]["start_time"]
+    assert not cells[2].metadata["papermill"]["start_time"]
