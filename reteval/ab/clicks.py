@@ -104,15 +104,24 @@ class CascadeModel:
         r = np.asarray(attract, dtype=float)
         u = gen.random((2, *r.shape), dtype=np.float32)
         attracted = u[0] < r  # clicked if read
-        if not r.shape[1]:
+        n, length = r.shape
+        if not length:
             return attracted
         # one uniform decides what happens after each position read: stop after a click,
         # read on after none; the user reads down to the first position they leave at
-        leaves = ((attracted & (u[1] < self.stop_probability))
-                  | (~attracted & (u[1] >= self.persistence)))
+        if self.stop_probability == 1:  # every click ends the session (u[1] < 1 always)
+            leaves = attracted | (u[1] >= self.persistence)
+        else:
+            leaves = ((attracted & (u[1] < self.stop_probability))
+                      | (~attracted & (u[1] >= self.persistence)))
         first = leaves.argmax(axis=1)  # 0 also when the user never leaves
-        last_read = np.where(leaves[np.arange(len(first)), first], first, r.shape[1])
-        return attracted & (np.arange(r.shape[1]) <= last_read[:, None])
+        at_first = np.arange(n) * length + first  # flat index of each row's first leave
+        if self.stop_probability == 1:  # the one click is where the user leaves, if anywhere
+            clicks = np.zeros(n * length, dtype=bool)
+            clicks[at_first] = attracted.ravel()[at_first]
+            return clicks.reshape(n, length)
+        last_read = np.where(leaves.ravel()[at_first], first, length)
+        return attracted & (np.arange(length) <= last_read[:, None])
 
     def pattern_probabilities(self, attract: np.ndarray, patterns: np.ndarray) -> np.ndarray:
         """P(click pattern) for each row of ``attract`` (K, L) and pattern (P, L) -> (K, P)."""

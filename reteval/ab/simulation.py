@@ -195,11 +195,11 @@ def _net_credit(clicks: np.ndarray, net: np.ndarray, q: np.ndarray, m: np.ndarra
     query, list, lowest click and position; its lowest-click axis has length 1 when the
     credit does not depend on the lowest click (team draft).
     """
-    if net.shape[2] == 1:
-        rows = net[q, m, 0]
-    else:
-        lowest = clicks.shape[1] - 1 - np.argmax(clicks[:, ::-1], axis=1)  # 0 when no click
-        rows = net[q, m, lowest]
+    n_lists, n_lowest = net.shape[1:3]
+    flat = (q * n_lists + m) * n_lowest
+    if n_lowest > 1:
+        flat += clicks.shape[1] - 1 - np.argmax(clicks[:, ::-1], axis=1)  # 0 when no click
+    rows = np.take(net.reshape(-1, net.shape[3]), flat, axis=0)  # np.take: faster than net[q, m]
     return np.einsum("ij,ij->i", clicks, rows, dtype=np.int64)
 
 
@@ -380,11 +380,12 @@ def _user_factors(gen, n: int, user_sd: float):
 
 
 def _heterogeneous(attract, factors):
+    """``attract`` (a float array of the caller's own) scaled in place by each row's factor."""
     if factors is None:
         return attract
-    shape = (-1,) + (1,) * (np.ndim(attract) - 1)
-    scaled = attract * np.reshape(factors, shape)  # factors > 0: no lower clip needed
-    return np.minimum(scaled, 1.0, out=scaled)
+    shape = (-1,) + (1,) * (attract.ndim - 1)
+    np.multiply(attract, np.reshape(factors, shape), out=attract)
+    return np.minimum(attract, 1.0, out=attract)  # factors > 0: no lower clip needed
 
 
 def _interpolated_first(sizes, power, target) -> int | None:
@@ -524,20 +525,23 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
     ab_hits = np.zeros(len(sizes))
     il_hits = np.zeros(len(sizes))
     user_in_b = np.arange(n_max) % 2 == 1
-    by_arm = np.stack((pair.attract["A"], pair.attract["B"]))  # [arm, query, position]
+    # [arm * Q + query, position] and [query * M + list, position]: rows gathered with np.take
+    by_arm = np.concatenate((pair.attract["A"], pair.attract["B"]))
+    il_by_list = pair.il_attract.reshape(Q * M, -1)
+    ones = np.ones(depth, dtype=np.uint8)
     net_credit = pair.credit_a - pair.credit_b  # int8, -1 to 1
     if (net_credit == net_credit[:, :, :1]).all():  # the same whatever the lowest click
-        net_credit = net_credit[:, :, :1]
+        net_credit = np.ascontiguousarray(net_credit[:, :, :1])
     for _ in range(n_experiments):
         # A/B: users take consecutive impressions; every other user sees B
         users = _impression_users(gen, n_max, queries_per_user)
         arm_b = user_in_b[users]
         factors = _user_factors(gen, n_max, user_sd)
         q = gen.integers(Q, size=n_max)
-        attract = _heterogeneous(by_arm[arm_b.astype(np.intp), q],
+        attract = _heterogeneous(np.take(by_arm, arm_b * Q + q, axis=0),
                                  None if factors is None else factors[users])
         pattern = model.simulate(attract, gen)
-        clicked = pattern.any(axis=1)
+        clicked = (pattern.view(np.uint8) @ ones).astype(bool)  # any click, faster than .any
         if ab_metric == "rr":
             clicked = np.where(clicked, 1.0 / (1 + np.argmax(pattern, axis=1)), 0.0)
         z = ratio_z_by_size(clicked, users, user_in_b, sizes)
@@ -548,7 +552,7 @@ def compare_methods(qrels, run_a, run_b, *, impressions=(100, 200, 500, 1000, 20
         factors = _user_factors(gen, n_max, user_sd)
         q = gen.integers(Q, size=n_max)
         m = gen.integers(M, size=n_max)
-        il_attract = _heterogeneous(pair.il_attract[q, m],
+        il_attract = _heterogeneous(np.take(il_by_list, q * M + m, axis=0),
                                     None if factors is None else factors[users])
         clicks = model.simulate(il_attract, gen)
         outcome = np.sign(_net_credit(clicks, net_credit, q, m).astype(float))

@@ -75,7 +75,7 @@ def test_pbm_by_hand():
 
 
 @pytest.mark.parametrize("model", [CascadeModel(persistence=0.7, stop_probability=0.5),
-                                   PositionBasedModel()])
+                                   CascadeModel(), PositionBasedModel()])
 def test_simulated_patterns_follow_the_model(model):
     n = 40_000
     clicks = model.simulate(np.repeat(R[:1], n, axis=0), rng=3)
@@ -85,6 +85,17 @@ def test_simulated_patterns_follow_the_model(model):
     keep = expected > 0
     assert observed[~keep].sum() == 0
     assert stats.chisquare(observed[keep], expected[keep]).pvalue > 0.001
+
+
+@pytest.mark.parametrize("persistence", [0.0, 0.8, 1.0])
+def test_the_classic_cascade_clicks_as_the_general_one_does(persistence):
+    # stop_probability 1 has its own path (one click at most); a stop probability below 1 by
+    # less than any float32 uniform's distance from 1 takes the general path, same clicks
+    attract = np.random.default_rng(0).random((5000, 7)) * [[1, 0.9, 0.5, 0.3, 0.2, 0.1, 0]]
+    clicks = CascadeModel(persistence=persistence).simulate(attract, rng=1)
+    general = CascadeModel(persistence=persistence, stop_probability=np.nextafter(1.0, 0.0))
+    assert (clicks == general.simulate(attract, rng=1)).all()
+    assert clicks.sum(axis=1).max() == 1 and 0 < clicks.any(axis=1).mean() < 1
 
 
 def _toy():
