@@ -16,6 +16,7 @@ direction).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -322,8 +323,7 @@ def simulate_log(experiment: Experiment, qrels, run_a, run_b, *, n_users: int = 
     gen = check_rng(rng)
     pair = _prepare(qrels, run_a, run_b, depth=depth, method=None,
                     mapping=model.click_probabilities)
-    users = [f"u{i:06d}" for i in range(n_users)]
-    variants = np.array([experiment.assign(u) for u in users], dtype=object)
+    users, variants = _simulated_users(experiment, n_users)
     per_user = 1 + gen.poisson(queries_per_user - 1, size=n_users)
     arrival = gen.random(n_users) * days * 86400.0
     user_idx = np.repeat(np.arange(n_users), per_user)
@@ -354,7 +354,7 @@ def simulate_log(experiment: Experiment, qrels, run_a, run_b, *, n_users: int = 
     log = pd.DataFrame({
         "experiment": experiment.name,
         "variant": variants[user_idx].astype(str),
-        "user_id": np.array(users, dtype=object)[user_idx].astype(str),
+        "user_id": users[user_idx].astype(str),
         "query": np.array(pair.query_ids, dtype=object)[qidx].astype(str),
         "timestamp": t0.tz_convert("UTC") + pd.to_timedelta(
             np.round(seconds * 1e6).astype(np.int64), unit="us"),
@@ -364,6 +364,16 @@ def simulate_log(experiment: Experiment, qrels, run_a, run_b, *, n_users: int = 
         "feedback": pd.arrays.IntegerArray(satisfied.astype(np.int64), mask=~gives),
     })
     return log.sort_values("timestamp", kind="stable").reset_index(drop=True)
+
+
+@functools.lru_cache(maxsize=8)
+def _simulated_users(experiment: Experiment, n_users: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ids of ``n_users`` simulated users and their variants (read-only; an experiment is
+    immutable, so the hash of each is computed once for repeated simulations)."""
+    users = np.array([f"u{i:06d}" for i in range(n_users)], dtype=object)
+    variants = np.array([experiment.assign(u) for u in users], dtype=object)
+    users.flags.writeable = variants.flags.writeable = False
+    return users, variants
 
 
 def _check_user_sd(user_sd) -> float:
