@@ -66,6 +66,7 @@ and an HTML page per executed edition.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import sys
 import time
@@ -543,8 +544,6 @@ def _check_glyphs(executed: Path, failed: str) -> None:
 
 def _execute(executed: Path, values: dict, cells: dict, failed: str, lang: str = "en") -> None:
     """Run the saved edition in place with papermill; every failure is one RetevalError."""
-    import logging
-
     import papermill
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
