@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import functools
 import html
 import os
 import re
@@ -301,7 +302,9 @@ def _folded(cell, lang: str):
     return folded
 
 
-def _notebook_html(nb, lang: str, relink=None) -> str:
+@functools.cache
+def _exporter():
+    """One nbconvert exporter a process: its Jinja templates compiled once, not once a page."""
     from nbconvert import HTMLExporter
 
     exporter = HTMLExporter(template_name="basic", exclude_input_prompt=True,
@@ -310,10 +313,11 @@ def _notebook_html(nb, lang: str, relink=None) -> str:
     # each code cell's highlighted source (a fifth of the book's time) would only repeat it.
     exporter.register_filter("clean_html", lambda markup: markup)
     exporter.log.addFilter(_drop_alt_warning)
-    try:
-        body, _ = exporter.from_notebook_node(_static_notebook(nb, lang, relink))
-    finally:
-        exporter.log.removeFilter(_drop_alt_warning)
+    return exporter
+
+
+def _notebook_html(nb, lang: str, relink=None) -> str:
+    body, _ = _exporter().from_notebook_node(_static_notebook(nb, lang, relink))
     # nbconvert gives output images without alternative text an English placeholder.
     return body.replace(f'alt="{_NBCONVERT_ALT}"', f'alt="{html.escape(UI[lang]["figure"])}"')
 
@@ -322,8 +326,8 @@ _NBCONVERT_ALT = "No description has been provided for this image"
 
 
 def _drop_alt_warning(record) -> bool:
-    """A logging filter: nbconvert warns once per page about the figures' missing alternative
-    text, which the book sets itself."""
+    """A logging filter (on the exporter's log, for good): nbconvert warns once per page about
+    the figures' missing alternative text, which the book sets itself."""
     return "Alternative text is missing" not in record.getMessage()
 
 
