@@ -7,6 +7,11 @@ and serialised, about 2 s of CPU for a notebook with figures. This engine writes
 ends, however it ends (an error, a kernel that died, a timeout): the file then holds every
 cell run so far and marks the one that failed, as papermill's does. A long notebook can
 still be watched as it runs; a process killed outright loses at most the last few seconds.
+
+When the last cell has run, the kernel is stopped at once (nbclient's
+``shutdown_kernel="immediate"``, its process group killed) rather than asked to exit and
+waited for, 0.6-0.9 s a notebook: its work is done, its outputs received and its files
+closed by the cells that wrote them.
 """
 
 from __future__ import annotations
@@ -55,6 +60,11 @@ class _Engine(NBClientEngine):
             manager.cleanup_pbar()
             manager.notebook_complete()
         return manager.nb
+
+    @classmethod
+    def execute_managed_notebook(cls, nb_man, kernel_name, **kwargs):
+        kwargs.setdefault("shutdown_kernel", "immediate")
+        return super().execute_managed_notebook(nb_man, kernel_name, **kwargs)
 
 
 papermill_engines.register(ENGINE_NAME, _Engine)
