@@ -20,9 +20,12 @@ terminal) :func:`repeat` runs a task at a fixed interval:
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
+import select
 import signal
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -73,21 +76,40 @@ e.g. '24h', '30m', '1h30m'; got '24'
 
 
 class _Stopper:
-    """Signal handler: the first signal asks to stop, a second during a run aborts it."""
+    """Signal handler: the first signal asks to stop, a second during a run aborts it.
+
+    The handler itself takes no lock: it runs in the main thread between two bytecodes, maybe
+    while that thread holds one (``threading.Event.set`` would then wait for it forever). It sets
+    a flag and writes a byte to a socket pair, which :meth:`wait` watches.
+    """
 
     def __init__(self, on_signal: Callable[[str, bool], None] | None):
-        self.stop = threading.Event()
+        self.stopping = False
         self.running = False
         self.on_signal = on_signal
+        self._wake, self._waker = socket.socketpair()
+        self._waker.setblocking(False)
 
     def __call__(self, signum, frame):
         name = signal.Signals(signum).name
-        abort = self.stop.is_set() and self.running
-        self.stop.set()
+        abort = self.stopping and self.running
+        self.stopping = True
+        with contextlib.suppress(OSError):  # the buffer is full: a byte is waiting already
+            self._waker.send(b"\0")
         if self.on_signal is not None:
             self.on_signal(name, abort)
         if abort:
             raise KeyboardInterrupt(name)
+
+    def wait(self, seconds: float) -> None:
+        """Wait ``seconds``, or less if a signal asks to stop (one arriving after the flag was
+        read still ends the wait: its byte is there to read)."""
+        if not self.stopping:
+            select.select([self._wake], [], [], seconds)
+
+    def close(self) -> None:
+        self._wake.close()
+        self._waker.close()
 
 
 def repeat(
@@ -154,7 +176,7 @@ def repeat(
     try:
         start = clock()
         runs = 0
-        while not stopper.stop.is_set():
+        while not stopper.stopping:
             stopper.running = True
             try:
                 task()
@@ -169,8 +191,9 @@ def repeat(
                 break
             now = clock()
             slots = max(runs, math.floor((now - start) / interval) + 1)
-            stopper.stop.wait(max(0.0, start + slots * interval - now))
+            stopper.wait(max(0.0, start + slots * interval - now))
         return runs
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        stopper.close()

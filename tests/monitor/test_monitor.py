@@ -15,6 +15,7 @@ import hashlib
 import http.server
 import json
 import re
+import signal
 import socket
 import sqlite3
 import sys
@@ -586,6 +587,20 @@ def test_repeat_keeps_a_fixed_rate_and_survives_later_errors():
 
     with pytest.raises(InputError, match="bad configuration"):
         repeat(fails_first, 0.05, on_error=errors.append)
+
+
+def test_a_signal_at_the_end_of_a_run_stops_the_loop_before_its_wait():
+    # as `reteval monitor --every` gets SIGTERM from a test that reads the run's last line
+    before = signal.getsignal(signal.SIGTERM)
+    seen = []
+
+    def task():
+        signal.raise_signal(signal.SIGTERM)  # handled here, at the end of the run
+
+    t0 = time.monotonic()
+    assert repeat(task, 3600.0, on_signal=lambda name, aborting: seen.append(name)) == 1
+    assert seen == ["SIGTERM"] and time.monotonic() - t0 < 60
+    assert signal.getsignal(signal.SIGTERM) == before  # the handler is restored
 
 
 # --------------------------------------------------------------------------- trend and CLI
