@@ -6,9 +6,10 @@ browser), driven headless by Playwright, opens ``11_explore.ipynb``, runs every
 cell, moves the K slider of the metric explorer with the keyboard and checks
 that the displayed measures change. A second test opens the HTML report of a
 small comparison and checks that its tables and figures render. The last two
-open the book (``reteval.book``) of a small pipeline run (notebooks 01 and 02,
-both editions): every link resolves, every figure loads, nothing is fetched from
-the network, Chinese pages are drawn with a CJK font (Chrome DevTools Protocol
+open the book (``reteval.book``) of a small pipeline run (notebooks 01 and 07b,
+two of the quicker notebooks that draw figures, both editions): every link
+resolves, every figure loads, nothing is fetched from the network, Chinese
+pages are drawn with a CJK font (Chrome DevTools Protocol
 ``CSS.getPlatformFontsForNode``) and the language switch goes to the same page
 of the other edition.
 
@@ -237,7 +238,7 @@ def test_html_report_renders_tables_and_figures(browser, tmp_path):
 
 # -- The book (reteval.book) in a real browser --------------------------------------------------
 
-BOOK_NOTEBOOKS = ["01_measures", "05_retriever_comparison"]
+BOOK_NOTEBOOKS = ["01_measures", "07b_sequential_testing"]
 CJK = re.compile(r"[\u4e00-\u9fff]")
 CJK_FAMILY = re.compile(r"CJK|Source Han|PingFang|YaHei|WenQuanYi|Heiti|Noto Sans SC",
                         re.IGNORECASE)
@@ -311,9 +312,8 @@ def test_book_every_link_resolves_and_every_image_loads(browser, book):
             assert {f"{lang}/index.html", f"{lang}/glossary.html"} <= pages
             for name in BOOK_NOTEBOOKS:
                 assert f"{lang}/{name}/{name}.html" in pages
-        comparison = (book.resolve() / "zh" / "05_retriever_comparison"
-                      / "05_retriever_comparison.html")
-        assert len(images[comparison]) >= 1
+        for name in BOOK_NOTEBOOKS:
+            assert len(images[book.resolve() / "zh" / name / f"{name}.html"]) >= 1, name
         for path, found in images.items():
             assert all(complete and width > 0 for complete, width in found), (path, found)
         assert not outside, outside  # nothing asked of the network
