@@ -8,26 +8,37 @@ STAMP := $(VENV)/.installed-stamp
 PARAMS ?= params/default.yml
 OUTPUT ?= outputs
 
-.PHONY: setup bytecode run test test-fast lint bench clean
+.PHONY: setup run test test-fast lint bench clean
 
 setup: $(STAMP)
 
 # Fonts first (order-only): matplotlib lists the installed fonts the first time it is imported.
+# uv installs the environment, in seconds once its cache is warm; pip, which compiles every
+# module of every package as it installs (a minute here), is the fallback where uv cannot be had.
+# gbstats 0.8, the test-only oracle of the CUPED and Bayesian engines, pins pandas<2 and
+# numpy<2 in its metadata but runs on both: it goes in without its dependencies, pydantic beside.
+ORACLES := pydantic
+NO_DEPS_ORACLES := gbstats==0.8.0
 $(STAMP): pyproject.toml | fonts
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "reteval needs Python >= 3.10")'
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	{ $(BIN)/python -m pip install --quiet uv \
+		&& $(BIN)/python -m uv pip install --quiet --python $(BIN)/python -e '.[dev]' $(ORACLES) \
+		&& $(BIN)/python -m uv pip install --quiet --python $(BIN)/python --no-deps $(NO_DEPS_ORACLES); } \
+	|| { echo "setup: uv failed; installing with pip"; \
+		$(BIN)/python -m pip install --quiet --upgrade pip \
+		&& $(BIN)/python -m pip install --quiet -e '.[dev]' $(ORACLES) \
+		&& $(BIN)/python -m pip install --quiet --no-deps $(NO_DEPS_ORACLES); }
 	touch $(STAMP)
 
-# reteval's modules compiled ahead: every notebook kernel imports about a hundred of them, and
-# with PYTHONDONTWRITEBYTECODE set (or a read-only tree) each kernel would compile them again,
-# 0.2-0.3 s of CPU apiece. Files already compiled are skipped.
-bytecode: setup
-	@$(BIN)/python -m compileall -q reteval
+# Python writes each module's bytecode the first time a process imports it, even where
+# PYTHONDONTWRITEBYTECODE is set (as on this machine): uv installs without compiling, and every
+# notebook kernel and test worker would otherwise compile pandas, scipy, matplotlib and reteval
+# again (several seconds a process).
+export PYTHONDONTWRITEBYTECODE =
 
 # Both editions, the Chinese one (the default edition) first: the book holds both.
-run: fonts setup bytecode
+run: fonts setup
 	$(BIN)/reteval run --params $(PARAMS) --output $(OUTPUT) --lang all
 
 # Two workers (a third of the suite's time is notebooks executing in their own kernels);
@@ -37,7 +48,7 @@ run: fonts setup bytecode
 # send the files with the most tests first, and a long notebook file last, to run alone).
 WORKERS ?= 2
 
-test: fonts setup browser-deps bytecode
+test: fonts setup browser-deps
 	$(BIN)/python -m pytest -n $(WORKERS) --dist loadscope --no-loadscope-reorder
 
 # A CJK font, so that figures draw Chinese labels (reteval._util.fonts), installed with apt-get when
@@ -77,7 +88,7 @@ browser-deps:
 # The edit-test loop: everything but the tests that execute a notebook in a kernel (marked
 # `notebook`), drive a browser or take more than a few seconds (`slow`: large files, Dask
 # clusters, Cranfield). `pytest --lf` reruns the tests that failed last time.
-test-fast: setup bytecode
+test-fast: setup
 	$(BIN)/python -m pytest -n $(WORKERS) --dist loadscope --no-loadscope-reorder \
 		-m "not notebook and not browser and not slow"
 
