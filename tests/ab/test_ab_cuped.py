@@ -1,8 +1,8 @@
 """CUPED and the Bayesian readout against GrowthBook's engine and hand computations.
 
 Reference: gbstats 0.8.0 (GrowthBook's stats engine; a test-only reference, not a
-dependency: it pins pandas < 2, so it is installed with ``pip install --no-deps
-gbstats==0.8.0 pydantic``). The tests that call it skip when it is absent; the
+dependency: it pins pandas < 2, so ``make`` installs it with ``--no-deps``, and
+pydantic beside it). The tests that call it skip when it is absent; the
 hard-coded values below were computed with it, by the calls shown in ``_ra``:
 ``TwoSidedTTest(_ra(C), _ra(T), FrequentistConfig(difference_type=dt))`` and
 ``EffectBayesianABTest(_ra(C), _ra(T), EffectBayesianConfig(difference_type=dt,
