@@ -1,5 +1,6 @@
 """Running a teaching notebook the way `reteval run` does, for the notebook tests."""
 
+import contextlib
 import hashlib
 import json
 import os
@@ -40,22 +41,49 @@ def execute(stem, tmp_path, **parameters):
     return output_dir, json.loads((output_dir / "results.json").read_text())
 
 
-def _run(source, folder, stem, parameters):
+def execute_in_place(stem):
+    """Run notebook ``stem`` with every parameter at its default in a working folder of its
+    own, as a student runs it where it lies (its outputs in ``outputs/`` there); return the
+    folder, which holds the executed notebook ``executed_<stem>.ipynb``.
+
+    Made once per test session for all the workers, as :func:`execute`'s runs are: the tests
+    must only read what it wrote.
+    """
+    source = ROOT / "notebooks" / f"{stem}.ipynb"
+    key = hashlib.sha256(source.read_bytes()).hexdigest()
+
+    def run(folder):
+        with _session_cache():
+            papermill.execute_notebook(
+                str(source), str(folder / f"executed_{stem}.ipynb"), progress_bar=False,
+                kernel_name="python3", engine_name=ENGINE_NAME, cwd=str(folder))
+
+    return build_once(session_folder() / "runs" / f"{stem}-in-place-{key[:20]}", run)
+
+
+@contextlib.contextmanager
+def _session_cache():
+    """The kernels started inside share the session's embedding cache."""
     from reteval.retrievers.cache import CACHE_ENV
 
     before = os.environ.get(CACHE_ENV)
     os.environ[CACHE_ENV] = str(session_folder())  # the kernel inherits it
     try:
-        papermill.execute_notebook(
-            str(source), str(folder / f"{stem}.ipynb"),
-            parameters={"output_dir": str(folder / "out"), **parameters},
-            progress_bar=False, kernel_name="python3", engine_name=ENGINE_NAME, cwd=str(ROOT),
-        )
+        yield
     finally:
         if before is None:
             del os.environ[CACHE_ENV]
         else:
             os.environ[CACHE_ENV] = before
+
+
+def _run(source, folder, stem, parameters):
+    with _session_cache():
+        papermill.execute_notebook(
+            str(source), str(folder / f"{stem}.ipynb"),
+            parameters={"output_dir": str(folder / "out"), **parameters},
+            progress_bar=False, kernel_name="python3", engine_name=ENGINE_NAME, cwd=str(ROOT),
+        )
 
 
 def execute_solutions(number, tmp_path, lang):

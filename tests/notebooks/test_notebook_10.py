@@ -15,6 +15,7 @@ import nbformat
 import pandas as pd
 import papermill
 import pytest
+from notebook_run import execute_in_place
 from paths import ROOT
 
 import reteval
@@ -126,10 +127,11 @@ def test_checks_reject_plausible_wrong_answers():
 
 
 @pytest.fixture(scope="module")
-def default_run(tmp_path_factory):
-    """The working folder and the executed notebook's text, every parameter at its default."""
-    tmp_path = tmp_path_factory.mktemp("nb10-default")
-    return tmp_path, execute(NOTEBOOK, tmp_path, cwd=tmp_path)
+def default_run():
+    """The working folder and the executed notebook's text, every parameter at its default
+    (the run test_cross_notebook_facts reads too)."""
+    folder = execute_in_place(NOTEBOOK.stem)
+    return folder, (folder / f"executed_{NOTEBOOK.stem}.ipynb").read_text(encoding="utf-8")
 
 
 @pytest.mark.notebook
