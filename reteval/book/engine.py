@@ -17,6 +17,9 @@ closed by the cells that wrote them.
 
 from __future__ import annotations
 
+import asyncio
+import warnings
+
 from papermill.engines import (
     NBClientEngine,
     NotebookExecutionManager,
@@ -24,7 +27,7 @@ from papermill.engines import (
     papermill_engines,
 )
 
-__all__ = ["ENGINE_NAME", "SAVE_EVERY"]
+__all__ = ["ENGINE_NAME", "SAVE_EVERY", "close_thread_event_loop"]
 
 ENGINE_NAME = "reteval"
 #: Seconds between two writes of the executed notebook while it runs.
@@ -69,3 +72,22 @@ class _Engine(NBClientEngine):
 
 
 papermill_engines.register(ENGINE_NAME, _Engine)
+
+
+def close_thread_event_loop() -> None:
+    """Close the event loop left set in this thread, if any.
+
+    nbclient runs its coroutines through jupyter_core's ``run_sync``, which makes an event loop
+    for each thread that executes a notebook and never closes it. Called at the end of a thread
+    that executed notebooks (``reteval run``'s editions side by side), this closes it, with the
+    socket pair it holds, instead of leaving it to the garbage collector (a ResourceWarning).
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # Python 3.10-3.11 with no loop
+        try:
+            loop = asyncio.get_event_loop()
+        except RuntimeError:  # none was set in this thread
+            return
+    if not loop.is_running():
+        asyncio.set_event_loop(None)
+        loop.close()

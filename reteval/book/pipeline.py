@@ -4,13 +4,12 @@
 parameters from one YAML file and writes into ``OUTPUT/<lang>/NN_name/``: the
 executed notebook, its figures and its machine-readable results.
 
-**Editions.** The notebooks are bilingual sources (:mod:`reteval.book.editions`).
-``lang`` picks the edition: ``zh`` (the default), ``en``, or ``all`` (both:
-side by side, one edition per CPU core, or Chinese first, then English on one
-core; ``jobs`` decides). What runs, and what is saved, is the edition: the
-source without the other language's prose. A notebook that declares ``lang`` in
-its parameters cell gets the edition's language. An edition file (``notebooks/en``)
-runs in its own language only.
+**Editions.** The notebooks are bilingual sources (:mod:`reteval.book.editions`). ``lang`` picks
+the edition: ``zh`` (the default), ``en``, or ``all`` (both: side by side, one edition per CPU
+core, or Chinese first, then English on one core; ``jobs`` decides). What runs, and what is saved,
+is the edition: the source without the other language's prose. A notebook that declares ``lang`` in
+its parameters cell gets the edition's language. An edition file (``notebooks/en``) runs in its own
+language only.
 
 The parameters file::
 
@@ -22,45 +21,41 @@ The parameters file::
         retrievers: [bm25, vector, hybrid, reranked]
     order: [01_measures, 05_retriever_comparison, 10_report]
 
-**How parameters reach a notebook, so that the pipeline never silently changes a
-notebook's lesson.** A notebook's defaults (its ``parameters`` cell) are its
-lesson. A value under ``notebooks:`` is written for that notebook: it must be
-declared there (anything else is an error). A value under ``common:`` goes only
-to the notebooks that declare that parameter, and every notebook default it
-replaces is reported: logged (``common: dataset='teaching' overrides
-07_ab_test's default 'synthetic'``) and recorded in
-:attr:`NotebookResult.overrides`. Keep in ``common`` only what every notebook
-may share; a choice that changes what one notebook shows belongs to that
-notebook's section.
+**How parameters reach a notebook, so that the pipeline never silently changes a notebook's
+lesson.** A notebook's defaults (its ``parameters`` cell) are its lesson. A value under
+``notebooks:`` is written for that notebook: it must be declared there (anything else is an error).
+A value under ``common:`` goes only to the notebooks that declare that parameter, and every
+notebook default it replaces is reported: logged (``common: dataset='teaching' overrides
+07_ab_test's default 'synthetic'``) and recorded in :attr:`NotebookResult.overrides`. Keep in
+``common`` only what every notebook may share; a choice that changes what one notebook shows
+belongs to that notebook's section.
 
-**Parameters on the command line.** ``reteval run --only NAME -p key=value``
-(repeatable) sets ``key`` for every notebook that runs, over the file's sections;
-each value is read as YAML (``-p k=10 -p ks="[5, 10]" -p retriever=bm25``), and
-each notebook that runs must declare the key. ``-p lang=...`` is refused: the
-edition is chosen by ``--lang``.
+**Parameters on the command line.** ``reteval run --only NAME -p key=value`` (repeatable) sets
+``key`` for every notebook that runs, over the file's sections; each value is read as YAML (``-p
+k=10 -p ks="[5, 10]" -p retriever=bm25``), and each notebook that runs must declare the key. ``-p
+lang=...`` is refused: the edition is chosen by ``--lang``.
 
 The file is plain data (text, numbers, booleans, lists, mappings with text keys; an
 unquoted date is its ISO text); aliases, sets, binary values, deep nesting are refused.
 
-A string value may contain ``{output}``, replaced by ``OUTPUT/<lang>``, so that
-one notebook can read another's results of the same edition (e.g.
-``"{output}/05_retriever_comparison"``). Notebooks run in name order; an optional
-top-level ``order`` list (of notebook stems) runs those first, in that order, and the
-others after them (a name with no notebook is skipped, and said). Each gets ``output_dir``.
+A string value may contain ``{output}``, replaced by ``OUTPUT/<lang>``, so that one notebook can
+read another's results of the same edition (e.g. ``"{output}/05_retriever_comparison"``). Notebooks
+run in name order; an optional top-level ``order`` list (of notebook stems) runs those first, in
+that order, and the others after them (a name with no notebook is skipped, and said). Each gets
+``output_dir``.
 
 Progress: one bar over the notebooks and one over the cells of each running notebook
 (:mod:`reteval._util.progress`: on a terminal only, never with ``--quiet``); the kernels
 run with ``RETEVAL_PROGRESS=off`` and ``RETEVAL_CACHE_DIR=OUTPUT/.cache``: a collection's
 embeddings are computed once for every notebook and edition (:mod:`reteval.retrievers.cache`).
 
-On a failure the run stops, the partial executed notebook is kept, and the error
-names the notebook, the edition and the cell: its index (from 0) in the saved
-executed notebook, the file to open, which holds the edition's cells, the
-injected parameters and papermill's error marks; and its ``In [N]``. A cell that
-raised, a kernel that died, a source that is not a notebook and an output that
-cannot be written are each one :class:`~reteval.errors.RetevalError`. At the
-end, ``reteval run`` writes the book (:mod:`reteval.book`): ``OUTPUT/index.html``
-and an HTML page per executed edition.
+On a failure the run stops, the partial executed notebook is kept, and the error names the
+notebook, the edition and the cell: its index (from 0) in the saved executed notebook, the file to
+open, which holds the edition's cells, the injected parameters and papermill's error marks; and its
+``In [N]``. A cell that raised, a kernel that died, a source that is not a notebook and an output
+that cannot be written are each one :class:`~reteval.errors.RetevalError`. At the end,
+``reteval run`` writes the book (:mod:`reteval.book`): ``OUTPUT/index.html`` and an HTML page
+per executed edition.
 """
 
 from __future__ import annotations
@@ -468,19 +463,24 @@ def _side_by_side(langs, plans, run_one, advance) -> list[NotebookResult]:
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
+    from reteval.book.engine import close_thread_event_loop
+
     failed = threading.Event()
 
     def one_edition(position, lg):
         done = []
-        for plan in plans:
-            if failed.is_set():
-                break
-            try:
-                done.append(run_one(lg, plan, position))
-            except BaseException:
-                failed.set()
-                raise
-            advance()
+        try:
+            for plan in plans:
+                if failed.is_set():
+                    break
+                try:
+                    done.append(run_one(lg, plan, position))
+                except BaseException:
+                    failed.set()
+                    raise
+                advance()
+        finally:
+            close_thread_event_loop()  # the one nbclient made for this thread
         return done
 
     with ThreadPoolExecutor(max_workers=len(langs), thread_name_prefix="edition") as pool:

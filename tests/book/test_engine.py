@@ -1,5 +1,8 @@
 """The papermill engine of `reteval run`: the notebook written every few seconds and at the end."""
 
+import asyncio
+import threading
+
 import nbformat
 import papermill
 import pytest
@@ -46,3 +49,23 @@ def test_a_dead_kernel_leaves_the_cells_run_so_far_and_the_one_it_died_in(tmp_pa
     assert cells[0].outputs[0]["text"] == "before\n"
     assert cells[1].metadata["papermill"]["start_time"]
     assert not cells[2].metadata["papermill"]["start_time"]
+
+
+def test_a_threads_event_loop_is_closed_and_unset_and_none_is_no_error():
+    seen = {}
+
+    def in_thread():
+        engine.close_thread_event_loop()  # no loop in this thread yet: nothing to do
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        engine.close_thread_event_loop()
+        seen["closed"] = loop.is_closed()
+        try:
+            asyncio.get_event_loop()
+        except RuntimeError:
+            seen["unset"] = True
+
+    thread = threading.Thread(target=in_thread)
+    thread.start()
+    thread.join()
+    assert seen == {"closed": True, "unset": True}

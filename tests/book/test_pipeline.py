@@ -1,7 +1,9 @@
 """`reteval run`: parameters file, editions, outputs per edition and notebook, failures named."""
 
+import asyncio
 import json
 import os
+import threading
 import warnings
 
 import nbformat
@@ -211,11 +213,21 @@ def test_all_editions_common_overrides_and_kernel_environment(tmp_path, monkeypa
 
 @pytest.mark.notebook
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_editions_run_one_after_the_other_or_side_by_side(tmp_path, jobs):
+def test_editions_run_one_after_the_other_or_side_by_side(tmp_path, monkeypatch, jobs):
     notebooks = fake_notebooks(tmp_path / "nbs")
-    lines = []
+    lines, loops, new_event_loop = [], [], asyncio.new_event_loop
+
+    def recorded_event_loop():
+        loops.append((threading.current_thread().name, new_event_loop()))
+        return loops[-1][1]
+
+    monkeypatch.setattr(asyncio, "new_event_loop", recorded_event_loop)
     results = run_pipeline(None, output=tmp_path / "out", notebooks_dir=notebooks, lang="all",
                            log=lines.append, jobs=jobs)
+    # the event loops nbclient made in the editions' threads are closed when the threads end
+    in_threads = [loop for name, loop in loops if name.startswith("edition")]
+    assert len(in_threads) == (2 if jobs == 2 else 0)
+    assert all(loop.is_closed() for loop in in_threads)
     assert [(r.lang, r.name) for r in results] == [
         ("zh", "01_first"), ("zh", "02_second"), ("en", "01_first"), ("en", "02_second")]
     order = [line.split()[1] for line in lines if line.startswith(("running", "done"))]
