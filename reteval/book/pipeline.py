@@ -31,9 +31,9 @@ notebook default it replaces is reported: logged (``common: dataset='teaching' o
 belongs to that notebook's section.
 
 **Parameters on the command line.** ``reteval run --only NAME -p key=value`` (repeatable) sets
-``key`` for every notebook that runs, over the file's sections; each value is read as YAML (``-p
-k=10 -p ks="[5, 10]" -p retriever=bm25``), and each notebook that runs must declare the key. ``-p
-lang=...`` is refused: the edition is chosen by ``--lang``.
+``key`` for every notebook that runs, over the file's sections; each value is read as YAML
+(``-p k=10 -p ks="[5, 10]" -p retriever=bm25``), and each notebook that runs must declare the
+key. ``-p lang=...`` is refused: the edition is chosen by ``--lang``.
 
 The file is plain data (text, numbers, booleans, lists, mappings with text keys; an
 unquoted date is its ISO text); aliases, sets, binary values, deep nesting are refused.
