@@ -7,14 +7,13 @@ conclusions the notebook's prose draws are checked to hold for them.
 
 import json
 import math
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import papermill
 import pytest
 from notebook_run import check_exercises_asked_and_solved
-from paths import ROOT, SHARED
+from paths import ROOT
 
 import reteval
 from reteval.book.engine import ENGINE_NAME
@@ -22,9 +21,6 @@ from reteval.datasets import load
 from reteval.retrievers import make_retriever
 
 NOTEBOOK = ROOT / "notebooks" / "01_measures.ipynb"
-SCIFACT = SHARED / "data" / "scifact"
-if not SCIFACT.is_dir():
-    SCIFACT = Path("/work/shared/data/scifact")
 
 
 def execute(tmp_path, **parameters):
@@ -176,11 +172,12 @@ def test_other_parameters_record_what_the_library_computes(other_run):
 
 @pytest.mark.notebook
 @pytest.mark.slow
-@pytest.mark.skipif(not SCIFACT.is_dir(), reason="SciFact is not in ../shared/data")
-def test_scifact_records_what_the_library_computes(tmp_path):
-    _, results = execute(tmp_path, dataset=str(SCIFACT), retriever="bm25", k=10, depth=50,
-                         lang="en")
-    scifact = load(SCIFACT)
+def test_scifact_records_what_the_library_computes(tmp_path, scifact_sample):
+    """On the sample of SciFact that notebook 03's test reads too (tests/conftest.py): a
+    dataset other than the bundled one, loaded from its folder, with its own counts."""
+    _, results = execute(tmp_path, dataset=str(scifact_sample), retriever="bm25", k=10,
+                         depth=50, lang="en")
+    scifact = load(scifact_sample)
     check_collection_results(results, scifact)
     # The reader is told that the outputs are SciFact's, and nothing else printed calls it the
     # teaching collection.

@@ -289,7 +289,7 @@ def test_default_run_draws_the_right_conclusions(default_run, teaching):
 @pytest.mark.slow
 def test_other_parameters_on_cranfield(tmp_path, cranfield_sample, shared_embeddings):
     """On a sample of Cranfield (tests/conftest.py: its first 60 judged queries, all their
-    judged documents and a quarter of the others), as encoding all 1,400 documents for the
+    judged documents and an eighth of the others), as encoding all 1,400 documents for the
     vector retriever takes minutes: every value is checked against the library on the same
     sample, and the sampled queries' judgments are complete, as in the whole collection."""
     folder = cranfield_sample
