@@ -7,6 +7,10 @@ import pytest
 from paths import CONFORMANCE, DATA
 from session_folder import FOLDER_ENV
 
+from reteval._util.extras import skip_iri_grammars
+
+skip_iri_grammars()  # the workers read notebooks: nbformat loads in a tenth of the time
+
 
 def pytest_collection_modifyitems(items):
     """The test files that take longest first: those with the most tests that start a kernel
