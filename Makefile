@@ -15,17 +15,22 @@ setup: $(STAMP)
 # Fonts first (order-only): matplotlib lists the installed fonts the first time it is imported.
 # uv installs the environment, in seconds once its cache is warm; pip, which compiles every
 # module of every package as it installs (a minute here), is the fallback where uv cannot be had.
+# The venv is made without pip (ensurepip takes 4 s): the pip of $(PYTHON) puts uv in it (or,
+# when that pip is older than 22.3, the venv's own pip does), and uv installs pip with the rest.
 # gbstats 0.8, the test-only oracle of the CUPED and Bayesian engines, pins pandas<2 and
 # numpy<2 in its metadata but runs on both: it goes in without its dependencies, pydantic beside.
 ORACLES := pydantic
 NO_DEPS_ORACLES := gbstats==0.8.0
+UV := $(BIN)/python -m uv pip install --quiet --python $(BIN)/python
 $(STAMP): pyproject.toml | fonts
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "reteval needs Python >= 3.10")'
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	{ $(BIN)/python -m pip install --quiet uv \
-		&& $(BIN)/python -m uv pip install --quiet --python $(BIN)/python -e '.[dev]' $(ORACLES) \
-		&& $(BIN)/python -m uv pip install --quiet --python $(BIN)/python --no-deps $(NO_DEPS_ORACLES); } \
+	test -x $(BIN)/python || $(PYTHON) -m venv --without-pip $(VENV)
+	{ { $(PYTHON) -m pip --python $(BIN)/python install --quiet uv 2>/dev/null \
+		|| { $(BIN)/python -m ensurepip --default-pip >/dev/null \
+			&& $(BIN)/python -m pip install --quiet uv; }; } \
+		&& $(UV) pip -e '.[dev]' $(ORACLES) && $(UV) --no-deps $(NO_DEPS_ORACLES); } \
 	|| { echo "setup: uv failed; installing with pip"; \
+		$(BIN)/python -m ensurepip --default-pip >/dev/null; \
 		$(BIN)/python -m pip install --quiet --upgrade pip \
 		&& $(BIN)/python -m pip install --quiet -e '.[dev]' $(ORACLES) \
 		&& $(BIN)/python -m pip install --quiet --no-deps $(NO_DEPS_ORACLES); }
