@@ -53,7 +53,7 @@ def execute_in_place(stem):
     key = hashlib.sha256(source.read_bytes()).hexdigest()
 
     def run(folder):
-        with _session_cache():
+        with session_embeddings():
             papermill.execute_notebook(
                 str(source), str(folder / f"executed_{stem}.ipynb"), progress_bar=False,
                 kernel_name="python3", engine_name=ENGINE_NAME, cwd=str(folder))
@@ -62,8 +62,10 @@ def execute_in_place(stem):
 
 
 @contextlib.contextmanager
-def _session_cache():
-    """The kernels started inside share the session's embedding cache."""
+def session_embeddings():
+    """The kernels started inside share the session's embedding cache (a notebook that builds
+    the vector retrievers over a corpus another kernel encoded reads the vectors back instead
+    of loading the model and encoding again)."""
     from reteval.retrievers.cache import CACHE_ENV
 
     before = os.environ.get(CACHE_ENV)
@@ -78,7 +80,7 @@ def _session_cache():
 
 
 def _run(source, folder, stem, parameters):
-    with _session_cache():
+    with session_embeddings():
         papermill.execute_notebook(
             str(source), str(folder / f"{stem}.ipynb"),
             parameters={"output_dir": str(folder / "out"), **parameters},
@@ -93,10 +95,11 @@ def execute_solutions(number, tmp_path, lang):
     (the editions share their code cells; check()'s words in both languages are tested in
     tests/teaching/test_exercises.py): some chapters' in Chinese, the others' in English.
     """
-    papermill.execute_notebook(
-        str(ROOT / "notebooks" / "solutions" / f"{number}_solutions.ipynb"),
-        str(tmp_path / "solutions.ipynb"), parameters={"lang": lang}, progress_bar=False,
-        kernel_name="python3", engine_name=ENGINE_NAME, cwd=str(ROOT))
+    with session_embeddings():
+        papermill.execute_notebook(
+            str(ROOT / "notebooks" / "solutions" / f"{number}_solutions.ipynb"),
+            str(tmp_path / "solutions.ipynb"), parameters={"lang": lang}, progress_bar=False,
+            kernel_name="python3", engine_name=ENGINE_NAME, cwd=str(ROOT))
 
 
 def check_exercises_asked_and_solved(number, exercises, tmp_path):
@@ -114,9 +117,10 @@ def check_exercises_asked_and_solved(number, exercises, tmp_path):
         assert f'check("{exercise}", answer, lang=lang)' in asked
         assert f'check("{exercise}", answer, lang=lang)' in solved
     executed = tmp_path / "solutions.ipynb"
-    papermill.execute_notebook(str(solutions), str(executed), parameters={"lang": "en"},
-                               progress_bar=False, kernel_name="python3",
-                               engine_name=ENGINE_NAME, cwd=str(ROOT))
+    with session_embeddings():
+        papermill.execute_notebook(str(solutions), str(executed), parameters={"lang": "en"},
+                                   progress_bar=False, kernel_name="python3",
+                                   engine_name=ENGINE_NAME, cwd=str(ROOT))
     texts = "".join(
         o.get("data", {}).get("text/plain", [""])[0]
         for c in json.loads(executed.read_text(encoding="utf-8"))["cells"]

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import papermill
 import pytest
-from notebook_run import check_exercises_asked_and_solved
+from notebook_run import check_exercises_asked_and_solved, session_embeddings
 from paths import ROOT
 
 import reteval
@@ -25,14 +25,15 @@ NOTEBOOK = ROOT / "notebooks" / "01_measures.ipynb"
 
 def execute(tmp_path, **parameters):
     output_dir = tmp_path / "out"
-    papermill.execute_notebook(
-        str(NOTEBOOK),
-        str(tmp_path / "01.ipynb"),
-        parameters={"output_dir": str(output_dir), **parameters},
-        progress_bar=False,
-        kernel_name="python3", engine_name=ENGINE_NAME,
-        cwd=str(ROOT),
-    )
+    with session_embeddings():
+        papermill.execute_notebook(
+            str(NOTEBOOK),
+            str(tmp_path / "01.ipynb"),
+            parameters={"output_dir": str(output_dir), **parameters},
+            progress_bar=False,
+            kernel_name="python3", engine_name=ENGINE_NAME,
+            cwd=str(ROOT),
+        )
     return output_dir, json.loads((output_dir / "results.json").read_text())
 
 

@@ -15,7 +15,7 @@ import nbformat
 import pandas as pd
 import papermill
 import pytest
-from notebook_run import execute_in_place
+from notebook_run import execute_in_place, session_embeddings
 from paths import ROOT
 
 import reteval
@@ -36,14 +36,15 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 def execute(path, tmp_path, *, cwd, **parameters):
     """Run a notebook; return the executed notebook's text (outputs included)."""
     executed = tmp_path / f"executed_{path.stem}.ipynb"
-    papermill.execute_notebook(
-        str(path),
-        str(executed),
-        parameters=parameters,
-        cwd=str(cwd),
-        progress_bar=False,
-        kernel_name="python3", engine_name=ENGINE_NAME,
-    )
+    with session_embeddings():
+        papermill.execute_notebook(
+            str(path),
+            str(executed),
+            parameters=parameters,
+            cwd=str(cwd),
+            progress_bar=False,
+            kernel_name="python3", engine_name=ENGINE_NAME,
+        )
     return executed.read_text(encoding="utf-8")
 
 
