@@ -10,13 +10,12 @@ import math
 
 import numpy as np
 import pandas as pd
-import papermill
 import pytest
-from notebook_run import check_exercises_asked_and_solved, session_embeddings
+from notebook_run import check_exercises_asked_and_solved
+from notebook_run import execute as run_notebook
 from paths import ROOT
 
 import reteval
-from reteval.book.engine import ENGINE_NAME
 from reteval.datasets import load
 from reteval.retrievers import make_retriever
 
@@ -24,17 +23,7 @@ NOTEBOOK = ROOT / "notebooks" / "01_measures.ipynb"
 
 
 def execute(tmp_path, **parameters):
-    output_dir = tmp_path / "out"
-    with session_embeddings():
-        papermill.execute_notebook(
-            str(NOTEBOOK),
-            str(tmp_path / "01.ipynb"),
-            parameters={"output_dir": str(output_dir), **parameters},
-            progress_bar=False,
-            kernel_name="python3", engine_name=ENGINE_NAME,
-            cwd=str(ROOT),
-        )
-    return output_dir, json.loads((output_dir / "results.json").read_text())
+    return run_notebook(NOTEBOOK.stem, tmp_path, **parameters)
 
 
 @pytest.fixture(scope="module")
@@ -157,7 +146,7 @@ def test_default_run_records_what_the_library_computes(default_run):
     per_query = pd.read_csv(output_dir / "per_query.csv", index_col=0)
     assert per_query["AP"].mean() == pytest.approx(results["reteval_means"]["AP"], abs=1e-12)
     # The teaching collection, whose numbers the text quotes: described, with no note.
-    printed = printed_text(output_dir.parent / "01.ipynb")
+    printed = printed_text(output_dir.parent / NOTEBOOK.name)
     assert "数据集 teaching：188 个文档，36 条查询，554 个相关性判断" in printed
     assert "注意" not in printed
 
@@ -176,13 +165,13 @@ def test_other_parameters_record_what_the_library_computes(other_run):
 def test_scifact_records_what_the_library_computes(tmp_path, scifact_sample):
     """On the sample of SciFact that notebook 03's test reads too (tests/conftest.py): a
     dataset other than the bundled one, loaded from its folder, with its own counts."""
-    _, results = execute(tmp_path, dataset=str(scifact_sample), retriever="bm25", k=10,
-                         depth=50, lang="en")
+    output_dir, results = execute(tmp_path, dataset=str(scifact_sample), retriever="bm25",
+                                  k=10, depth=50, lang="en")
     scifact = load(scifact_sample)
     check_collection_results(results, scifact)
     # The reader is told that the outputs are SciFact's, and nothing else printed calls it the
     # teaching collection.
-    printed = printed_text(tmp_path / "01.ipynb")
+    printed = printed_text(output_dir.parent / NOTEBOOK.name)
     note = (f"the outputs below are those of the dataset scifact ({len(scifact.queries)} "
             f"queries, {len(scifact.corpus)} documents)")
     assert printed.count(note) == 1
@@ -214,4 +203,4 @@ def test_the_executed_notebook_fits_one_class(default_run):
     from notebook_run import fits_one_class
 
     output_dir, _ = default_run
-    fits_one_class(output_dir.parent / "01.ipynb")
+    fits_one_class(output_dir.parent / NOTEBOOK.name)

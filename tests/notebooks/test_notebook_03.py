@@ -5,18 +5,16 @@ called directly on the same inputs, and against hand-computed values, and the
 conclusions the notebook's prose draws are checked to hold for them.
 """
 
-import json
 import math
 
 import numpy as np
 import pandas as pd
-import papermill
 import pytest
-from notebook_run import check_exercises_asked_and_solved, session_embeddings
+from notebook_run import check_exercises_asked_and_solved
+from notebook_run import execute as run_notebook
 from paths import ROOT
 
 import reteval
-from reteval.book.engine import ENGINE_NAME
 from reteval.datasets import load
 from reteval.retrievers import make_retriever
 
@@ -24,17 +22,7 @@ NOTEBOOK = ROOT / "notebooks" / "03_evaluation_set.ipynb"
 
 
 def execute(tmp_path, **parameters):
-    output_dir = tmp_path / "out"
-    with session_embeddings():
-        papermill.execute_notebook(
-            str(NOTEBOOK),
-            str(tmp_path / "03.ipynb"),
-            parameters={"output_dir": str(output_dir), **parameters},
-            progress_bar=False,
-            kernel_name="python3", engine_name=ENGINE_NAME,
-            cwd=str(ROOT),
-        )
-    return output_dir, json.loads((output_dir / "results.json").read_text())
+    return run_notebook(NOTEBOOK.stem, tmp_path, **parameters)
 
 
 @pytest.fixture(scope="module")
@@ -221,7 +209,7 @@ def test_default_run_records_what_the_library_computes(default_run):
 def test_default_run_prints_the_conclusions_it_records(default_run):
     """The printed verdict on the P@10 ranges is the recorded one, in the edition's language."""
     output_dir, results = default_run
-    executed = (output_dir.parent / "03.ipynb").read_text(encoding="utf-8")
+    executed = (output_dir.parent / NOTEBOOK.name).read_text(encoding="utf-8")
     judged = results["judged"]
     low = min(judged, key=lambda name: judged[name]["Judged@10"])
     assert f"{low} 的前 10 个结果中判断过的比例较低（{judged[low]['Judged@10']:.2f}）" in executed
@@ -238,7 +226,7 @@ def test_other_parameters_record_what_the_library_computes(other_run):
     # The datasheet is copied beside the results and linked relative to link_base.
     datasheet = ROOT / "reteval" / "datasets" / "data" / "teaching" / "DATASHEET.md"
     assert (output_dir / results["datasheet"]).read_text() == datasheet.read_text()
-    executed = (output_dir.parent / "03.ipynb").read_text(encoding="utf-8")
+    executed = (output_dir.parent / NOTEBOOK.name).read_text(encoding="utf-8")
     assert f"({results['datasheet']})" in executed
     check_rag(results)
     check_evaluation_set(results, load("teaching"))
@@ -276,4 +264,4 @@ def test_the_executed_notebook_fits_one_class(default_run):
     from notebook_run import fits_one_class
 
     output_dir, _ = default_run
-    fits_one_class(output_dir.parent / "03.ipynb")
+    fits_one_class(output_dir.parent / NOTEBOOK.name)
