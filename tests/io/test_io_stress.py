@@ -29,15 +29,13 @@ SIZES_MB = (1, 4, 18)
 def _write_run(path, megabytes, seed):
     rng = np.random.default_rng(seed)
     n = megabytes * (1 << 20) // 28
-    frame = pd.DataFrame({
-        "query_id": (rng.integers(0, n // 500 + 1, n)).astype(str),
-        "doc_id": np.char.add("d", np.arange(n).astype(str)),
-        "score": np.round(rng.normal(size=n), 4),
-    })
-    frame["query_id"] = "q" + frame["query_id"]
-    out = pd.DataFrame({"q": frame["query_id"], "it": "Q0", "d": frame["doc_id"],
-                        "rank": 1, "s": frame["score"], "tag": "sys"})
-    out.to_csv(path, sep=" ", header=False, index=False)
+    queries = rng.integers(0, n // 500 + 1, n)
+    scores = np.round(rng.normal(size=n), 4)
+    frame = pd.DataFrame({"query_id": [f"q{q}" for q in queries.tolist()],
+                          "doc_id": [f"d{i}" for i in range(n)], "score": scores})
+    # repr of a float reads back as the same float
+    path.write_text("".join(f"{q} Q0 {d} 1 {s!r} sys\n" for q, d, s in zip(
+        frame["query_id"].tolist(), frame["doc_id"].tolist(), scores.tolist(), strict=True)))
     assert path.stat().st_size >= megabytes * (1 << 20) * 0.9
     return frame
 
