@@ -102,6 +102,9 @@ def test_the_same_family_of_tests_gives_the_same_verdict(recorded, teaching):
     for m in ("R@10", "nDCG@10"):
         assert "vector" in recorded["05"]["conclusions"]["significant"][m]
         assert six.loc[(m, "bm25", "vector"), "p_pairwise_holm"] > 0.05
+        # ... while Tukey's HSD over the same 6 pairs still finds it (05 says so)
+        assert six.loc[(m, "bm25", "vector"), "p_tukey"] <= 0.05
+        assert six.loc[(m, "bm25", "vector"), "p_tukey_studentized"] <= 0.05
     assert "vector" in recorded["05"]["conclusions"]["significant"]["AP"]
     assert six.loc[("AP", "bm25", "vector"), "p_pairwise_holm"] <= 0.05
     # 10's report tests every pair with Holm too: its best-vs-runner-up p is 06's p of that pair
@@ -114,6 +117,8 @@ def test_the_same_family_of_tests_gives_the_same_verdict(recorded, teaching):
     assert "over the 3 comparisons with the baseline bm25" in prose("05", "en")
     assert "over all 6 pairs" in prose("05", "en") and "over all 6 pairs" in prose("06", "en")
     assert "与基线 bm25 的 3 次比较" in prose("05", "zh") and "全部 6 对" in prose("06", "zh")
+    assert "Tukey's HSD, which covers the 6 pairs too, still finds them" in prose("05", "en")
+    assert "同样覆盖 6 对的 Tukey HSD 仍认为它们显著" in prose("05", "zh")
     # At equal depth (05, section 7) nothing is significant, so no notebook may build on it.
     assert all(not systems for m, systems in
                recorded["05"]["conclusions"]["significant_equal_depth"].items() if m != "AP")
