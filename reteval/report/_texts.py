@@ -174,11 +174,12 @@ TEXTS = {
                    "(by cost or simplicity, say), or evaluate on more queries.")),
         no_tied_top=("请在更多查询上评估。", " Evaluate on more queries."),
         planning=(("样本量规划（{measure}，{system} 对比 {runner}）：逐查询差值的标准差为 {sd}；"
-                  "在 {n} 个查询上，α = {alpha:g} 的配对 t 检验能以 80% 的统计功效检测出 {mdd} "
-                  "的真实差异。"),
+                  "在 {n} 个查询上，只检验这一对、α = {alpha:g}（不为其他各对校正）的配对 t 检验"
+                  "能以 80% 的统计功效检测出 {mdd} 的真实差异。"),
                   ("Planning ({measure}, {system} vs {runner}): the per-query differences have "
-                  "standard deviation {sd}; with {n} queries a paired t test at alpha = "
-                  "{alpha:g} detects a true difference of {mdd} with 80% power.")),
+                  "standard deviation {sd}; with {n} queries a paired t test of this pair alone "
+                  "at alpha = {alpha:g} (not corrected for the other pairs) detects a true "
+                  "difference of {mdd} with 80% power.")),
         planning_need=("观测到的差异 {observed} 约需 {need} 个查询。",
                        " The observed difference, {observed}, would need about {need} queries."),
         alert=("{kind}：{measure}", "{kind}: {measure}"),
