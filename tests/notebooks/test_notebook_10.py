@@ -154,6 +154,15 @@ def test_default_run(default_run, teaching):
             chapter_means(qrels, run, [1, 3, 5, 10]), abs=1e-12
         )
     assert results["status"] == expected.best["status"].to_dict()
+    # Prose (section 4): overlapping intervals of the means do not settle an order: on P@10,
+    # hybrid's and reranked's share more than half their width, yet the paired test separates them
+    ci = expected.table.set_index(["measure", "system"])
+    (a_low, a_high), (b_low, b_high) = (ci.loc[("P@10", s), ["ci_low", "ci_high"]]
+                                        for s in ("hybrid", "reranked"))
+    assert min(a_high, b_high) - max(a_low, b_low) > 0.5 * max(a_high - a_low, b_high - b_low)
+    pair = expected.pairwise.set_index(["measure", "system", "other"]).loc[
+        ("P@10", "hybrid", "reranked")]
+    assert bool(pair["significant"]) and round(pair["pvalue_corrected"], 3) == 0.036
 
     chapter = results["chapter"]
     mean_of_means = {name: sum(v.values()) / len(v) for name, v in chapter["input"].items()}
