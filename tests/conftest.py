@@ -66,24 +66,24 @@ def shared_embeddings(monkeypatch, _session_folder):
 
 @pytest.fixture
 def scifact_sample(shared_data):
-    """SciFact's first 60 judged queries, their judged documents and a twentieth of the rest
-    (317 documents: the reranker encodes every one, about 25 ms each)."""
+    """SciFact's first 60 judged queries, their judged documents and a fortieth of the rest
+    (189 documents: the reranker encodes every one, about 30 ms each)."""
     from shared_samples import shared_sample
 
     if not (shared_data / "scifact").is_dir():
         pytest.skip(f"SciFact not found at {shared_data / 'scifact'}")
-    return shared_sample(shared_data / "scifact", queries=60, other_share=1 / 20)
+    return shared_sample(shared_data / "scifact", queries=60, other_share=1 / 40)
 
 
 @pytest.fixture
 def cranfield_sample(shared_data):
-    """Cranfield's first 60 judged queries, their judged documents and an eighth of the rest
-    (483 documents: the vector retriever encodes every one, about 25 ms each)."""
+    """Cranfield's first 40 judged queries, their judged documents and a sixteenth of the rest
+    (326 documents: the vector retriever encodes every one, about 25 ms each)."""
     from shared_samples import shared_sample
 
     if not (shared_data / "cranfield").is_dir():
         pytest.skip(f"Cranfield not found at {shared_data / 'cranfield'}")
-    return shared_sample(shared_data / "cranfield", queries=60, other_share=1 / 8)
+    return shared_sample(shared_data / "cranfield", queries=40, other_share=1 / 16)
 
 # Progress bars stay off in tests and in the notebooks they run (no front end is live there);
 # tests/_util/test_progress.py sets the mode it checks.

@@ -86,7 +86,7 @@ def test_leave_one_out_by_hand():
 @pytest.mark.slow
 def test_leave_one_out_on_cranfield(cranfield_sample, shared_embeddings):
     """Cranfield's judgments are complete: the test can be run exactly. On a sample
-    (tests/conftest.py: 60 queries, all their judged documents, an eighth of the others), as
+    (tests/conftest.py: 40 queries, all their judged documents, a sixteenth of the others), as
     encoding the whole collection takes minutes; the sampled queries' judgments stay complete."""
     from reteval.datasets import load
     from reteval.retrievers import make_retriever

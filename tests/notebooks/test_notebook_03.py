@@ -236,7 +236,7 @@ def test_other_parameters_record_what_the_library_computes(other_run):
 @pytest.mark.slow
 def test_scifact_records_what_the_library_computes(tmp_path, scifact_sample, shared_embeddings):
     """On a sample of SciFact (tests/conftest.py: its first 60 judged queries, all their judged
-    documents and a twentieth of the others): the reranker scores 50 candidates per query, in
+    documents and a fortieth of the others): the reranker scores 50 candidates per query, in
     the kernel and again here, which on all 300 queries takes minutes. Every check reads the
     judged pairs, the pool and the per-query scores of whatever queries there are, so 60
     queries with complete judgments exercise each one as the whole collection does."""

@@ -288,8 +288,8 @@ def test_default_run_draws_the_right_conclusions(default_run, teaching):
 @pytest.mark.notebook
 @pytest.mark.slow
 def test_other_parameters_on_cranfield(tmp_path, cranfield_sample, shared_embeddings):
-    """On a sample of Cranfield (tests/conftest.py: its first 60 judged queries, all their
-    judged documents and an eighth of the others), as encoding all 1,400 documents for the
+    """On a sample of Cranfield (tests/conftest.py: its first 40 judged queries, all their
+    judged documents and a sixteenth of the others), as encoding all 1,400 documents for the
     vector retriever takes minutes: every value is checked against the library on the same
     sample, and the sampled queries' judgments are complete, as in the whole collection."""
     folder = cranfield_sample
@@ -310,7 +310,7 @@ def test_other_parameters_on_cranfield(tmp_path, cranfield_sample, shared_embedd
         n: make_retriever(n, collection.corpus).run(collection.queries, k=30)
         for n in ("bm25", "vector")
     }
-    assert results["dataset"] == "cranfield" and results["num_queries"] == 60
+    assert results["dataset"] == "cranfield" and results["num_queries"] == 40
     for name, run in runs.items():
         expected = reteval.evaluate(collection.qrels, run, ["AP", "nDCG@5"]).mean()
         assert results["means"][name] == pytest.approx(expected.to_dict(), abs=1e-12)
