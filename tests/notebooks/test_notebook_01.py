@@ -186,13 +186,12 @@ def printed_text(executed):
         for cell in cells if cell["cell_type"] == "code" for output in cell["outputs"])
 
 
-@pytest.mark.notebook
-def test_every_exercise_is_asked_and_solved(tmp_path):
+def test_every_exercise_is_asked_and_solved():
     """The notebook asks every exercise of nb01; the solutions (run in English) pass every check."""
     from reteval.teaching.exercises.nb01 import EXERCISES
 
     assert sorted(EXERCISES) == ["01.1", "01.2", "01.3"]
-    check_exercises_asked_and_solved("01", EXERCISES, tmp_path)
+    check_exercises_asked_and_solved("01", EXERCISES)
 
 
 @pytest.mark.notebook

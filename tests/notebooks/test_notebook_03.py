@@ -247,13 +247,12 @@ def test_scifact_records_what_the_library_computes(tmp_path, scifact_sample, sha
     check_evaluation_set(results, collection)
 
 
-@pytest.mark.notebook
-def test_every_exercise_is_asked_and_solved(tmp_path):
+def test_every_exercise_is_asked_and_solved():
     """The notebook asks every exercise of nb03; the solutions (run in English) pass every check."""
     from reteval.teaching.exercises.nb03 import EXERCISES
 
     assert sorted(EXERCISES) == ["03.1", "03.2", "03.3"]
-    check_exercises_asked_and_solved("03", EXERCISES, tmp_path)
+    check_exercises_asked_and_solved("03", EXERCISES)
 
 
 @pytest.mark.notebook

@@ -11,7 +11,7 @@ import json
 
 import pandas as pd
 import pytest
-from notebook_run import execute, execute_solutions
+from notebook_run import execute, run_solutions
 from paths import DATA, ROOT
 
 import reteval
@@ -230,8 +230,7 @@ def test_cranfield_pooling_and_reusability(tmp_path):
     assert (small.table["judged"] <= 1).all()
 
 
-@pytest.mark.notebook
-def test_every_exercise_is_asked_and_solved(tmp_path):
+def test_every_exercise_is_asked_and_solved():
     """The notebook asks every exercise of nb04; the solutions pass every check."""
     from reteval.teaching.exercises.nb04 import EXERCISES
 
@@ -243,7 +242,7 @@ def test_every_exercise_is_asked_and_solved(tmp_path):
     for exercise in EXERCISES:
         assert f'check("{exercise}", answer, lang=lang)' in source(NOTEBOOK)
         assert f'check("{exercise}", answer, lang=lang)' in source(solutions)
-    execute_solutions("04", tmp_path, "en")
+    run_solutions("04", "en")
 
 
 @pytest.mark.notebook

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from notebook_run import execute as run_notebook
-from notebook_run import execute_solutions, pipeline_parameters
+from notebook_run import pipeline_parameters, run_solutions
 from paths import ROOT
 from scipy.stats import studentized_range
 
@@ -336,10 +336,9 @@ def test_checks_accept_the_right_answers_in_either_form():
     assert check("06.3", 1.10)
 
 
-@pytest.mark.notebook
 @pytest.mark.slow
-def test_solutions_pass_their_checks(tmp_path):
-    execute_solutions("06", tmp_path, "zh")  # each solution cell asserts check() accepts it
+def test_solutions_pass_their_checks():
+    run_solutions("06", "zh")  # each solution cell asserts check() accepts it
 
 
 # --------------------------------------------------------------------------- bilingual source

@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from notebook_run import ROOT, default_run_fits_one_class, execute_solutions, pipeline_parameters
+from notebook_run import ROOT, default_run_fits_one_class, pipeline_parameters, run_solutions
 from notebook_run import execute as run_notebook
 from scipy.stats import norm
 from statsmodels.stats.proportion import proportions_ztest
@@ -322,10 +322,9 @@ def test_the_chapter_analysis_matches_reteval_rates_on_records_with_feedback():
 # ---- exercises
 
 
-@pytest.mark.notebook
 @pytest.mark.slow
-def test_the_solutions_notebook_passes_its_own_checks(tmp_path):
-    execute_solutions("07", tmp_path, "en")  # each solution cell asserts check() accepts it
+def test_the_solutions_notebook_passes_its_own_checks():
+    run_solutions("07", "en")  # each solution cell asserts check() accepts it
 
 
 def test_the_checks_reject_plausible_wrong_answers():

@@ -5,7 +5,7 @@ import math
 
 import pandas as pd
 import pytest
-from notebook_run import ROOT, default_run_fits_one_class, execute_solutions, pipeline_parameters
+from notebook_run import ROOT, default_run_fits_one_class, pipeline_parameters, run_solutions
 from notebook_run import execute as run_notebook
 from statsmodels.stats.power import NormalIndPower
 
@@ -131,10 +131,9 @@ def test_default_run_records_the_library_values_and_the_conclusions_its_prose_dr
 # ---- exercises
 
 
-@pytest.mark.notebook
 @pytest.mark.slow
-def test_the_solutions_notebook_passes_its_own_checks(tmp_path):
-    execute_solutions("07b", tmp_path, "en")  # each solution cell asserts check() accepts it
+def test_the_solutions_notebook_passes_its_own_checks():
+    run_solutions("07b", "en")  # each solution cell asserts check() accepts it
 
 
 def test_the_checks_reject_plausible_wrong_answers():

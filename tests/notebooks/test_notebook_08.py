@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
-from notebook_run import ROOT, default_run_fits_one_class, execute_solutions, pipeline_parameters
+from notebook_run import ROOT, default_run_fits_one_class, pipeline_parameters, run_solutions
 from notebook_run import execute as run_notebook
 
 from reteval import ab
@@ -155,10 +155,9 @@ def test_default_run_records_the_library_values_and_the_conclusions_its_prose_dr
     assert results["overlap"]["mean_share"] < 0.6 and results["overlap"]["queries_differing"] == 1
 
 
-@pytest.mark.notebook
 @pytest.mark.slow
-def test_the_solutions_notebook_passes_its_own_checks(tmp_path):
-    execute_solutions("08", tmp_path, "zh")  # each solution cell asserts check() accepts it
+def test_the_solutions_notebook_passes_its_own_checks():
+    run_solutions("08", "zh")  # each solution cell asserts check() accepts it
 
 
 @pytest.mark.notebook

@@ -3,7 +3,7 @@
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from notebook_run import default_run_fits_one_class, execute_solutions, pipeline_parameters
+from notebook_run import default_run_fits_one_class, pipeline_parameters, run_solutions
 from notebook_run import execute as run_notebook
 
 import reteval
@@ -169,10 +169,9 @@ def test_default_month_records_the_library_values_and_the_conclusions_its_prose_
 # ---- exercises
 
 
-@pytest.mark.notebook
 @pytest.mark.slow
-def test_the_solutions_notebook_passes_its_own_checks(tmp_path):
-    execute_solutions("09", tmp_path, "en")  # each solution cell asserts check() accepts it
+def test_the_solutions_notebook_passes_its_own_checks():
+    run_solutions("09", "en")  # each solution cell asserts check() accepts it
 
 
 def test_the_checks_reject_plausible_wrong_answers():
