@@ -78,7 +78,7 @@ def scifact_sample(shared_data):
 @pytest.fixture
 def cranfield_sample(shared_data):
     """Cranfield's first 40 judged queries, their judged documents and a sixteenth of the rest
-    (326 documents: the vector retriever encodes every one, about 25 ms each)."""
+    (326 documents), for the tests that run BM25 and LSA over it and compare them many times."""
     from shared_samples import shared_sample
 
     if not (shared_data / "cranfield").is_dir():
