@@ -6,9 +6,9 @@ browser), driven headless by Playwright, opens ``11_explore.ipynb``, runs every
 cell, moves the K slider of the metric explorer with the keyboard and checks
 that the displayed measures change. A second test opens the HTML report of a
 small comparison and checks that its tables and figures render. The last two
-open the book (``reteval.book``) of a small pipeline run (notebooks 01 and 07b,
-two of the quicker notebooks that draw figures, both editions): every link
-resolves, every figure loads, nothing is fetched from the network, Chinese
+open the book (``reteval.book``) of a small pipeline run (notebook 01, one of
+the quickest that draw figures, in both editions; the book's contents, glossary
+and previous/next links join its pages): every link resolves, every figure loads, nothing is fetched from the network, Chinese
 pages are drawn with a CJK font (Chrome DevTools Protocol
 ``CSS.getPlatformFontsForNode``) and the language switch goes to the same page
 of the other edition.
@@ -238,7 +238,7 @@ def test_html_report_renders_tables_and_figures(browser, tmp_path):
 
 # -- The book (reteval.book) in a real browser --------------------------------------------------
 
-BOOK_NOTEBOOKS = ["01_measures", "07b_sequential_testing"]
+BOOK_NOTEBOOKS = ["01_measures"]
 CJK = re.compile(r"[\u4e00-\u9fff]")
 CJK_FAMILY = re.compile(r"CJK|Source Han|PingFang|YaHei|WenQuanYi|Heiti|Noto Sans SC",
                         re.IGNORECASE)
