@@ -8,10 +8,10 @@ that the displayed measures change. A second test opens the HTML report of a
 small comparison and checks that its tables and figures render. The last two
 open the book (``reteval.book``) of a small pipeline run (notebook 01, one of
 the quickest that draw figures, in both editions; the book's contents, glossary
-and previous/next links join its pages): every link resolves, every figure loads, nothing is fetched from the network, Chinese
-pages are drawn with a CJK font (Chrome DevTools Protocol
-``CSS.getPlatformFontsForNode``) and the language switch goes to the same page
-of the other edition.
+and previous/next links join its pages): every link resolves, every figure
+loads, nothing is fetched from the network, Chinese pages are drawn with a CJK
+font (Chrome DevTools Protocol ``CSS.getPlatformFontsForNode``) and the language
+switch goes to the same page of the other edition.
 
 ``make test`` installs chromium with apt-get first (target ``browser-deps``);
 where it is missing these tests are skipped with the reason.
