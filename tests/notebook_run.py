@@ -108,14 +108,20 @@ def run_solutions(number, lang, cwd=ROOT):
     notebook = parameterize_notebook(load_notebook_node(str(path)), {"lang": lang})
     namespace = {"__name__": "__main__"}
     said = []
-    with session_embeddings(), contextlib.chdir(cwd):
-        for index, cell in enumerate(notebook.cells):
-            if cell.cell_type != "code":
-                continue
-            before = namespace.get("verdict")
-            exec(compile(cell.source, f"{path.name}, cell {index}", "exec"), namespace)  # noqa: S102
-            if namespace.get("verdict") is not before:
-                said.append(str(namespace["verdict"]))
+    previous = os.getcwd()
+    os.chdir(cwd)  # contextlib.chdir is Python 3.11's; reteval supports 3.10
+    try:
+        with session_embeddings():
+            for index, cell in enumerate(notebook.cells):
+                if cell.cell_type != "code":
+                    continue
+                before = namespace.get("verdict")
+                code = compile(cell.source, f"{path.name}, cell {index}", "exec")
+                exec(code, namespace)  # noqa: S102
+                if namespace.get("verdict") is not before:
+                    said.append(str(namespace["verdict"]))
+    finally:
+        os.chdir(previous)
     return said
 
 
