@@ -24,8 +24,8 @@ evaluation would cost more than the evaluation.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
+from json.encoder import encode_basestring  # how json.dumps writes a str, ensure_ascii=False
 from typing import NamedTuple
 
 from reteval.errors import InputError
@@ -35,8 +35,17 @@ __all__ = ["DatasetFingerprint", "fingerprint"]
 _VERSION = "reteval-dataset-v1"
 
 
-def _line(values) -> str:
-    return json.dumps(values, ensure_ascii=False, separators=(",", ":")) + "\n"
+def _judgment_line(query_id: str, doc_id: str, relevance: int) -> str:
+    """``json.dumps([query_id, doc_id, relevance], ensure_ascii=False, separators=(",", ":"))``
+    and a newline, the same characters written directly (a ninth of the time: it is written
+    once per judgment at every evaluation)."""
+    return f"[{encode_basestring(query_id)},{encode_basestring(doc_id)},{relevance}]\n"
+
+
+def _query_line(query_id: str, text: str) -> str:
+    """``json.dumps([query_id, text], ensure_ascii=False, separators=(",", ":"))`` and a
+    newline."""
+    return f"[{encode_basestring(query_id)},{encode_basestring(text)}]\n"
 
 
 class DatasetFingerprint(NamedTuple):
@@ -129,9 +138,8 @@ def fingerprint(qrels, queries: Mapping[str, str] | None = None) -> DatasetFinge
             strict=True,
         )
     )
-    qrels_hash = hashlib.sha256()
-    for row in rows:
-        qrels_hash.update(_line(list(row)).encode("utf-8"))
+    text = "".join(_judgment_line(query_id, doc_id, grade) for query_id, doc_id, grade in rows)
+    qrels_hash = hashlib.sha256(text.encode("utf-8"))
     queries_digest = None
     if queries is not None:
         if not isinstance(queries, Mapping):
@@ -145,6 +153,6 @@ def fingerprint(qrels, queries: Mapping[str, str] | None = None) -> DatasetFinge
                 raise InputError(
                     f"query {query_id!r}: text must be a str; got {type(text).__name__}"
                 )
-            queries_hash.update(_line([str(query_id), text]).encode("utf-8"))
+            queries_hash.update(_query_line(str(query_id), text).encode("utf-8"))
         queries_digest = queries_hash.hexdigest()
     return DatasetFingerprint(qrels_hash.hexdigest(), queries_digest)

@@ -27,6 +27,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from commit_hook import connect_calling
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
@@ -49,6 +51,7 @@ from reteval.monitor import (
     repeat,
 )
 from reteval.monitor.channels import check_url
+from reteval.monitor.fingerprint import _judgment_line, _query_line
 
 N_QUERIES = 30
 
@@ -129,6 +132,18 @@ def test_fingerprint_is_sha256_of_the_documented_canonical_form():
     assert fp.queries_sha256 == hashlib.sha256(queries_text).hexdigest()
     combined = f"reteval-dataset-v1\nqrels {fp.qrels_sha256}\nqueries {fp.queries_sha256}\n"
     assert fp.digest == hashlib.sha256(combined.encode()).hexdigest()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(), st.text(), st.integers(-(2**63), 2**63 - 1))
+def test_fingerprint_lines_are_json_dumps_written_directly(first, second, grade):
+    # The canonical lines are what json.dumps writes (no spaces, ensure_ascii=False), for any
+    # text: quotes, backslashes, control characters, tabs, newlines, any script.
+    def dumps(values):
+        return json.dumps(values, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+    assert _judgment_line(first, second, grade) == dumps([first, second, grade])
+    assert _query_line(first, second) == dumps([first, second])
 
 
 def test_fingerprint_ignores_format_and_order_but_not_content(files, tmp_path):
