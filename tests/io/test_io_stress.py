@@ -29,15 +29,14 @@ SIZES_MB = (1, 4, 18)
 def _write_run(path, megabytes, seed):
     rng = np.random.default_rng(seed)
     n = megabytes * (1 << 20) // 28
-    queries = rng.integers(0, n // 500 + 1, n)
+    query_ids = [f"q{q}" for q in rng.integers(0, n // 500 + 1, n).tolist()]
+    doc_ids = [f"d{i}" for i in range(n)]
     scores = np.round(rng.normal(size=n), 4)
-    frame = pd.DataFrame({"query_id": [f"q{q}" for q in queries.tolist()],
-                          "doc_id": [f"d{i}" for i in range(n)], "score": scores})
     # repr of a float reads back as the same float
     path.write_text("".join(f"{q} Q0 {d} 1 {s!r} sys\n" for q, d, s in zip(
-        frame["query_id"].tolist(), frame["doc_id"].tolist(), scores.tolist(), strict=True)))
+        query_ids, doc_ids, scores.tolist(), strict=True)))
     assert path.stat().st_size >= megabytes * (1 << 20) * 0.9
-    return frame
+    return pd.DataFrame({"query_id": query_ids, "doc_id": doc_ids, "score": scores})
 
 
 @pytest.fixture(scope="module")
