@@ -63,22 +63,23 @@ def test_params_file_errors(tmp_path):
 
 @pytest.mark.notebook
 def test_run_one_notebook_with_params(tmp_path, monkeypatch, capsys):
-    monkeypatch.chdir(ROOT)
+    notebooks = fake_notebooks(tmp_path / "nbs")
+    monkeypatch.chdir(tmp_path)
     params = tmp_path / "params.yml"
     params.write_text("common:\n  dataset: teaching\nnotebooks:\n"
-                      "  01_measures:\n    k: 2\n    depth: 10\n")
+                      "  02_second:\n    k: 2\n")
     out = tmp_path / "out"
-    assert main(["run", "--params", str(params), "--output", str(out),
-                 "--only", "01_measures"]) == 0
-    folder = out / "zh" / "01_measures"
-    assert (folder / "01_measures.ipynb").exists()
+    assert main(["run", "--notebooks", str(notebooks), "--params", str(params),
+                 "--output", str(out), "--only", "02_second"]) == 0
+    folder = out / "zh" / "02_second"
+    assert (folder / "02_second.ipynb").exists()
     assert json.loads((folder / "results.json").read_text())["k"] == 2
     captured = capsys.readouterr()
     assert "1 notebooks ran" in captured.out and "(zh)" in captured.out
-    assert "running zh/01_measures.ipynb" in captured.err
+    assert "running zh/02_second.ipynb" in captured.err
     assert "overrides" not in captured.err  # common's dataset equals the notebook's default
     assert "book: " in captured.out and (out / "index.html").is_file()
-    assert (out / "zh" / "01_measures" / "01_measures.html").is_file()
+    assert (out / "zh" / "02_second" / "02_second.html").is_file()
 
 
 @pytest.mark.notebook
