@@ -13,13 +13,24 @@ When the last cell has run, the kernel is stopped at once (nbclient's
 ``shutdown_kernel="immediate"``, its process group killed) rather than asked to exit and
 waited for, 0.6-0.9 s a notebook: its work is done, its outputs received and its files
 closed by the cells that wrote them.
+
+On POSIX systems the kernel is reached over Unix sockets (ZeroMQ's ``ipc`` transport) rather
+than TCP. Over TCP, jupyter_client picks five free ports and closes them before the kernel
+starts and binds them; any process that opens a connection in between may take one, and the
+kernel then dies at start (``Address already in use``). Many kernels and clusters started at
+once on one machine, as a test suite or editions run side by side do, make that likely;
+socket files named after a random id cannot be taken.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import tempfile
+import uuid
 import warnings
 
+from jupyter_client.manager import AsyncKernelManager
 from papermill.engines import (
     NBClientEngine,
     NotebookExecutionManager,
@@ -51,6 +62,22 @@ class _EveryFewSeconds(NotebookExecutionManager):
         super().notebook_complete(**kwargs)
 
 
+class _UnixSocketKernelManager(AsyncKernelManager):
+    """nbclient's kernel manager, the kernel's sockets being files of a name no one else has."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.transport = "ipc"
+        self.ip = os.path.join(tempfile.gettempdir(), f"reteval-kernel-{uuid.uuid4().hex[:16]}")
+
+
+def _kernel_manager_class() -> type[AsyncKernelManager]:
+    """Unix sockets where there are any and their path fits (108 bytes on Linux, 104 on
+    macOS, with the ``-N`` suffix of each socket); TCP otherwise."""
+    fits = len(os.fsencode(tempfile.gettempdir())) + len("/reteval-kernel-") + 16 + 3 < 104
+    return _UnixSocketKernelManager if os.name == "posix" and fits else AsyncKernelManager
+
+
 class _Engine(NBClientEngine):
     @classmethod
     def execute_notebook(cls, nb, kernel_name, output_path=None, progress_bar=True,
@@ -68,6 +95,7 @@ class _Engine(NBClientEngine):
     @classmethod
     def execute_managed_notebook(cls, nb_man, kernel_name, **kwargs):
         kwargs.setdefault("shutdown_kernel", "immediate")
+        kwargs.setdefault("kernel_manager_class", _kernel_manager_class())
         return super().execute_managed_notebook(nb_man, kernel_name, **kwargs)
 
 
