@@ -4,6 +4,9 @@ import contextlib
 import hashlib
 import json
 import os
+import re
+import subprocess
+import sys
 
 import papermill
 from paths import ROOT
@@ -86,6 +89,37 @@ def _run(source, folder, stem, parameters):
             parameters={"output_dir": str(folder / "out"), **parameters},
             progress_bar=False, kernel_name="python3", engine_name=ENGINE_NAME, cwd=str(ROOT),
         )
+
+
+def replay(executed, folder):
+    """Run a copy of the executed notebook ``executed`` again under nbval, in ``folder``;
+    return the number of code cells whose outputs nbval found the same (all of them, or the
+    assertion says which differ and how).
+
+    nbval (``--nbval``, in a pytest of its own) executes the notebook again in a new kernel and
+    compares each code cell's text outputs with the recorded ones (figures are not compared).
+    The copy writes its files to ``folder/out``: the recorded outputs name that folder in place
+    of the run's own, which other tests read. The kernel shares the session's embedding cache.
+    """
+    from reteval.retrievers.cache import CACHE_ENV
+
+    text = executed.read_text(encoding="utf-8")
+    escape = json.encoder.encode_basestring
+
+    def within(path):
+        return escape(str(path))[1:-1]
+
+    copy = folder / executed.name
+    copy.write_text(text.replace(within(executed.parent / "out"), within(folder / "out")),
+                    encoding="utf-8")
+    (folder / "pytest.ini").write_text("[pytest]\n")  # not the project's configuration
+    env = {**os.environ, "RETEVAL_PROGRESS": "off", CACHE_ENV: str(session_folder())}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "nbval", "--nbval", "--nbval-current-env",
+         "-p", "no:cacheprovider", "-p", "no:xdist", "-q", "--color=no", copy.name],
+        cwd=folder, env=env, capture_output=True, text=True, timeout=900, check=False)
+    assert done.returncode == 0, done.stdout[-4000:]
+    return int(re.search(r"(\d+) passed", done.stdout).group(1))
 
 
 def run_solutions(number, lang, cwd=ROOT):

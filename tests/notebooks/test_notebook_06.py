@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from notebook_run import execute as run_notebook
-from notebook_run import pipeline_parameters, run_solutions
+from notebook_run import pipeline_parameters, replay, run_solutions
 from paths import ROOT
 from scipy.stats import studentized_range
 
@@ -148,6 +148,15 @@ def assert_records_what_the_library_computes(results, collection, runs, scores, 
 
 
 # --------------------------------------------------------------------------- the default run
+
+
+@pytest.mark.notebook
+@pytest.mark.slow
+def test_the_default_run_replays_to_the_same_outputs(default_run, tmp_path):
+    """Run again (nbval), the permutation and bootstrap tests print what the book recorded."""
+    executed = default_run[0].parent / f"{NOTEBOOK.stem}.ipynb"
+    code = [c for c in nbformat.read(executed, as_version=4).cells if c.cell_type == "code"]
+    assert replay(executed, tmp_path) == len(code)
 
 
 @pytest.mark.notebook

@@ -3,9 +3,16 @@ directly and statsmodels."""
 
 import math
 
+import nbformat
 import pandas as pd
 import pytest
-from notebook_run import ROOT, default_run_fits_one_class, pipeline_parameters, run_solutions
+from notebook_run import (
+    ROOT,
+    default_run_fits_one_class,
+    pipeline_parameters,
+    replay,
+    run_solutions,
+)
 from notebook_run import execute as run_notebook
 from statsmodels.stats.power import NormalIndPower
 
@@ -129,6 +136,18 @@ def test_default_run_records_the_library_values_and_the_conclusions_its_prose_dr
 
 
 # ---- exercises
+
+
+@pytest.mark.notebook
+@pytest.mark.slow
+def test_the_default_run_replays_to_the_same_outputs(tmp_path):
+    """Run again (nbval), the simulated users and the A/A experiments print what the book
+    recorded."""
+    output_dir, _ = execute(tmp_path, lang="en", aa_experiments=200,
+                            **pipeline_parameters(NOTEBOOK.stem))
+    executed = output_dir.parent / f"{NOTEBOOK.stem}.ipynb"
+    code = [c for c in nbformat.read(executed, as_version=4).cells if c.cell_type == "code"]
+    assert replay(executed, tmp_path) == len(code)
 
 
 @pytest.mark.slow
