@@ -103,17 +103,17 @@ def replay(executed, folder):
     """
     from reteval.retrievers.cache import CACHE_ENV
 
+    def in_json(path):  # as a path is written inside a JSON string
+        return json.encoder.encode_basestring(str(path))[1:-1]
+
     text = executed.read_text(encoding="utf-8")
-    escape = json.encoder.encode_basestring
-
-    def within(path):
-        return escape(str(path))[1:-1]
-
     copy = folder / executed.name
-    copy.write_text(text.replace(within(executed.parent / "out"), within(folder / "out")),
+    copy.write_text(text.replace(in_json(executed.parent / "out"), in_json(folder / "out")),
                     encoding="utf-8")
     (folder / "pytest.ini").write_text("[pytest]\n")  # not the project's configuration
-    env = {**os.environ, "RETEVAL_PROGRESS": "off", CACHE_ENV: str(session_folder())}
+    env = {name: value for name, value in os.environ.items()
+           if name not in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS")}  # this run's options only
+    env.update({"RETEVAL_PROGRESS": "off", CACHE_ENV: str(session_folder())})
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "nbval", "--nbval", "--nbval-current-env",
          "-p", "no:cacheprovider", "-p", "no:xdist", "-q", "--color=no", copy.name],
