@@ -159,6 +159,12 @@ def _judge_name(fn, name) -> str:
     return str(getattr(fn, "name", None) or getattr(fn, "__name__", None) or type(fn).__name__)
 
 
+def _given_a_name(fn) -> bool:
+    """Whether a judge carries a name of its own (a ``name`` attribute; for a judge made by
+    :func:`~reteval.judging.llm_judge`, one that was given), not a function's name."""
+    return bool(getattr(fn, "named", isinstance(getattr(fn, "name", None), str)))
+
+
 def _items(pool) -> pd.DataFrame:
     if isinstance(pool, pd.DataFrame):
         missing = {"query_id", "doc_id"} - set(pool.columns)
@@ -220,7 +226,9 @@ def judge(pool, judge: Callable[[str, str], object], *, queries: Mapping, docs: 
         A :class:`JudgeError` is English.
     cache : str or path-like, optional
         A judgment cache file (SQLite; created when absent, its folder must
-        exist). A grade is kept under the judge's name, its ``prompt``
+        exist), for a judge with a name of its own (``name=``, a ``name``
+        attribute, or :func:`llm_judge`'s ``name``): a function's own name may
+        be another function's. A grade is kept under the judge's name, its ``prompt``
         attribute (see :func:`llm_judge`) and the query and document texts,
         with the sample's number: a question asked before is answered from
         the file, so judging a grown pool sends only the new pairs, and a dry
@@ -262,10 +270,11 @@ def judge(pool, judge: Callable[[str, str], object], *, queries: Mapping, docs: 
     >>> import pathlib, tempfile
     >>> cache = pathlib.Path(tempfile.mkdtemp()) / "judgments.sqlite"
     >>> docs = {"d1": "short", "d2": "a longer text", "d3": "another long text"}
-    >>> judge({"q1": ["d1", "d2"]}, by_length, queries={"q1": "cats"}, docs=docs, cache=cache)
+    >>> judge({"q1": ["d1", "d2"]}, by_length, queries={"q1": "cats"}, docs=docs, cache=cache,
+    ...       name="by_length")
     Judgments(2 items judged by by_length; 2 calls, 26 characters, 0 failed answers)
     >>> judge({"q1": ["d1", "d2", "d3"]}, by_length, queries={"q1": "cats"}, docs=docs,
-    ...       cache=cache)
+    ...       cache=cache, name="by_length")
     Judgments(3 items judged by by_length; 1 calls, 21 characters, 0 failed answers, \
 2 answers from the cache)
     """
@@ -287,6 +296,12 @@ def judge(pool, judge: Callable[[str, str], object], *, queries: Mapping, docs: 
             raise InputError(f"document {d!r} of the pool (query {q!r}) has no text in docs")
         texts.append((_text(queries[q], "query", q), _text(docs[d], "document", d)))
     who = _judge_name(judge, name)
+    if cache is not None and name is None and not _given_a_name(judge):
+        raise InputError(
+            f"judge(..., cache=) needs a name for the judge, under which the cache keeps its "
+            f"grades: name=..., or llm_judge(..., name=...), after the model and the prompt "
+            f"(e.g. 'gpt-4o-umbrela'); {who!r} is a function's own name, which another "
+            f"model's function may share, and its grades would be taken for this one's")
     # a dry run reads a cache that exists and never creates one
     store = None if cache is None or (dry_run and not _exists(cache)) else _open_cache(cache)
     try:

@@ -8,6 +8,7 @@ the Bing relevance assessor: a 0-3 scale, the answer ending in ``##final score: 
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -71,7 +72,10 @@ UMBRELA_PROMPT_ZH = """\
 结果中不要给出任何代码。按如下格式给出得分：##final score: 得分，不要给出任何理由。"""
 
 _PROMPTS = {"en": UMBRELA_PROMPT, "zh": UMBRELA_PROMPT_ZH}
-_FINAL_SCORE = re.compile(r"##\s*final\s*score\s*[:：]\s*(-?\d+)", re.IGNORECASE)
+_FINAL_SCORE = re.compile(r"##\s*final\s*score\s*[:：]\s*(\S*)", re.IGNORECASE)
+#: Marks around a grade that do not change it: Markdown emphasis, quotes, closing punctuation.
+_AROUND = "*_`'\"「」『』()（）"
+_AFTER = ".,;!?。，；！？"
 
 
 def parse_final_score(answer: str) -> int:
@@ -81,7 +85,8 @@ def parse_final_score(answer: str) -> int:
     ----------
     answer : str
         The model's answer. Case, spaces around the colon and a full-width colon do not
-        matter; whether the grade is on the judge's scale is :func:`judge`'s check.
+        matter, nor Markdown emphasis, quotes or a full stop around the grade; whether the
+        grade is on the judge's scale is :func:`judge`'s check.
 
     Returns
     -------
@@ -90,17 +95,24 @@ def parse_final_score(answer: str) -> int:
     Raises
     ------
     JudgeError
-        If the answer holds no ``##final score: N`` (never read as 0).
+        If the answer holds no ``##final score: N`` (never read as 0), or N is not a whole
+        number (``2.5`` is not read as 2, nor ``3/3`` as 3).
 
     Examples
     --------
     >>> parse_final_score("M: 2, T: 1\\n##final score: 2")
     2
+    >>> parse_final_score("**##final score: 3.0**.")
+    3
     >>> parse_final_score("The passage is relevant.")
     Traceback (most recent call last):
     ...
     reteval.judging._judges.JudgeError: the answer has no '##final score: N': \
 'The passage is relevant.'
+    >>> parse_final_score("##final score: 2.5")
+    Traceback (most recent call last):
+    ...
+    reteval.judging._judges.JudgeError: the final score '2.5' is not a whole number
     """
     if not isinstance(answer, str):
         raise JudgeError(f"complete() must return a str; got {type(answer).__name__}")
@@ -109,7 +121,14 @@ def parse_final_score(answer: str) -> int:
         shown = answer.strip()
         shown = shown if len(shown) <= 80 else shown[:77] + "..."
         raise JudgeError(f"the answer has no '##final score: N': {shown!r}")
-    return int(found[-1])
+    token = found[-1].rstrip(_AFTER + _AROUND).lstrip(_AROUND)
+    try:
+        value = float(token)
+    except ValueError:
+        value = math.nan
+    if not value.is_integer():  # NaN and infinities too
+        raise JudgeError(f"the final score {token or found[-1]!r} is not a whole number")
+    return int(value)
 
 
 @dataclass(frozen=True)
@@ -128,11 +147,16 @@ class PromptJudge:
         The template, with ``{query}`` and ``{passage}``.
     name : str
         The judge's name, recorded with its judgments and part of the cache key.
+    named : bool
+        Whether ``name`` was given (to :func:`llm_judge`, or as `complete`'s ``name``
+        attribute) rather than taken from `complete`'s function name, which any other
+        function may share: :func:`judge` keeps a cache only for a named judge.
     """
 
     complete: Callable[[str], str] = field(repr=False)
     prompt: str = field(repr=False)
     name: str
+    named: bool = field(default=True, repr=False)
 
     def fill(self, query_text: str, doc_text: str) -> str:
         """The prompt sent for one pair.
@@ -167,7 +191,8 @@ def llm_judge(complete: Callable[[str], str], *, prompt: str | None = None,
         The judge's name, recorded in the ``judge`` column and part of the cache key of
         ``judge(..., cache=)``: name it after the model and prompt (``"gpt-4o-umbrela"``)
         so that another model's answers are never taken from the cache. Default: the
-        ``name`` attribute of `complete`, or its function name.
+        ``name`` attribute of `complete`, or its function name (a judge named so is not
+        given a cache: another model's function may have the same name).
     lang : {"en", "zh"}, default "en"
         The language of the default prompt.
 
@@ -210,7 +235,8 @@ def llm_judge(complete: Callable[[str], str], *, prompt: str | None = None,
     missing = [p for p in ("{query}", "{passage}") if p not in template]
     if missing:
         raise InputError(f"prompt must hold {{query}} and {{passage}}; missing {missing}")
+    named = name is not None or isinstance(getattr(complete, "name", None), str)
     if name is None:
         name = getattr(complete, "name", None) or getattr(complete, "__name__", None) \
             or type(complete).__name__
-    return PromptJudge(complete, template, str(name))
+    return PromptJudge(complete, template, str(name), named)

@@ -189,9 +189,11 @@ def _cmd_compare(args) -> int:
     if args.fail_on_regression:
         worse = regressions(numbers)
         for r in worse:
+            p = means.format_p(r["pvalue_corrected"])
             print(f"reteval: regression: {r['system']} is significantly worse than "
                   f"{r['other']} on {r['measure']} ({r['mean_difference']:+.4f}, corrected "
-                  f"p = {means.format_p(r['pvalue_corrected'])})", file=sys.stderr)
+                  f"p {p.replace('<', '< ') if p.startswith('<') else '= ' + p})",
+                  file=sys.stderr)
         return 3 if worse else 0
     return 0
 

@@ -54,6 +54,10 @@ GRADES = {"cats purr when content": 3, "dogs bark at strangers": 2, "fish swim":
     ("## final score ： 0", 0),  # a full-width colon
     ("##final score: 1\n...on reflection\n##final score: 2", 2),  # the last one counts
     ("##final score: 7", 7),  # off the scale: judge() refuses it, not the parser
+    ("**##final score: 3**", 3),  # Markdown emphasis
+    ("##final score: 2.", 2),  # the sentence's full stop
+    ("##final score: 1.0", 1),  # a whole number written as a float
+    ("##final score：２。", 2),  # full-width digit and stop, as a Chinese answer may write them
 ])
 def test_parse_final_score(answer, grade):
     assert parse_final_score(answer) == grade
@@ -63,6 +67,13 @@ def test_parse_final_score(answer, grade):
 def test_parse_final_score_refuses_an_answer_without_the_marker(answer):
     with pytest.raises(JudgeError, match="the answer has no '##final score: N'"):
         parse_final_score(answer)
+
+
+@pytest.mark.parametrize("grade", ["2.5", "3/3", "nan", "inf", "two", ""])
+def test_parse_final_score_refuses_a_grade_that_is_not_a_whole_number(grade):
+    """2.5 is not 2 (read as the digits before the point, it was before)."""
+    with pytest.raises(JudgeError, match=f"the final score '{re.escape(grade)}' is not a whole"):
+        parse_final_score(f"M: 2\n##final score: {grade}")
 
 
 def test_default_prompts_are_umbrela():
@@ -233,8 +244,35 @@ def test_plain_function_judges_use_the_cache_too(tmp_path):
         return 1 if len(doc) > 10 else 0
 
     for _ in range(2):
-        judge({"q1": ["d1", "d3"]}, by_length, queries=QUERIES, docs=DOCS, cache=cache)
+        judge({"q1": ["d1", "d3"]}, by_length, queries=QUERIES, docs=DOCS, cache=cache,
+              name="by-length-10")
     assert calls == ["cats purr when content", "fish swim"]
+
+
+def test_a_judge_known_only_by_its_function_name_gets_no_cache(tmp_path):
+    """Two models behind functions of one name: a cache keyed by that name would answer the
+    second with the first one's grades."""
+    cache = tmp_path / "judgments.sqlite"
+
+    def model(grade):
+        def complete(prompt):
+            return f"##final score: {grade}"
+        return complete
+
+    for unnamed in (llm_judge(model(1)), model(1), lambda query, doc: 1):
+        with pytest.raises(InputError, match=r"judge\(\.\.\., cache=\) needs a name for the "
+                                             r"judge.*'(complete|<lambda>)' is a function's own"):
+            judge({"q1": ["d1"]}, unnamed, queries=QUERIES, docs=DOCS, cache=cache)
+    assert not cache.exists()
+    first = judge({"q1": ["d1"]}, llm_judge(model(1), name="m1"), queries=QUERIES, docs=DOCS,
+                  cache=cache)
+    second = judge({"q1": ["d1"]}, llm_judge(model(3)), queries=QUERIES, docs=DOCS,
+                   cache=cache, name="m3")
+    assert (first.qrels["relevance"].tolist(), second.qrels["relevance"].tolist()) == ([1], [3])
+    assert second.cached == 0
+    # without a cache a function's name is only the judge column's label
+    assert judge({"q1": ["d1"]}, llm_judge(model(2)), queries=QUERIES,
+                 docs=DOCS).qrels["judge"].tolist() == ["complete"]
 
 
 def test_cache_refuses_another_file(tmp_path):

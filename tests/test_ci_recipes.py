@@ -1,0 +1,67 @@
+"""docs/ci.md's CI jobs: valid YAML, and the GitHub gate fails its step on a regression."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from paths import ROOT
+
+CI = ROOT / "docs" / "ci.md"
+
+
+def _jobs():
+    """The GitHub Actions workflow and the GitLab CI file, parsed."""
+    blocks = re.findall(r"```yaml\n(.*?)```", CI.read_text(encoding="utf-8"), flags=re.S)
+    assert len(blocks) == 2
+    return [yaml.safe_load(block) for block in blocks]
+
+
+def _github_steps():
+    github, _ = _jobs()
+    return [step for job in github["jobs"].values() for step in job["steps"]]
+
+
+def test_both_job_files_parse_with_their_jobs():
+    github, gitlab = _jobs()
+    assert set(github["jobs"]) == {"compare", "monitor"}
+    assert {"compare", "monitor"} <= set(gitlab)
+
+
+def test_a_piped_github_step_runs_under_bash_with_pipefail():
+    """Without ``shell:``, GitHub runs a step under ``bash -e`` and a pipeline's status is its
+    last command's; ``shell: bash`` is ``bash -eo pipefail``."""
+    piped = [step for step in _github_steps() if " | " in step.get("run", "")]
+    assert piped
+    for step in piped:
+        assert step.get("shell") == "bash", step
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_the_github_gate_fails_its_step_on_a_regression_and_writes_the_summary(tmp_path):
+    step = next(s for s in _github_steps() if "--fail-on-regression" in s.get("run", ""))
+    queries = [f"q{i}" for i in range(1, 9)]
+    (tmp_path / "eval").mkdir()
+    (tmp_path / "eval" / "qrels.txt").write_text("".join(f"{q} 0 d{q} 1\n" for q in queries))
+    (tmp_path / "eval" / "baseline.trec").write_text(
+        "".join(f"{q} Q0 d{q} 1 2.0 base\n{q} Q0 x 2 1.0 base\n" for q in queries))
+    (tmp_path / "candidate.trec").write_text(  # the relevant document second: worse everywhere
+        "".join(f"{q} Q0 x 1 2.0 new\n{q} Q0 d{q} 2 1.0 new\n" for q in queries))
+    summary = tmp_path / "summary.md"
+    env = {**os.environ, "GITHUB_STEP_SUMMARY": str(summary),
+           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+
+    def status(*options):
+        return subprocess.run(["bash", "--noprofile", "--norc", *options, "-c", step["run"]],
+                              cwd=tmp_path, env=env, capture_output=True, text=True,
+                              check=False).returncode
+
+    assert status("-eo", "pipefail") == 3  # `shell: bash`
+    # the relevant document second: nDCG@10 = 1 / log2(3)
+    assert "| candidate | 0.6309 ▼ | 1.0000 | 0.5000 ▼ |" in summary.read_text(encoding="utf-8")
+    assert (tmp_path / "per_query.csv").is_file()
+    assert status("-e") == 0  # no `shell:`: tee's status, the regression unseen
