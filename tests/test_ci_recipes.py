@@ -16,7 +16,7 @@ CI = ROOT / "docs" / "ci.md"
 
 def _jobs():
     """The GitHub Actions workflow and the GitLab CI file, parsed."""
-    blocks = re.findall(r"```yaml\n(.*?)```", CI.read_text(encoding="utf-8"), flags=re.S)
+    blocks = re.findall(r"```yaml\n(.*?)```", CI.read_text(encoding="utf-8"), flags=re.DOTALL)
     assert len(blocks) == 2
     return [yaml.safe_load(block) for block in blocks]
 
