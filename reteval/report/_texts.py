@@ -197,21 +197,34 @@ TEXTS = {
         tests_note=("差值 = 检索器 − 对照。置信区间：{level} {ci}。效应量：Cohen 的 d_z。",
                     ("Difference = system - other. Interval: {level} {ci}. Effect size: Cohen's "
                     "d_z. ")),
-        tests_corrected=("校正：每个指标内做 {corr} 校正。",
-                         "Corrected: {corr} within each measure."),
+        tests_corrected=(("校正：每个指标内做 {corr} 校正（校正的是 p 值和结论；置信区间未校正，"
+                          "所以区间不含 0 时校正后的 p 仍可能大于 α）。"),
+                         ("Corrected: {corr} within each measure (the p-values and the verdicts; "
+                          "the intervals are not corrected, so one may exclude 0 while the "
+                          "corrected p exceeds alpha).")),
         tests_uncorrected=("未做多重比较校正。", "Not corrected."),
         tests_note_tukey=(("差值 = 检索器 − 对照。置信区间：{level} {ci}。效应量：(均值差)/√V_E。"
                            "Tukey HSD 已控制所有两两比较的族错误率，不再校正。"),
                           ("Difference = system - other. Interval: {level} {ci}. Effect size: "
                            "(mean difference) / sqrt(V_E). Tukey's HSD controls the family-wise "
                            "error of all pairs; no further correction.")),
-        many_intro=(("方差分析（主题 × 检索器，双因素无重复）检验是否存在任何差异；矩阵中 ▲/▼ "
-                     "表示行检索器显著高于/低于列检索器；效应量 = 均值差 / √V_E，区间为对应检验的 "
-                     "{level} 区间除以 √V_E。"),
+        many_intro=(("方差分析（主题 × 检索器，双因素无重复）检验是否存在任何差异。矩阵中 ▲/▼ "
+                     "表示按上面的两两检验（不是按方差分析）行检索器显著高于/低于列检索器，表中的 "
+                     "p 是这些检验{p}；效应量 = 均值差 / √V_E，区间为对应检验的 {level} 区间"
+                     "除以 √V_E{interval}。"),
                     ("The two-way ANOVA (topic x system, without replication) asks whether the "
-                     "systems differ at all; in the matrix ▲/▼ mark a row system significantly "
-                     "above/below the column system; effect size = mean difference / sqrt(V_E), "
-                     "its interval the test's {level} interval divided by sqrt(V_E).")),
+                     "systems differ at all. In the matrix ▲/▼ mark a row system significantly "
+                     "above/below the column system by the pairwise tests above (not by the "
+                     "ANOVA), and p in the table is those tests' {p}; effect size = mean "
+                     "difference / sqrt(V_E), its interval the test's {level} interval divided "
+                     "by sqrt(V_E){interval}.")),
+        many_p_corrected=("经 {corr} 校正后的 p 值", "{corr}-corrected p-value"),
+        many_p_uncorrected=("未经校正的 p 值", "p-value, not corrected"),
+        many_p_tukey=("的 Tukey HSD p 值（已控制族错误率）",
+                      "Tukey HSD p-value (which controls the family-wise error)"),
+        many_interval_uncorrected=(("（区间未校正：区间不含 0 时校正后的 p 仍可能大于 α）"),
+                                   (" (the interval is not corrected: it may exclude 0 while "
+                                    "the corrected p exceeds alpha)")),
         many_anova=(("：F({d1}, {d2}) = {f:.3f}，{p}，V_E = {ve}，按 V_E 的误差幅度（MOE）"
                      "±{moe}。"),
                     (": F({d1}, {d2}) = {f:.3f}, {p}, V_E = {ve}, margin of error by "

@@ -493,8 +493,16 @@ def _many_systems_blocks(c: Comparison, digits: int, lang: str) -> list:
     if len(c.systems) < 3 or not c.anova:
         return []
     level = f"{100 * c.confidence_level:g}%"
+    corr = CORRECTION_NAMES.get(c.correction, c.correction)
+    if c.test.startswith("tukey"):
+        p_kind, interval = _say("many_p_tukey", lang), ""
+    elif corr:
+        p_kind = _say("many_p_corrected", lang, corr=corr)
+        interval = _say("many_interval_uncorrected", lang)
+    else:
+        p_kind, interval = _say("many_p_uncorrected", lang), ""
     blocks = [Heading(2, _t(phrase("report.heading.many", lang))),
-              Paragraph(_t(_say("many_intro", lang, level=level)))]
+              Paragraph(_t(_say("many_intro", lang, level=level, p=p_kind, interval=interval)))]
     for m in c.measures:
         if m not in c.anova:
             continue

@@ -194,6 +194,24 @@ def test_report_says_not_significant_and_plans():
     assert "Planning (P@1, tweak vs base)" in text and "would need about" in text
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_report_says_which_p_it_shows_and_that_intervals_are_not_corrected(evil, lang):
+    """The effect-size table's p is the corrected one and its interval the pair's own: a pair
+    may have an interval without 0 and a corrected p above alpha (the report must say why)."""
+    holm = to_markdown(evil, lang=lang)
+    tukey = to_markdown(make({EVIL: STRONG, "bm25 & co_1%": WEAK, "dense~{x}": SIMILAR},
+                             test="tukey"), lang=lang)
+    uncorrected = to_markdown(make({EVIL: STRONG, "bm25 & co_1%": WEAK, "dense~{x}": SIMILAR},
+                                   correction="none"), lang=lang)
+    said = {"en": ("Holm-corrected p-value", "the intervals are not corrected",
+                   "Tukey HSD p-value", "p-value, not corrected"),
+            "zh": ("经 Holm 校正后的 p 值", "置信区间未校正", "的 Tukey HSD p 值", "未经校正的 p 值")}
+    corrected_p, intervals, tukey_p, plain_p = said[lang]
+    assert corrected_p in holm and intervals in holm
+    assert tukey_p in tukey and intervals not in tukey
+    assert plain_p in uncorrected and intervals not in uncorrected
+
+
 def test_report_ties():
     res = make({"one": SIMILAR, "two": SIMILAR})
     assert (res.best["status"] == "tie").all()
