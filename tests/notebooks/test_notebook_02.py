@@ -212,6 +212,11 @@ def test_default_run_records_what_the_library_computes(tmp_path):
     check_run(output_dir, results)
     # the lengths and cut that the default prose reads
     assert results["stop"]["best_cut"] == 2
+    # the summary: stopping early lowers the measures or leaves them unchanged, here RR
+    unchanged = [m for m, v in results["stop"]["reteval"].items()
+                 if v == pytest.approx(results["honest"]["reteval"][m], abs=1e-12)]
+    assert unchanged == ["RR"]
+    assert "lowers the measures or leaves them unchanged (here RR" in (NOTEBOOK.read_text())
     executed = (tmp_path / f"{STEM}.ipynb").read_text(encoding="utf-8")
     assert "(scoreboard.csv)" in executed
     from notebook_run import fits_one_class

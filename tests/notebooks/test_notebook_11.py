@@ -194,6 +194,30 @@ def test_ndcg_at_k_rises_to_100_only_for_the_retrievers_that_fill_100():
     assert "have all ended by K = 56" in prose and "到 K = 56 时都已结束" in prose
 
 
+def test_a_missed_document_lowers_ndcg_only_from_the_ideal_top_k():
+    """Section 1: missed relevant documents lower recall and AP (every relevant document is in
+    their denominator) but nDCG@K only when graded high enough to enter the ideal top K. On the
+    default list (grades 3, 0, 2, 0, 1, 0, 0, 1 and one missed 2) at K = 5, by hand: the ideal
+    top 5 is 3, 2, 2, 1, 1 with or without another missed 1, and 3, 3, 2, 2, 1 with a missed 3."""
+    grades = [3, 0, 2, 0, 1, 0, 0, 1, 0, 0]
+
+    def measures(missed):
+        docs = [f"r{i}" for i in range(len(grades))]
+        run = {"q": dict(zip(docs, range(len(grades), 0, -1), strict=True))}
+        judged = dict(zip(docs, grades, strict=True))
+        judged.update({f"m{i}": g for i, g in enumerate(missed)})
+        return reteval.evaluate({"q": judged}, run, ["R@5", "AP", "nDCG@5"]).iloc[0]
+
+    default, plus_one, plus_three = measures([2]), measures([2, 1]), measures([2, 3])
+    assert plus_one["R@5"] < default["R@5"] and plus_one["AP"] < default["AP"]
+    assert plus_one["nDCG@5"] == default["nDCG@5"]
+    assert plus_three["nDCG@5"] < default["nDCG@5"]
+    prose = "".join("".join(c.source) for c in nbformat.read(NOTEBOOK, as_version=4).cells
+                    if c.cell_type == "markdown")
+    assert "lower recall, AP and nDCG" not in prose and "降低召回率、AP 和 nDCG" not in prose
+    assert "high enough to enter that top K" in prose and "能进入理想排序的前 K 名时" in prose
+
+
 @pytest.mark.notebook
 @pytest.mark.slow
 def test_the_executed_notebook_fits_one_class(tmp_path):
