@@ -205,7 +205,8 @@ def test_the_report_says_which_p_it_shows_and_that_intervals_are_not_corrected(e
                                    correction="none"), lang=lang)
     said = {"en": ("Holm-corrected p-value", "the intervals are not corrected",
                    "Tukey HSD p-value", "p-value, not corrected"),
-            "zh": ("经 Holm 校正后的 p 值", "置信区间未校正", "的 Tukey HSD p 值", "未经校正的 p 值")}
+            "zh": ("经 Holm 校正后的 p 值", "置信区间未校正", "的 Tukey HSD p 值",
+                   "未经校正的 p 值")}
     corrected_p, intervals, tukey_p, plain_p = said[lang]
     assert corrected_p in holm and intervals in holm
     assert tukey_p in tukey and intervals not in tukey
