@@ -41,27 +41,48 @@ def test_a_piped_github_step_runs_under_bash_with_pipefail():
         assert step.get("shell") == "bash", step
 
 
+QUERIES = [f"q{i}" for i in range(1, 9)]
+
+
+def _files(folder):
+    """The job's files: judgments, a baseline run, and a run that finds every relevant document
+    second rather than first (worse on every query)."""
+    (folder / "eval").mkdir()
+    (folder / "eval" / "qrels.txt").write_text("".join(f"{q} 0 d{q} 1\n" for q in QUERIES))
+    good = "".join(f"{q} Q0 d{q} 1 2.0 base\n{q} Q0 x 2 1.0 base\n" for q in QUERIES)
+    worse = "".join(f"{q} Q0 x 1 2.0 new\n{q} Q0 d{q} 2 1.0 new\n" for q in QUERIES)
+    (folder / "eval" / "baseline.trec").write_text(good)
+    return good, worse
+
+
+def _step_status(step, folder, *options):
+    """The exit status of a GitHub ``run`` step, run by bash with ``options`` in ``folder``."""
+    env = {**os.environ, "GITHUB_STEP_SUMMARY": str(folder / "summary.md"),
+           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    return subprocess.run(["bash", "--noprofile", "--norc", *options, "-c", step["run"]],
+                          cwd=folder, env=env, capture_output=True, text=True,
+                          check=False).returncode
+
+
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 def test_the_github_gate_fails_its_step_on_a_regression_and_writes_the_summary(tmp_path):
     step = next(s for s in _github_steps() if "--fail-on-regression" in s.get("run", ""))
-    queries = [f"q{i}" for i in range(1, 9)]
-    (tmp_path / "eval").mkdir()
-    (tmp_path / "eval" / "qrels.txt").write_text("".join(f"{q} 0 d{q} 1\n" for q in queries))
-    (tmp_path / "eval" / "baseline.trec").write_text(
-        "".join(f"{q} Q0 d{q} 1 2.0 base\n{q} Q0 x 2 1.0 base\n" for q in queries))
-    (tmp_path / "candidate.trec").write_text(  # the relevant document second: worse everywhere
-        "".join(f"{q} Q0 x 1 2.0 new\n{q} Q0 d{q} 2 1.0 new\n" for q in queries))
-    summary = tmp_path / "summary.md"
-    env = {**os.environ, "GITHUB_STEP_SUMMARY": str(summary),
-           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
-
-    def status(*options):
-        return subprocess.run(["bash", "--noprofile", "--norc", *options, "-c", step["run"]],
-                              cwd=tmp_path, env=env, capture_output=True, text=True,
-                              check=False).returncode
-
-    assert status("-eo", "pipefail") == 3  # `shell: bash`
+    _, worse = _files(tmp_path)
+    (tmp_path / "candidate.trec").write_text(worse)
+    assert _step_status(step, tmp_path, "-eo", "pipefail") == 3  # `shell: bash`
     # the relevant document second: nDCG@10 = 1 / log2(3)
-    assert "| candidate | 0.6309 ▼ | 1.0000 | 0.5000 ▼ |" in summary.read_text(encoding="utf-8")
+    summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
+    assert "| candidate | 0.6309 ▼ | 1.0000 | 0.5000 ▼ |" in summary
     assert (tmp_path / "per_query.csv").is_file()
-    assert status("-e") == 0  # no `shell:`: tee's status, the regression unseen
+    assert _step_status(step, tmp_path, "-e") == 0  # no `shell:`: tee's 0, the regression unseen
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_the_monitor_job_keeps_failing_a_regressed_run_run_again(tmp_path):
+    step = next(s for s in _github_steps() if "reteval monitor" in s.get("run", ""))
+    good, worse = _files(tmp_path)
+    statuses = []
+    for run in (good, worse, worse, good):
+        (tmp_path / "today.trec").write_text(run)
+        statuses.append(_step_status(step, tmp_path, "-eo", "pipefail"))
+    assert statuses == [0, 3, 3, 0]  # the job run again still fails, until the quality is back

@@ -114,9 +114,10 @@ def add_subcommands(subparsers) -> None:
     alerts.add_argument("--threshold", action="append", default=[], metavar="MEASURE=VALUE",
                         help="alert when MEASURE is below VALUE, repeatable, e.g. R@5=0.7 "
                         "(MEASURE is evaluated even if no -m names it)")
-    alerts.add_argument("--baseline", default="latest", metavar="latest|first|ID|none",
+    alerts.add_argument("--baseline", default="latest", metavar="latest|last-good|first|ID|none",
                         help="entry to test for a regression against (default: latest entry "
-                        "of the same retriever)")
+                        "of the same retriever; last-good: the latest that raised no "
+                        "threshold or regression alert)")
     alerts.add_argument("--alpha", type=_number, default=0.05,
                         help="significance level of the regression test (default: 0.05)")
     alerts.add_argument("--test", default="t",

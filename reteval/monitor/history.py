@@ -63,6 +63,7 @@ from reteval.monitor.runstore import KeptRun, kept_run, store_kept
 
 __all__ = [
     "APPLICATION_ID",
+    "NAMED_BASELINES",
     "SCHEMA_VERSION",
     "Entry",
     "HistoryError",
@@ -70,6 +71,10 @@ __all__ = [
     "HistoryStore",
     "open_history",
 ]
+
+#: Baselines named rather than given by id: the latest entry of the name, the latest that
+#: raised no threshold or regression alert, the first.
+NAMED_BASELINES = ("latest", "last-good", "first")
 
 #: Version of the table layout, stored as ``PRAGMA user_version``.
 SCHEMA_VERSION = 1
@@ -410,27 +415,34 @@ class HistoryStore:
             return self._rows_to_entries(rows)[0]
 
     def find(self, which: str | int, *, retriever: str | None = None) -> Entry | None:
-        """Resolve a baseline name: ``"latest"``, ``"first"`` or an entry id.
+        """Resolve a baseline name: ``"latest"``, ``"last-good"``, ``"first"`` or an entry id.
 
-        ``"latest"`` and ``"first"`` look only at entries of ``retriever``
-        when it is given, and return ``None`` when there are none. An id must
-        exist (whatever its retriever).
+        ``"last-good"`` is the latest entry that raised no threshold or regression alert
+        (an alert that the dataset changed says nothing of the quality). ``"latest"``,
+        ``"last-good"`` and ``"first"`` look only at entries of ``retriever`` when it is
+        given, and return ``None`` when there are none. An id must exist (whatever its
+        retriever).
         """
         if isinstance(which, (int, np.integer)) and not isinstance(which, bool):
             return self.entry(int(which))
         text = str(which).strip().lower()
         if text.isascii() and text.isdigit():
             return self.entry(int(text))
-        if text not in ("latest", "first"):
-            raise InputError(f"baseline must be 'latest', 'first' or an entry id; got {which!r}")
-        order = "DESC" if text == "latest" else "ASC"
+        if text not in NAMED_BASELINES:
+            raise InputError(f"baseline must be 'latest', 'last-good', 'first' or an entry id; "
+                             f"got {which!r}")
+        order = "ASC" if text == "first" else "DESC"
+        conditions, args = [], []
+        if retriever is not None:
+            conditions.append("retriever = ?")
+            args.append(retriever)
+        if text == "last-good":
+            conditions.append("NOT EXISTS (SELECT 1 FROM alerts WHERE alerts.entry_id = "
+                              "entries.id AND alerts.kind != 'dataset')")
+        where = f" WHERE {' AND '.join(conditions)}" if conditions else ""
         with self._errors("read"):
-            sql = "SELECT id FROM entries"
-            args: tuple = ()
-            if retriever is not None:
-                sql += " WHERE retriever = ?"
-                args = (retriever,)
-            row = self._con.execute(f"{sql} ORDER BY id {order} LIMIT 1", args).fetchone()
+            row = self._con.execute(f"SELECT id FROM entries{where} ORDER BY id {order} LIMIT 1",
+                                    tuple(args)).fetchone()
         return None if row is None else self.entry(row[0])
 
     def per_query(self, entry_id: int) -> pd.DataFrame:

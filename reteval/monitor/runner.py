@@ -54,7 +54,7 @@ from reteval.monitor.alerts import (
     parse_threshold,
 )
 from reteval.monitor.fingerprint import fingerprint
-from reteval.monitor.history import Entry, HistoryStore, open_history
+from reteval.monitor.history import NAMED_BASELINES, Entry, HistoryStore, open_history
 from reteval.monitor.loading import load_retriever
 from reteval.monitor.runstore import keep_run, rescore
 from reteval.retrievers.contract import RetrieverError, as_retriever
@@ -69,7 +69,7 @@ __all__ = [
 ]
 
 #: Named baselines; an entry id is accepted too.
-BASELINE_CHOICES = ("latest", "first", "none")
+BASELINE_CHOICES = (*NAMED_BASELINES, "none")
 
 _DATASET_CHANGE = ("warn", "alert")
 
@@ -216,15 +216,17 @@ class MonitorOptions:
     relevance_level : int, default 1
     name : str, optional
         The retriever's name in the history; default: the spec, the object's
-        ``name``, or the run file's stem. "latest"/"first" baselines are
-        chosen among entries with this name.
+        ``name``, or the run file's stem. "latest", "last-good" and "first"
+        baselines are chosen among entries with this name.
     parameters : mapping, optional
         Extra JSON-serialisable parameters to record (e.g. a model version).
     thresholds : sequence of str or Threshold
         ``"R@5=0.7"``: alert when the aggregate R@5 is below 0.7.
-    baseline : "latest", "first", "none", int or None, default "latest"
-        Entry to test for a regression against; ``None``/``"none"`` disables
-        the regression check.
+    baseline : "latest", "last-good", "first", "none", int or None, default "latest"
+        Entry to test for a regression against: the latest entry, the latest
+        that raised no threshold or regression alert (a gate that stays failed
+        until the quality comes back, however often the job is run again), the
+        first, or an entry id; ``None``/``"none"`` disables the regression check.
     alpha, test, correction, min_drop, n_resamples, rng
         Options of :func:`reteval.monitor.alerts.check_regression`.
     on_dataset_change : {"warn", "alert"}, default "warn"
@@ -291,9 +293,9 @@ class MonitorOptions:
         baseline = self.baseline_spec
         if isinstance(baseline, str):
             text = baseline.strip().lower()
-            if text not in ("latest", "first") and not (text.isascii() and text.isdigit()):
-                raise InputError("baseline must be 'latest', 'first', 'none' or an entry id; "
-                                 f"got {self.baseline!r}")
+            if text not in NAMED_BASELINES and not (text.isascii() and text.isdigit()):
+                raise InputError("baseline must be 'latest', 'last-good', 'first', 'none' or an "
+                                 f"entry id; got {self.baseline!r}")
         try:
             json.dumps(dict(self.parameters or {}), allow_nan=False)
         except (TypeError, ValueError) as exc:

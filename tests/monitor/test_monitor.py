@@ -267,6 +267,34 @@ def test_latest_baseline_is_chosen_per_retriever_name(files):
         monitor(files, "good", baseline=99)
 
 
+def test_a_last_good_baseline_fails_a_regressed_run_however_often_it_runs(files, capsys):
+    """Against the latest entry without a threshold or regression alert, a bad run fails every
+    time; against the latest entry, the same bad run passes once a bad entry precedes it: a
+    CI job run again turns green. A dataset alert does not disqualify an entry."""
+    monitor(files, "good", name="a")
+    assert monitor(files, "bad", name="a").alerted
+    for _ in range(2):
+        again = monitor(files, "bad", name="a", baseline="last-good")
+        assert again.alerted and again.baseline.id == 1
+    args = ["monitor", str(files["history"]), "--run", str(files["bad"]), "--qrels",
+            str(files["qrels"]), "--name", "a", "-m", "RR", "-m", "R@5"]
+    assert main([*args, "--baseline", "last-good"]) == 3  # against entry 1 again
+    assert main(args) == 0  # against the latest entry, as bad
+    capsys.readouterr()
+    assert monitor(files, "good", name="b", thresholds=["R@5=1.01"]).alerted
+    assert monitor(files, "good", name="b", baseline="last-good").baseline is None
+    monitor(files, "good", name="c")
+    forget_runs(files["history"])  # no run to score again: a change of qrels is an alert
+    changed = monitor_once(files["history"], run=files["good"], qrels=files["qrels2"],
+                           measures=["RR"], name="c", on_dataset_change="alert")
+    assert [alert.kind for alert in changed.alerts] == ["dataset"]
+    moved = monitor_once(files["history"], run=files["good"], qrels=files["qrels2"],
+                         measures=["RR"], name="c", baseline="last-good")
+    assert moved.baseline.id == changed.entry.id
+    with pytest.raises(InputError, match="baseline must be 'latest', 'last-good', 'first'"):
+        monitor(files, "good", baseline="best")
+
+
 def forget_runs(history):
     """The history as a reteval that kept no runs wrote it (no table ``runs``)."""
     con = sqlite3.connect(history)
