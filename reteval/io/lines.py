@@ -63,12 +63,16 @@ def parse_qrels_lines(text: str, path, layout: str = "auto") -> tuple[list, list
 
     ``layout`` is ``"trec"`` (``qid iter docno rel``), ``"beir"`` (``query-id
     corpus-id score``, the first line a header when its score holds no digit) or
-    ``"auto"`` (BEIR when the first line is that header).
+    ``"auto"`` (BEIR when the first line is that header). A BEIR line of three
+    tab-separated fields is split on its tabs, so that its ids may hold spaces; other
+    lines are split on white space.
 
     Examples
     --------
     >>> parse_qrels_lines("query-id\\tcorpus-id\\tscore\\nq1\\td1\\t2\\n", "q.tsv")
     (['q1'], ['d1'], [2], [2])
+    >>> parse_qrels_lines("query-id\\tcorpus-id\\tscore\\nq 1\\tdoc A\\t1\\n", "q.tsv")
+    (['q 1'], ['doc A'], [1], [2])
     >>> parse_qrels_lines("q1 0 d1 0.75\\n", "qrels.txt")
     (['q1'], ['d1'], [0.75], [1])
     >>> parse_qrels_lines("q1 0 d1 high\\n", "qrels.txt")
@@ -87,6 +91,9 @@ def parse_qrels_lines(text: str, path, layout: str = "auto") -> tuple[list, list
             if beir and (header or (len(fields) == 3
                                     and not any(c.isdigit() for c in fields[2]))):
                 continue
+        if beir and line.count("\t") == 2:  # a tab-separated line: an id may hold spaces
+            fields = [field.strip() for field in line.split("\t")]
+            fields = fields if all(fields) else split_fields(line)
         expected = 3 if beir else 4
         if len(fields) != expected:
             layout_text = "'query-id corpus-id score'" if beir else "'qid iter docno rel'"

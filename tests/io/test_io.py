@@ -47,6 +47,18 @@ def test_beir_qrels(tmp_path):
                                                                          ["q1", "d2", 0]]
 
 
+def test_beir_qrels_split_on_tabs_keep_spaces_in_ids(tmp_path):
+    path = write(tmp_path, "test.tsv",
+                 "query-id\tcorpus-id\tscore\nQ 01\tdoc A#1\t3\nq2 \td2\t1\nq3 d3 0\n")
+    qrels = read_qrels(path)
+    assert qrels[["query_id", "doc_id", "relevance"]].values.tolist() == [
+        ["Q 01", "doc A#1", 3], ["q2", "d2", 1], ["q3", "d3", 0]]
+    # an empty field between two tabs is no field: the line is read as white space says
+    path = write(tmp_path, "bad.tsv", "query-id\tcorpus-id\tscore\nq1\t\t1\n")
+    with pytest.raises(InputError, match=r"bad.tsv:2: expected 3 whitespace-separated fields"):
+        read_qrels(path)
+
+
 @pytest.mark.parametrize(
     "text, message",
     [
