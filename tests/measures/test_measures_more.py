@@ -107,6 +107,8 @@ SPELLINGS = [
     ("nDCG(dcg=log2)@10", ["nDCG(dcg=log2)@10"], ["nDCG@10"]),
     ("Judged@10", ["Judged@10"], ["Judged@10"]),
     ("MRR", ["MRR"], ["RR"]),
+    ("Recall@5", ["Recall@5"], ["R@5"]),  # the chapter's names
+    ("Precision@10", ["Precision@10"], ["P@10"]),
     ("map", ["map"], ["AP"]),
     ("ndcg_cut.10", ["ndcg_cut.10"], ["nDCG@10"]),
     ("ndcg_cut_10", ["ndcg_cut_10"], ["nDCG@10"]),
@@ -157,7 +159,7 @@ def test_official_is_trec_evals_default_set():
 ERRORS = [
     ("nDGC@10", "Did you mean 'nDCG'"),
     ("ndgc_cut.10", "Did you mean 'ndcg_cut'"),
-    ("Precision@10", "Did you mean 'P'"),
+    ("Precisio@10", "Did you mean 'P'"),
     ("Precison@10", "Did you mean 'P'"),
     ("P(rel=-1)@10", r"rel in 'P\(rel=-1\)@10' must be a non-negative number"),
     ("nDCG(rel=2)@10", "'nDCG' takes no parameter 'rel'"),
