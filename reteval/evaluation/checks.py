@@ -76,18 +76,20 @@ def check_missing(absent, missing: str, judged=None) -> None:
             MissingQueriesWarning,
             stacklevel=outside_stacklevel(),
         )
+    have = "judged query has" if len(absent) == 1 else "judged queries have"
     if absent and missing == "error":
         raise InputError(
-            f"{len(absent)} judged queries have no results in the run: {_describe(absent)} "
+            f"{len(absent)} {have} no results in the run: {_describe(absent)} "
             "(missing 'zero' scores them 0, 'skip' leaves them out)"
         )
     if absent and missing == "zero":
-        warnings.warn(
-            f"{len(absent)} judged queries have no results in the run and score 0: "
-            f"{_describe(absent)}",
-            MissingQueriesWarning,
-            stacklevel=outside_stacklevel(),
-        )
+        if judged is not None and len(absent) == len(judged):
+            said = (f"no judged query has results in the run: all {len(absent)} score 0 (do "
+                    f"the run's query ids match the judgments'?); judged queries: ")
+        else:
+            said = f"{len(absent)} {have} no results in the run and score 0: "
+        warnings.warn(said + _describe(absent), MissingQueriesWarning,
+                      stacklevel=outside_stacklevel())
 
 
 def check_arguments(measures, relevance_level, missing) -> list:

@@ -125,7 +125,7 @@ def test_missing_error_like_memory(client, teaching):
     partial = run[run["query_id"] != "q05"].reset_index(drop=True)
     with pytest.raises(InputError) as mem:
         evaluate(qrels, partial, ["AP"], missing="error")
-    with pytest.raises(InputError, match="1 judged queries have no results") as got:
+    with pytest.raises(InputError, match="1 judged query has no results") as got:
         evaluate(qrels, dd.from_pandas(partial, npartitions=3), ["AP"], missing="error")
     assert str(got.value) == str(mem.value)
 

@@ -9,6 +9,7 @@ import pytest
 
 from reteval import evaluate
 from reteval.evaluation.checks import MissingQueriesWarning
+from reteval.evaluation.columns import evaluate_columns
 from reteval.evaluation.engine import aggregate
 
 # q1: graded judgments, a negative judgment (d5), a relevant doc never retrieved (d6),
@@ -119,10 +120,23 @@ def test_missing_policies():
     assert list(zero.index) == ["q1", "q2", "q3"]
     skip = evaluate(QRELS, RUN, ["P@5"], missing="skip")
     assert list(skip.index) == ["q1", "q2"]
-    with pytest.raises(ValueError, match="1 judged queries have no results in the run: 'q3'"):
+    with pytest.raises(ValueError, match="1 judged query has no results in the run: 'q3'"):
         evaluate(QRELS, RUN, ["P@5"], missing="error")
     with pytest.raises(ValueError, match="missing must be one of"):
         evaluate(QRELS, RUN, ["P@5"], missing="drop")
+
+
+@pytest.mark.parametrize("engine", [
+    lambda qrels, run: evaluate(qrels, run, ["RR"])["RR"].tolist(),
+    lambda qrels, run: list(evaluate_columns(qrels, run, ["RR"])[1]["RR"]),
+], ids=["frame", "columns"])
+def test_a_run_that_answers_no_judged_query_asks_whether_the_ids_match(engine):
+    qrels = {"Q_01": {"a": 1}, "Q_02": {"b": 1}}
+    run = {"q01": {"a": 1.0}, "q02": {"b": 1.0}}  # the same queries under other ids
+    with pytest.warns(MissingQueriesWarning, match=r"no judged query has results in the run: "
+                      r"all 2 score 0 \(do the run's query ids match the judgments'\?\)"):
+        scores = engine(qrels, run)
+    assert scores == [0.0, 0.0]
 
 
 def test_aggregate_sums_counts_and_averages_the_rest():

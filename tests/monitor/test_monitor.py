@@ -163,8 +163,9 @@ def test_parse_threshold_rejects_malformed_rules():
         parse_threshold("R@5")
     with pytest.raises(InputError, match="finite number; got 'abc'"):
         parse_threshold("R@5=abc")
-    with pytest.raises(UnknownMeasureError, match="recall@5"):
-        parse_threshold("recall@5=0.7")
+    with pytest.raises(UnknownMeasureError, match="recal@5"):
+        parse_threshold("recal@5=0.7")
+    assert parse_threshold("Recall@5=0.7").measure == "R@5"  # the chapter's name
 
 
 def test_threshold_fires_below_and_not_at_or_above(files, tmp_path):
