@@ -65,7 +65,9 @@ def _scores_from_ranks(frame: pd.DataFrame, column: str) -> np.ndarray:
         position = int(np.flatnonzero(~ok)[0])
         value = values[position]
         value = value.item() if isinstance(value, np.generic) else value
-        raise InputError(f"run column {column!r} (the rank) must hold integers >= 0; "
+        hint = " (not text: convert the column with pd.to_numeric first)" \
+            if isinstance(value, str) else ""
+        raise InputError(f"run column {column!r} (the rank) must hold integers >= 0{hint}; "
                          f"got {value!r} on row {position}")
     repeated = pd.DataFrame({"q": frame["query_id"].to_numpy(), "r": ranks}).duplicated()
     if repeated.any():
