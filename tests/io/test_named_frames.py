@@ -97,8 +97,8 @@ def test_default_names_and_pyterrier_names_still_read():
      r"must hold integers >= 0; got -3 on row 2"),
     (CHUNKS.assign(position=[1, 2, "3", 1, 2]),
      {"query_id": "question_id", "doc_id": "chunk_id", "rank": "position"},
-     r"must hold integers >= 0 \(not text: convert the column with pd.to_numeric first\); "
-     r"got '3' on row 2"),
+     (r"must hold integers >= 0 \(not text: convert the column with pd.to_numeric first\); "
+      r"got '3' on row 2")),
     (CHUNKS.assign(similarity=[0.9, np.nan, 0.1, 0.5, 0.7]),
      {"query_id": "question_id", "doc_id": "chunk_id", "score": "similarity"},
      (r"run score must be a finite number; got nan on row 1 \(in the run frame, score is the "
