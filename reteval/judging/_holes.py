@@ -15,7 +15,8 @@ def holes(qrels, run, *, depth: int = 10) -> pd.DataFrame:
 
     A measure at cutoff ``depth`` counts an unjudged document as not relevant, so these
     are the pairs to judge before trusting it: hand them to :func:`judge` (with a
-    ``cache``, only the ones never asked are sent).
+    ``cache``, only the ones never asked are sent). Given a list of runs, the holes of
+    any of them, each pair once: the pool to judge before comparing them.
 
     Parameters
     ----------
@@ -23,7 +24,7 @@ def holes(qrels, run, *, depth: int = 10) -> pd.DataFrame:
         The judgments so far, in any form :func:`reteval.io.as_qrels` takes (extra
         columns such as ``judge`` are ignored); None when nothing is judged yet. A pair
         with any judgment, a negative grade included, is not a hole.
-    run : run
+    run : run or list of runs
         In any form :func:`reteval.io.as_run` takes; ranked as trec_eval ranks (score
         descending, then document id descending).
     depth : int, default 10
@@ -32,9 +33,10 @@ def holes(qrels, run, *, depth: int = 10) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Columns ``query_id``, ``doc_id`` and ``rank`` (1 = top), one row per unjudged
-        pair, by query (trec_eval's order of query ids) and rank. Every query of the run
-        appears, judged or not.
+        Columns ``query_id``, ``doc_id`` and ``rank`` (1 = top; of several runs, the best
+        rank any gives the pair), one row per unjudged pair, by query (trec_eval's order
+        of query ids), rank and document id. Every query of the runs appears, judged or
+        not.
 
     Raises
     ------
@@ -49,14 +51,28 @@ def holes(qrels, run, *, depth: int = 10) -> pd.DataFrame:
       query_id doc_id  rank
     0       q1     d3     2
     1       q2     d9     1
+    >>> holes(qrels, [run, {"q1": ["d4", "d3"]}], depth=3)
+      query_id doc_id  rank
+    0       q1     d4     1
+    1       q1     d3     2
+    2       q2     d9     1
     """
     from reteval.io import as_qrels, as_run, sort_run
 
     if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
         raise InputError(f"depth must be a positive integer; got {depth!r}")
-    frame = sort_run(as_run(run))
-    frame["rank"] = frame.groupby("query_id", sort=False).cumcount() + 1
-    top = frame.loc[frame["rank"] <= depth, ["query_id", "doc_id", "rank"]]
+    runs = list(run) if isinstance(run, (list, tuple)) else [run]
+    if not runs:
+        raise InputError("holes needs a run; got an empty list")
+    tops = []
+    for one in runs:
+        frame = sort_run(as_run(one))
+        frame["rank"] = frame.groupby("query_id", sort=False).cumcount() + 1
+        tops.append(frame.loc[frame["rank"] <= depth, ["query_id", "doc_id", "rank"]])
+    top = tops[0]
+    if len(tops) > 1:  # each pair once, at its best rank
+        top = (pd.concat(tops).groupby(["query_id", "doc_id"], sort=False, as_index=False)
+               ["rank"].min().sort_values(["query_id", "rank", "doc_id"], kind="stable"))
     if qrels is None:
         return top.reset_index(drop=True)
     judged = as_qrels(qrels)[["query_id", "doc_id"]].drop_duplicates()

@@ -318,6 +318,24 @@ def test_holes_feed_judge(tmp_path):
         ["q1", "d4", 1], ["q2", "d2", 2]]
 
 
+def test_holes_of_several_runs_list_each_pair_once_at_its_best_rank():
+    """Two retrievers to compare: the pairs either leaves unjudged in its top 3, once each, as
+    :func:`judge` takes them (it refuses a pair listed twice)."""
+    qrels = {"q1": {"d1": 3}}
+    bm25 = {"q1": ["d1", "d3", "d4"], "q2": ["d2"]}
+    dense = {"q1": ["d4", "d1", "d3"], "q2": ["d2", "d5"]}
+    got = holes(qrels, [bm25, dense], depth=3)
+    # q1: d4 rank 3 and 1 -> 1; d3 rank 2 and 3 -> 2. q2: d2 rank 1 in both, d5 rank 2.
+    assert got.values.tolist() == [["q1", "d4", 1], ["q1", "d3", 2],
+                                   ["q2", "d2", 1], ["q2", "d5", 2]]
+    assert holes(qrels, (bm25,), depth=3).equals(holes(qrels, bm25, depth=3))
+    docs = {**DOCS, "d5": "cats also hiss"}
+    result = judge(got, llm_judge(FakeModel(GRADES)), queries=QUERIES, docs=docs)
+    assert len(result.qrels) == 4
+    with pytest.raises(InputError, match="holes needs a run; got an empty list"):
+        holes(qrels, [], depth=3)
+
+
 @pytest.mark.parametrize("depth", [0, -1, 2.5, True])
 def test_holes_bad_depth(depth):
     with pytest.raises(InputError, match="depth must be a positive integer"):
