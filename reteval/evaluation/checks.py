@@ -61,12 +61,14 @@ def _describe(ids, limit=10) -> str:
     return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
 
 
-def check_missing(absent, missing: str, judged=None) -> None:
+def check_missing(absent, missing: str, judged=None, answered: int | None = None) -> None:
     """Apply the ``missing`` policy to judged queries absent from the run.
 
     Raises for ``"error"``, warns (:class:`MissingQueriesWarning`) for ``"zero"``;
     ``"skip"`` says nothing, unless it skips every judged query (``judged``, when
     given): then no query is evaluated and every mean is NaN, which it warns about.
+    When no judged query has results, ``answered`` (the number of queries the run
+    answers, when given) tells an empty run from ids that do not match.
     """
     if absent and missing == "skip" and judged is not None and len(absent) == len(judged):
         warnings.warn(
@@ -84,7 +86,9 @@ def check_missing(absent, missing: str, judged=None) -> None:
         )
     if absent and missing == "zero":
         if judged is not None and len(absent) == len(judged):
-            said = (f"no judged query has results in the run: all {len(absent)} score 0 (do "
+            said = (f"the run is empty: all {len(absent)} judged queries score 0: "
+                    if answered == 0 else
+                    f"no judged query has results in the run: all {len(absent)} score 0 (do "
                     f"the run's query ids match the judgments'?); judged queries: ")
         else:
             said = f"{len(absent)} {have} no results in the run and score 0: "

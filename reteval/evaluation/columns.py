@@ -206,7 +206,7 @@ def _standardise(query_ids, values, columns, table):
 
 
 def _evaluated_queries(judged: set, retrieved: set, missing: str) -> set:
-    check_missing(judged - retrieved, missing, judged)
+    check_missing(judged - retrieved, missing, judged, len(retrieved))
     return judged & retrieved if missing == "skip" else judged
 
 

@@ -234,7 +234,7 @@ def evaluate_dask(qrels, run, measures, *, relevance_level: float = 1,
     judged = set(qrels["query_id"].unique())
     retrieved = set() if per_query is None else set(per_query.index)
     absent = judged - retrieved
-    check_missing(absent, missing, judged)
+    check_missing(absent, missing, judged)  # the run's other queries are not counted
     if absent and missing == "zero":
         # The in-memory values of empty rankings, computed by the in-memory code itself.
         with warnings.catch_warnings():

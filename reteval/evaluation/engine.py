@@ -274,7 +274,7 @@ def evaluate_preferences(qrels, run, measures, *, rel_format: str, relevance_lev
     judgments = readers[rel_format](qrels)
     ranked = ranked_run(run, max_docs, ties_ascending=wanted == "prefs")
     judged = sorted(judgments, key=lambda q: q.encode())
-    check_missing(set(judged) - set(ranked), missing, judged)
+    check_missing(set(judged) - set(ranked), missing, judged, len(ranked))
     queries = [q for q in judged if q in ranked or missing == "zero"]
     values = {}
     if wanted == "prefs":

@@ -137,6 +137,9 @@ def test_a_run_that_answers_no_judged_query_asks_whether_the_ids_match(engine):
                       r"all 2 score 0 \(do the run's query ids match the judgments'\?\)"):
         scores = engine(qrels, run)
     assert scores == [0.0, 0.0]
+    with pytest.warns(MissingQueriesWarning, match=r"the run is empty: all 2 judged queries "
+                      r"score 0: 'Q_01', 'Q_02'"):
+        engine(qrels, {})
 
 
 def test_aggregate_sums_counts_and_averages_the_rest():
