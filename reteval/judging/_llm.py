@@ -8,7 +8,6 @@ the Bing relevance assessor: a 0-3 scale, the answer ending in ``##final score: 
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -72,10 +71,12 @@ UMBRELA_PROMPT_ZH = """\
 结果中不要给出任何代码。按如下格式给出得分：##final score: 得分，不要给出任何理由。"""
 
 _PROMPTS = {"en": UMBRELA_PROMPT, "zh": UMBRELA_PROMPT_ZH}
-_FINAL_SCORE = re.compile(r"##\s*final\s*score\s*[:：]\s*(\S*)", re.IGNORECASE)
-#: Marks around a grade that do not change it: Markdown emphasis, quotes, closing punctuation.
-_AROUND = "*_`'\"「」『』()（）"
-_AFTER = ".,;!?。，；！？"
+#: ``##final score: N``: N a number, perhaps after Markdown emphasis or a quote; what follows
+#: a grade does not matter (``2分``, ``2</s>``, ``2.``) unless it continues the number
+#: (``2.5``, ``3/3``, ``2,5``, ``1_0``: group 2), which makes it no whole grade.
+_FINAL_SCORE = re.compile(
+    r"##\s*final\s*score\s*[:：]\s*[*_`'\"「『(（]*([+-]?\d+(?:\.\d+)?)([./,_]\d)?",
+    re.IGNORECASE)
 
 
 def parse_final_score(answer: str) -> int:
@@ -85,8 +86,9 @@ def parse_final_score(answer: str) -> int:
     ----------
     answer : str
         The model's answer. Case, spaces around the colon and a full-width colon do not
-        matter, nor Markdown emphasis, quotes or a full stop around the grade; whether the
-        grade is on the judge's scale is :func:`judge`'s check.
+        matter, nor Markdown emphasis or a quote before the grade, nor what follows it
+        (``2分``, ``2.``, ``2</s>``); whether the grade is on the judge's scale is
+        :func:`judge`'s check.
 
     Returns
     -------
@@ -116,18 +118,15 @@ def parse_final_score(answer: str) -> int:
     """
     if not isinstance(answer, str):
         raise JudgeError(f"complete() must return a str; got {type(answer).__name__}")
-    found = _FINAL_SCORE.findall(answer)
+    found = list(_FINAL_SCORE.finditer(answer))
     if not found:
         shown = answer.strip()
         shown = shown if len(shown) <= 80 else shown[:77] + "..."
         raise JudgeError(f"the answer has no '##final score: N': {shown!r}")
-    token = found[-1].rstrip(_AFTER + _AROUND).lstrip(_AROUND)
-    try:
-        value = float(token)
-    except ValueError:
-        value = math.nan
-    if not value.is_integer():  # NaN and infinities too
-        raise JudgeError(f"the final score {token or found[-1]!r} is not a whole number")
+    number, more = found[-1].groups()
+    value = float(number)
+    if more or not value.is_integer():
+        raise JudgeError(f"the final score {number + (more or '')!r} is not a whole number")
     return int(value)
 
 

@@ -58,18 +58,22 @@ GRADES = {"cats purr when content": 3, "dogs bark at strangers": 2, "fish swim":
     ("##final score: 2.", 2),  # the sentence's full stop
     ("##final score: 1.0", 1),  # a whole number written as a float
     ("##final score：２。", 2),  # full-width digit and stop, as a Chinese answer may write them
+    ("##final score: 2分", 2),  # what follows the number does not matter ...
+    ("##final score: 2</s>", 2),  # ... unless it continues the number
 ])
 def test_parse_final_score(answer, grade):
     assert parse_final_score(answer) == grade
 
 
-@pytest.mark.parametrize("answer", ["2", "The passage is relevant.", "final score: 2", ""])
+@pytest.mark.parametrize("answer", ["2", "The passage is relevant.", "final score: 2", "",
+                                    "##final score: ", "##final score: two",
+                                    "##final score: nan"])
 def test_parse_final_score_refuses_an_answer_without_the_marker(answer):
     with pytest.raises(JudgeError, match="the answer has no '##final score: N'"):
         parse_final_score(answer)
 
 
-@pytest.mark.parametrize("grade", ["2.5", "3/3", "nan", "inf", "two", ""])
+@pytest.mark.parametrize("grade", ["2.5", "3/3", "2,5", "1_0"])
 def test_parse_final_score_refuses_a_grade_that_is_not_a_whole_number(grade):
     """2.5 is not 2 (read as the digits before the point, it was before)."""
     with pytest.raises(JudgeError, match=f"the final score '{re.escape(grade)}' is not a whole"):
