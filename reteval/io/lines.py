@@ -93,7 +93,11 @@ def parse_qrels_lines(text: str, path, layout: str = "auto") -> tuple[list, list
                 continue
         if beir and line.count("\t") == 2:  # a tab-separated line: an id may hold spaces
             fields = [field.strip() for field in line.split("\t")]
-            fields = fields if all(fields) else split_fields(line)
+            if not all(fields):
+                raise InputError(
+                    f"field {fields.index('') + 1} of 3 tab-separated fields "
+                    f"'query-id corpus-id score' is empty: {line.strip()!r}",
+                    path=path, line=number)
         expected = 3 if beir else 4
         if len(fields) != expected:
             layout_text = "'query-id corpus-id score'" if beir else "'qid iter docno rel'"

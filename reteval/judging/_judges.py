@@ -159,10 +159,15 @@ def _judge_name(fn, name) -> str:
     return str(getattr(fn, "name", None) or getattr(fn, "__name__", None) or type(fn).__name__)
 
 
+def _is_name(value) -> bool:
+    """Whether ``value`` names a judge: a string with something besides white space."""
+    return isinstance(value, str) and bool(value.strip())
+
+
 def _given_a_name(fn) -> bool:
     """Whether a judge carries a name of its own (a ``name`` attribute; for a judge made by
     :func:`~reteval.judging.llm_judge`, one that was given), not a function's name."""
-    return bool(getattr(fn, "named", isinstance(getattr(fn, "name", None), str)))
+    return bool(getattr(fn, "named", _is_name(getattr(fn, "name", None))))
 
 
 def _items(pool) -> pd.DataFrame:
@@ -285,6 +290,8 @@ def judge(pool, judge: Callable[[str, str], object], *, queries: Mapping, docs: 
         raise InputError(f"samples must be a positive integer; got {samples!r}")
     if on_error not in ("raise", "record"):
         raise InputError(f"on_error must be 'raise' or 'record'; got {on_error!r}")
+    if name is not None and not _is_name(name):
+        raise InputError(f"name must be a non-empty string; got {name!r}")
     lang = check_lang(lang)
     grades = tuple(int(g) for g in grades)
     items = _items(pool)

@@ -53,9 +53,10 @@ def test_beir_qrels_split_on_tabs_keep_spaces_in_ids(tmp_path):
     qrels = read_qrels(path)
     assert qrels[["query_id", "doc_id", "relevance"]].values.tolist() == [
         ["Q 01", "doc A#1", 3], ["q2", "d2", 1], ["q3", "d3", 0]]
-    # an empty field between two tabs is no field: the line is read as white space says
-    path = write(tmp_path, "bad.tsv", "query-id\tcorpus-id\tscore\nq1\t\t1\n")
-    with pytest.raises(InputError, match=r"bad.tsv:2: expected 3 whitespace-separated fields"):
+    # an empty field is an error, not a reason to split on the spaces ("Q 1" would be two ids)
+    path = write(tmp_path, "bad.tsv", "query-id\tcorpus-id\tscore\nQ 1\t\t2\n")
+    with pytest.raises(InputError, match=r"bad.tsv:2: field 2 of 3 tab-separated fields "
+                                         r"'query-id corpus-id score' is empty: 'Q 1\\t\\t2'"):
         read_qrels(path)
 
 

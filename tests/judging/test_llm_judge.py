@@ -268,6 +268,15 @@ def test_a_judge_known_only_by_its_function_name_gets_no_cache(tmp_path):
                                              r"judge.*'(complete|<lambda>)' is a function's own"):
             judge({"q1": ["d1"]}, unnamed, queries=QUERIES, docs=DOCS, cache=cache)
     assert not cache.exists()
+    blank = model(1)
+    blank.name = ""  # a name attribute with nothing in it names nothing
+    with pytest.raises(InputError, match="needs a name for the judge"):
+        judge({"q1": ["d1"]}, llm_judge(blank), queries=QUERIES, docs=DOCS, cache=cache)
+    for empty in ("", "  "):
+        with pytest.raises(InputError, match="name must be a non-empty string"):
+            judge({"q1": ["d1"]}, blank, queries=QUERIES, docs=DOCS, cache=cache, name=empty)
+        with pytest.raises(InputError, match="name must be a non-empty string"):
+            llm_judge(blank, name=empty)
     first = judge({"q1": ["d1"]}, llm_judge(model(1), name="m1"), queries=QUERIES, docs=DOCS,
                   cache=cache)
     second = judge({"q1": ["d1"]}, llm_judge(model(3)), queries=QUERIES, docs=DOCS,
