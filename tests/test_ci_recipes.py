@@ -32,6 +32,18 @@ def test_both_job_files_parse_with_their_jobs():
     assert {"compare", "monitor"} <= set(gitlab)
 
 
+def test_the_history_is_kept_also_when_the_monitor_fails():
+    """A failed evaluation's entry is recorded; the jobs must keep the history then too:
+    GitHub's actions/cache saves only after a successful job, GitLab's cache by default too."""
+    github, gitlab = _jobs()
+    steps = github["jobs"]["monitor"]["steps"]
+    monitor = next(i for i, s in enumerate(steps) if "reteval monitor" in s.get("run", ""))
+    saves = [i for i, s in enumerate(steps) if s.get("uses", "").startswith("actions/cache/save")]
+    assert saves and all(i > monitor and steps[i].get("if") == "always()" for i in saves)
+    assert not any(s.get("uses", "").startswith("actions/cache@") for s in steps)
+    assert gitlab["monitor"]["cache"]["when"] == "always"
+
+
 def test_a_piped_github_step_runs_under_bash_with_pipefail():
     """Without ``shell:``, GitHub runs a step under ``bash -e`` and a pipeline's status is its
     last command's; ``shell: bash`` is ``bash -eo pipefail``."""
