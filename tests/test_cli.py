@@ -24,7 +24,7 @@ def test_table_output(files, capsys):
     assert main(["evaluate", str(qrels), str(run), "-m", "P@2", "-m", "NumRet"]) == 0
     out, err = capsys.readouterr()
     assert out.splitlines() == ["P@2     all  0.3333", "NumRet  all  4", "num_q   all  3"]
-    assert "1 judged query has no results in the run and score 0: 'q3'" in err
+    assert "1 judged query has no results in the run and scores 0: 'q3'" in err
 
 
 def test_json_per_query_matches_the_api(files, capsys):

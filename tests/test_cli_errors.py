@@ -362,7 +362,8 @@ def test_missing_skip_with_no_query_in_common_warns(good, capsys, output):
     status, _, err = run_cli(["evaluate", good[0], run, "--missing", "skip", "--format", output,
                               "-m", "AP"], capsys)
     assert status == 0 and "Traceback" not in err
-    assert "warning: no judged query has results in the run: all 2 are skipped" in err
+    assert ("warning: no judged query has results in the run (do the run's query ids match "
+            "the judgments'?); all 2 judged queries are skipped") in err
 
 
 def test_missing_skip_warns_in_the_api_too(good):

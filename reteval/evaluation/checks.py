@@ -67,33 +67,38 @@ def check_missing(absent, missing: str, judged=None, answered: int | None = None
     Raises for ``"error"``, warns (:class:`MissingQueriesWarning`) for ``"zero"``;
     ``"skip"`` says nothing, unless it skips every judged query (``judged``, when
     given): then no query is evaluated and every mean is NaN, which it warns about.
-    When no judged query has results, ``answered`` (the number of queries the run
-    answers, when given) tells an empty run from ids that do not match.
+    When no judged query has results, the message says why that may be: an empty run
+    (``answered``, the number of queries the run answers, is 0) or query ids that are
+    not the judgments' (``answered`` > 0); either when ``answered`` is not known.
     """
-    if absent and missing == "skip" and judged is not None and len(absent) == len(judged):
-        warnings.warn(
-            f"no judged query has results in the run: all {len(absent)} are skipped "
-            f"(missing 'skip'), so nothing is evaluated and every mean is NaN; "
-            f"judged queries: {_describe(absent)}",
-            MissingQueriesWarning,
-            stacklevel=outside_stacklevel(),
-        )
-    have = "judged query has" if len(absent) == 1 else "judged queries have"
-    if absent and missing == "error":
-        raise InputError(
-            f"{len(absent)} {have} no results in the run: {_describe(absent)} "
-            "(missing 'zero' scores them 0, 'skip' leaves them out)"
-        )
-    if absent and missing == "zero":
-        if judged is not None and len(absent) == len(judged):
-            said = (f"the run is empty: all {len(absent)} judged queries score 0: "
-                    if answered == 0 else
-                    f"no judged query has results in the run: all {len(absent)} score 0 (do "
-                    f"the run's query ids match the judgments'?); judged queries: ")
-        else:
-            said = f"{len(absent)} {have} no results in the run and score 0: "
-        warnings.warn(said + _describe(absent), MissingQueriesWarning,
-                      stacklevel=outside_stacklevel())
+    if not absent:
+        return
+    n, ids = len(absent), _describe(absent)
+    if judged is None or n < len(judged):
+        have = "judged query has" if n == 1 else "judged queries have"
+        if missing == "error":
+            raise InputError(f"{n} {have} no results in the run: {ids} (missing 'zero' scores "
+                             "them 0, 'skip' leaves them out)")
+        if missing == "zero":
+            warnings.warn(f"{n} {have} no results in the run and score{'s' * (n == 1)} 0: "
+                          f"{ids}", MissingQueriesWarning, stacklevel=outside_stacklevel())
+        return
+    if answered == 0:
+        said = "the run is empty"
+    else:
+        said = "no judged query has results in the run (" + (
+            "do the run's query ids match the judgments'?)" if answered else
+            "is the run empty, or are its query ids not the judgments'?)")
+    if missing == "error":
+        raise InputError(f"{said}; judged queries without results: {ids} (missing 'zero' "
+                         "scores them 0, 'skip' leaves them out)")
+    each = "the judged query" if n == 1 else f"all {n} judged queries"
+    if missing == "zero":
+        said += f"; {each} score{'s' * (n == 1)} 0: {ids}"
+    else:
+        said += (f"; {each} {'is' if n == 1 else 'are'} skipped (missing 'skip'), so nothing "
+                 f"is evaluated and every mean is NaN: {ids}")
+    warnings.warn(said, MissingQueriesWarning, stacklevel=outside_stacklevel())
 
 
 def check_arguments(measures, relevance_level, missing) -> list:

@@ -116,7 +116,8 @@ def _duplicate_error(part: pd.DataFrame) -> None:
 
 def _evaluate_partition(part: pd.DataFrame, qrels: pd.DataFrame, names, relevance_level: float,
                         number: int):
-    """In-memory evaluation of one partition: its judged queries only, or None.
+    """In-memory evaluation of one partition: ``(its number of queries, the values of its
+    judged queries or None)``.
 
     ``qrels`` is sorted by query id, so the judgments of the partition's
     queries are found by binary search.
@@ -124,7 +125,7 @@ def _evaluate_partition(part: pd.DataFrame, qrels: pd.DataFrame, names, relevanc
     if "query_id" not in part.columns:
         part = part.reset_index()
     if part.empty:
-        return None
+        return 0, None
     for column in ("query_id", "doc_id"):  # a partition of unjudged queries is skipped: check first
         missing = part[column].isna().to_numpy()
         if missing.any():
@@ -137,12 +138,12 @@ def _evaluate_partition(part: pd.DataFrame, qrels: pd.DataFrame, names, relevanc
     hi = np.searchsorted(judged, ids, side="right")
     keep = hi > lo
     if not keep.any():
-        return None
+        return len(ids), None
     lo, sizes = lo[keep], (hi - lo)[keep]
     rows = np.arange(sizes.sum()) + np.repeat(lo - (np.cumsum(sizes) - sizes), sizes)
     try:
-        return _evaluate(qrels.iloc[rows], part, names, relevance_level=relevance_level,
-                        missing="skip")
+        return len(ids), _evaluate(qrels.iloc[rows], part, names,
+                                   relevance_level=relevance_level, missing="skip")
     except InputError as exc:
         # A duplicate among the evaluated queries: name its file and lines when known.
         _duplicate_error(part[part["query_id"].astype(str).isin(ids[keep])])
@@ -221,7 +222,8 @@ def evaluate_dask(qrels, run, measures, *, relevance_level: float = 1,
     task = dask.delayed(_evaluate_partition, pure=True)
     parts = [task(part, shared, names, relevance_level, number)
              for number, part in enumerate(grouped.to_delayed())]
-    results = [r for r in compute(dask, parts, "evaluating partitions") if r is not None]
+    counted = compute(dask, parts, "evaluating partitions")
+    results = [values for _, values in counted if values is not None]
 
     per_query = pd.concat(results) if results else None
     if per_query is not None and per_query.index.has_duplicates:
@@ -234,7 +236,7 @@ def evaluate_dask(qrels, run, measures, *, relevance_level: float = 1,
     judged = set(qrels["query_id"].unique())
     retrieved = set() if per_query is None else set(per_query.index)
     absent = judged - retrieved
-    check_missing(absent, missing, judged)  # the run's other queries are not counted
+    check_missing(absent, missing, judged, sum(n for n, _ in counted))
     if absent and missing == "zero":
         # The in-memory values of empty rankings, computed by the in-memory code itself.
         with warnings.catch_warnings():

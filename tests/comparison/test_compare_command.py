@@ -146,7 +146,7 @@ def test_errors_and_warnings_come_in_the_runs_order(runs, tmp_path, capsys):
                  "--n-resamples", "50"]) == 0
     warnings = [x for x in capsys.readouterr().err.splitlines() if "warning" in x]
     assert warnings == [
-        "reteval: warning: 1 judged query has no results in the run and score 0: 'q1'",
+        "reteval: warning: 1 judged query has no results in the run and scores 0: 'q1'",
         "reteval: warning: 2 judged queries have no results in the run and score 0: 'q2', 'q3'"]
 
 

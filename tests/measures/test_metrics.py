@@ -133,13 +133,17 @@ def test_missing_policies():
 def test_a_run_that_answers_no_judged_query_asks_whether_the_ids_match(engine):
     qrels = {"Q_01": {"a": 1}, "Q_02": {"b": 1}}
     run = {"q01": {"a": 1.0}, "q02": {"b": 1.0}}  # the same queries under other ids
-    with pytest.warns(MissingQueriesWarning, match=r"no judged query has results in the run: "
-                      r"all 2 score 0 \(do the run's query ids match the judgments'\?\)"):
+    with pytest.warns(MissingQueriesWarning, match=r"no judged query has results in the run "
+                      r"\(do the run's query ids match the judgments'\?\); all 2 judged "
+                      r"queries score 0: 'Q_01', 'Q_02'"):
         scores = engine(qrels, run)
     assert scores == [0.0, 0.0]
-    with pytest.warns(MissingQueriesWarning, match=r"the run is empty: all 2 judged queries "
+    with pytest.warns(MissingQueriesWarning, match=r"the run is empty; all 2 judged queries "
                       r"score 0: 'Q_01', 'Q_02'"):
         engine(qrels, {})
+    with pytest.warns(MissingQueriesWarning, match=r"the run is empty; the judged query scores "
+                      r"0: 'Q_01'"):
+        engine({"Q_01": {"a": 1}}, {})
 
 
 def test_aggregate_sums_counts_and_averages_the_rest():

@@ -166,7 +166,7 @@ def test_cli_errors_exit_2(files, capsys, extra, message):
 def test_a_missing_topic_scores_0_and_the_warning_names_the_run():
     reproduced = {"baseline": {"q1": ORIGINAL["baseline"]["q1"]}}
     with pytest.warns(UserWarning, match="reproduced baseline run: 1 judged query has no "
-                      "results in the run and score 0: 'q2'"):
+                      "results in the run and scores 0: 'q2'"):
         result = report(QRELS, original={"baseline": ORIGINAL["baseline"]},
                         reproduced=reproduced, measures=["AP"], reproduced_qrels=QRELS)
     # AP: original 5/6 and 1/2, reproduced 5/6 and 0 (q2 scores 0, as trec_eval -c)
