@@ -66,9 +66,10 @@ class _UnixSocketKernelManager(AsyncKernelManager):
     """nbclient's kernel manager, the kernel's sockets being files of a name no one else has."""
 
     def __init__(self, **kwargs):
+        kwargs.setdefault("transport", "ipc")
+        kwargs.setdefault("ip", os.path.join(tempfile.gettempdir(),
+                                             f"reteval-kernel-{uuid.uuid4().hex[:16]}"))
         super().__init__(**kwargs)
-        self.transport = "ipc"
-        self.ip = os.path.join(tempfile.gettempdir(), f"reteval-kernel-{uuid.uuid4().hex[:16]}")
 
 
 def _kernel_manager_class() -> type[AsyncKernelManager]:

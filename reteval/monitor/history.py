@@ -438,7 +438,7 @@ class HistoryStore:
             args.append(retriever)
         if text == "last-good":
             conditions.append("NOT EXISTS (SELECT 1 FROM alerts WHERE alerts.entry_id = "
-                              "entries.id AND alerts.kind != 'dataset')")
+                              "entries.id AND alerts.kind IN ('threshold', 'regression'))")
         where = f" WHERE {' AND '.join(conditions)}" if conditions else ""
         with self._errors("read"):
             row = self._con.execute(f"SELECT id FROM entries{where} ORDER BY id {order} LIMIT 1",

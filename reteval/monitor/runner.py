@@ -540,7 +540,10 @@ def _evaluate_and_record(store, *, run, retriever, qrels, queries, dataset,
     base, report, rescored = None, None, False
     if baseline_spec is not None:
         base = store.find(baseline_spec, retriever=label)
-        if base is None:
+        if base is None and store.find("latest", retriever=label) is not None:
+            notices.append(f"no entry of {label!r} in the history without an alert "
+                           f"(baseline {baseline_spec!r}): regression check skipped")
+        elif base is None:
             notices.append(
                 f"no baseline yet for {label!r} in the history: regression check skipped"
             )

@@ -283,7 +283,10 @@ def test_a_last_good_baseline_fails_a_regressed_run_however_often_it_runs(files,
     assert main(args) == 0  # against the latest entry, as bad
     capsys.readouterr()
     assert monitor(files, "good", name="b", thresholds=["R@5=1.01"]).alerted
-    assert monitor(files, "good", name="b", baseline="last-good").baseline is None
+    unmatched = monitor(files, "good", name="b", baseline="last-good")
+    assert unmatched.baseline is None
+    assert unmatched.notices == (("no entry of 'b' in the history without an alert (baseline "
+                                  "'last-good'): regression check skipped"),)
     monitor(files, "good", name="c")
     forget_runs(files["history"])  # no run to score again: a change of qrels is an alert
     changed = monitor_once(files["history"], run=files["good"], qrels=files["qrels2"],
