@@ -209,15 +209,15 @@ TEXTS = {
                            "(mean difference) / sqrt(V_E). Tukey's HSD controls the family-wise "
                            "error of all pairs; no further correction.")),
         many_intro=(("方差分析（主题 × 检索器，双因素无重复）检验是否存在任何差异。矩阵中 ▲/▼ "
-                     "表示按上面的两两检验（不是按方差分析）行检索器显著高于/低于列检索器，表中的 "
-                     "p 是这些检验{p}；效应量 = 均值差 / √V_E，区间为对应检验的 {level} 区间"
-                     "除以 √V_E{interval}。"),
+                     "表示按两两检验（“显著性检验”一节，不是按方差分析）行检索器显著高于/低于"
+                     "列检索器，表中的 p 是这些检验{p}；效应量 = 均值差 / √V_E，区间为对应检验"
+                     "的 {level} 区间除以 √V_E{interval}。"),
                     ("The two-way ANOVA (topic x system, without replication) asks whether the "
                      "systems differ at all. In the matrix ▲/▼ mark a row system significantly "
-                     "above/below the column system by the pairwise tests above (not by the "
-                     "ANOVA), and p in the table is those tests' {p}; effect size = mean "
-                     "difference / sqrt(V_E), its interval the test's {level} interval divided "
-                     "by sqrt(V_E){interval}.")),
+                     "above/below the column system by the pairwise tests (section Significance "
+                     "tests; not by the ANOVA), and p in the table is those tests' {p}; effect "
+                     "size = mean difference / sqrt(V_E), its interval the test's {level} "
+                     "interval divided by sqrt(V_E){interval}.")),
         many_p_corrected=("经 {corr} 校正后的 p 值", "{corr}-corrected p-value"),
         many_p_uncorrected=("未经校正的 p 值", "p-value, not corrected"),
         many_p_tukey=("的 Tukey HSD p 值（已控制族错误率）",

@@ -514,6 +514,6 @@ def test_the_prose_of_sections_5_and_7_holds(teaching):
     for path in (ROOT / "notebooks" / "05_retriever_comparison.ipynb",):
         text = path.read_text()
         # counted over the documents of every query, not Judged@K's mean over queries
-        assert "(114 of 302; 253 of 499, 51%, within min(20, bm25))" in text
+        assert "(114 of 302; within min(20, bm25), 253 of 499, 51%)" in text
         assert "302 篇中 114 篇；min(20, bm25) 内为 499 篇中 253 篇，即 51%" in text
         assert "K of about 20" not in text and "K 约 20 之后" not in text
