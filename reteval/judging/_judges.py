@@ -29,6 +29,7 @@ __all__ = [
     "Judgments",
     "TermOverlapJudge",
     "compare_judgments",
+    "is_judge_name",
     "judge",
 ]
 
@@ -159,15 +160,21 @@ def _judge_name(fn, name) -> str:
     return str(getattr(fn, "name", None) or getattr(fn, "__name__", None) or type(fn).__name__)
 
 
-def _is_name(value) -> bool:
-    """Whether ``value`` names a judge: a string with something besides white space."""
+def is_judge_name(value) -> bool:
+    """Whether ``value`` names a judge: a string with something besides white space.
+
+    Examples
+    --------
+    >>> is_judge_name("gpt-4o-umbrela"), is_judge_name("  "), is_judge_name(None)
+    (True, False, False)
+    """
     return isinstance(value, str) and bool(value.strip())
 
 
 def _given_a_name(fn) -> bool:
     """Whether a judge carries a name of its own (a ``name`` attribute; for a judge made by
     :func:`~reteval.judging.llm_judge`, one that was given), not a function's name."""
-    return bool(getattr(fn, "named", _is_name(getattr(fn, "name", None))))
+    return bool(getattr(fn, "named", is_judge_name(getattr(fn, "name", None))))
 
 
 def _items(pool) -> pd.DataFrame:
@@ -290,7 +297,7 @@ def judge(pool, judge: Callable[[str, str], object], *, queries: Mapping, docs: 
         raise InputError(f"samples must be a positive integer; got {samples!r}")
     if on_error not in ("raise", "record"):
         raise InputError(f"on_error must be 'raise' or 'record'; got {on_error!r}")
-    if name is not None and not _is_name(name):
+    if name is not None and not is_judge_name(name):
         raise InputError(f"name must be a non-empty string; got {name!r}")
     lang = check_lang(lang)
     grades = tuple(int(g) for g in grades)

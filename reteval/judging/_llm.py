@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from reteval._util.catalogue import check_lang
 from reteval.errors import InputError
-from reteval.judging._judges import JudgeError, _is_name
+from reteval.judging._judges import JudgeError, is_judge_name
 
 __all__ = ["UMBRELA_PROMPT", "UMBRELA_PROMPT_ZH", "PromptJudge", "llm_judge", "parse_final_score"]
 
@@ -234,9 +234,9 @@ def llm_judge(complete: Callable[[str], str], *, prompt: str | None = None,
     missing = [p for p in ("{query}", "{passage}") if p not in template]
     if missing:
         raise InputError(f"prompt must hold {{query}} and {{passage}}; missing {missing}")
-    if name is not None and not _is_name(name):
+    if name is not None and not is_judge_name(name):
         raise InputError(f"name must be a non-empty string; got {name!r}")
-    named = name is not None or _is_name(getattr(complete, "name", None))
+    named = name is not None or is_judge_name(getattr(complete, "name", None))
     if name is None:
         name = getattr(complete, "name", None) or getattr(complete, "__name__", None) \
             or type(complete).__name__
