@@ -64,6 +64,9 @@ class Judgments:
         Language of :attr:`summary` (what ``print`` shows); ``repr`` is English.
     cached : int
         Answers taken from the cache instead of asked (0 without a cache).
+    name : str
+        The judge's name (what the ``judge`` column holds; said also when every answer
+        failed and the qrels are empty).
     """
 
     qrels: pd.DataFrame
@@ -73,6 +76,7 @@ class Judgments:
     dry_run: bool = False
     lang: str = "en"
     cached: int = 0
+    name: str = ""
 
     @property
     def failed(self) -> int:
@@ -99,7 +103,8 @@ class Judgments:
                           characters=self.characters, cached=self.cached)
         judges = language(lang).separator.join(sorted(set(self.qrels["judge"])))
         return phrase(f"judging.summary{cached}", lang, items=len(self.qrels),
-                      judges=judges or phrase("judging.none", lang), calls=self.calls,
+                      judges=judges or self.name or phrase("judging.none", lang),
+                      calls=self.calls,
                       characters=self.characters, failed=self.failed, cached=self.cached)
 
     def __repr__(self) -> str:
@@ -352,7 +357,7 @@ def judge(pool, judge: Callable[[str, str], object], *, queries: Mapping, docs: 
                              judge=who, lost=lost, attribute=".failures"),
                       JudgeWarning, stacklevel=outside_stacklevel())
     return Judgments(qrels=qrels, failures=failed, calls=calls, characters=characters,
-                     dry_run=False, lang=lang, cached=cached)
+                     dry_run=False, lang=lang, cached=cached, name=who)
 
 
 def _exists(path) -> bool:

@@ -146,6 +146,8 @@ def test_grade_off_the_scale_is_a_failure():
                        on_error="record")
     assert result.qrels.empty and result.failed == 1
     assert "not one of the grades [0, 1, 2, 3]" in result.failures["error"].iloc[0]
+    # no item judged, and still the judge who was asked
+    assert repr(result).startswith("Judgments(0 items judged by fake-model; 1 calls")
 
 
 # ---------------------------------------------------------------- the cache
