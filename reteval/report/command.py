@@ -151,6 +151,7 @@ def _cmd_compare(args) -> int:
     from reteval.evaluation.checks import check_arguments
     from reteval.evaluation.columns import evaluate_runs
     from reteval.report import means
+    from reteval.stats.results import format_pvalue
 
     if args.fail_on_regression and args.baseline is None:
         raise InputError("--fail-on-regression needs --baseline NAME: a regression is a run "
@@ -189,11 +190,10 @@ def _cmd_compare(args) -> int:
     if args.fail_on_regression:
         worse = regressions(numbers)
         for r in worse:
-            p = means.format_p(r["pvalue_corrected"])
+            p = format_pvalue(r["pvalue_corrected"])
             print(f"reteval: regression: {r['system']} is significantly worse than "
                   f"{r['other']} on {r['measure']} ({r['mean_difference']:+.4f}, corrected "
-                  f"p {p.replace('<', '< ') if p.startswith('<') else '= ' + p})",
-                  file=sys.stderr)
+                  f"p {p if p.startswith('<') else '= ' + p})", file=sys.stderr)
         return 3 if worse else 0
     return 0
 
