@@ -31,6 +31,7 @@ __all__ = [
     "compare_judgments",
     "is_judge_name",
     "judge",
+    "judge_name",
 ]
 
 
@@ -159,7 +160,16 @@ def _majority(votes: list[int]) -> int:
     return min(g for g, c in counts.items() if c == top)
 
 
-def _judge_name(fn, name) -> str:
+def judge_name(fn, name=None) -> str:
+    """``name``, else the judge's ``name`` attribute, its function name or its type's name.
+
+    Examples
+    --------
+    >>> def by_length(query, doc):
+    ...     return 1
+    >>> judge_name(by_length), judge_name(by_length, "short-is-bad")
+    ('by_length', 'short-is-bad')
+    """
     if name is not None:
         return str(name)
     return str(getattr(fn, "name", None) or getattr(fn, "__name__", None) or type(fn).__name__)
@@ -314,7 +324,7 @@ def judge(pool, judge: Callable[[str, str], object], *, queries: Mapping, docs: 
         if d not in docs:
             raise InputError(f"document {d!r} of the pool (query {q!r}) has no text in docs")
         texts.append((_text(queries[q], "query", q), _text(docs[d], "document", d)))
-    who = _judge_name(judge, name)
+    who = judge_name(judge, name)
     if cache is not None and name is None and not _given_a_name(judge):
         raise InputError(
             f"judge(..., cache=) needs a name for the judge, under which the cache keeps its "

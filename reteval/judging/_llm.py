@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from reteval._util.catalogue import check_lang
 from reteval.errors import InputError
-from reteval.judging._judges import JudgeError, is_judge_name
+from reteval.judging._judges import JudgeError, is_judge_name, judge_name
 
 __all__ = ["UMBRELA_PROMPT", "UMBRELA_PROMPT_ZH", "PromptJudge", "llm_judge", "parse_final_score"]
 
@@ -237,7 +237,4 @@ def llm_judge(complete: Callable[[str], str], *, prompt: str | None = None,
     if name is not None and not is_judge_name(name):
         raise InputError(f"name must be a non-empty string; got {name!r}")
     named = name is not None or is_judge_name(getattr(complete, "name", None))
-    if name is None:
-        name = getattr(complete, "name", None) or getattr(complete, "__name__", None) \
-            or type(complete).__name__
-    return PromptJudge(complete, template, str(name), named)
+    return PromptJudge(complete, template, judge_name(complete, name), named)
