@@ -19,6 +19,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from large_runs import assert_same_rows, write_large_runs
 from pandas.testing import assert_frame_equal
 
 dd = pytest.importorskip("dask.dataframe")
@@ -40,7 +41,8 @@ MEASURES = ["P@5", "P@10", "R@10", "R@100", "RR", "RR@10", "AP", "AP@100", "nDCG
 
 @pytest.fixture(scope="module")
 def client():
-    with (distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+    """Two worker processes of two threads each (a worker reads two files at once)."""
+    with (distributed.LocalCluster(n_workers=2, threads_per_worker=2, processes=True,
                                    host="127.0.0.1", dashboard_address=None,
                                    silence_logs=logging.ERROR) as cluster,
           distributed.Client(cluster) as client):
@@ -242,6 +244,17 @@ def test_million_rows_identical_to_memory(client):
     assert_frame_equal(got, expected, check_exact=True)
     assert dask_w == mem_w and len(mem_w) == 1  # 200 judged queries not in the run
     assert len(got) == qrels["query_id"].nunique()
+
+
+@pytest.mark.slow
+def test_a_glob_of_large_files_read_again_and_again(client, tmp_path_factory):
+    """The large runs of the stress tests (Arrow's reader from bytes and from a memory map),
+    read on the workers three times over."""
+    runs = write_large_runs(tmp_path_factory.mktemp("large"))
+    expected = pd.concat(list(runs.values()), ignore_index=True)
+    for _ in range(3):
+        got = read_run_dask(next(iter(runs)).parent / "run-*.trec").compute()
+        assert_same_rows(got.reset_index(drop=True), expected)
 
 
 # ---------------------------------------------------------------- A/B logs
