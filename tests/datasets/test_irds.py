@@ -12,16 +12,22 @@ import uuid
 
 import pytest
 
-ir_datasets = pytest.importorskip("ir_datasets")
-
 from reteval import evaluate
 from reteval.datasets import Dataset, DatasetWarning, load
 from reteval.errors import InputError
 from reteval.retrievers import make_retriever
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _ir_datasets():
+    """ir_datasets, imported when this file's tests run, not when pytest collects them (with
+    the libraries it loads, about a second on each worker of a new environment)."""
+    pytest.importorskip("ir_datasets")
+
+
 @pytest.fixture
 def tiny(tmp_path, monkeypatch):
+    from ir_datasets import registry
     from ir_datasets.datasets.base import Dataset as IrdsDataset
     from ir_datasets.formats import TrecQrels, TsvDocs, TsvQueries
     from ir_datasets.util import LocalDownload
@@ -34,7 +40,7 @@ def tiny(tmp_path, monkeypatch):
                                           encoding="utf-8")
     (tmp_path / "qrels.txt").write_text("q1 0 d1 2\nq1 0 d4 0\nq2 0 d3 1\nq9 0 d2 1\n")
     dataset_id = f"reteval-test/{uuid.uuid4().hex}"
-    ir_datasets.registry.register(dataset_id, IrdsDataset(
+    registry.register(dataset_id, IrdsDataset(
         TsvDocs(LocalDownload(tmp_path / "docs.tsv")),
         TsvQueries(LocalDownload(tmp_path / "queries.tsv")),
         TrecQrels(LocalDownload(tmp_path / "qrels.txt"), {0: "no", 1: "yes", 2: "very"}),
@@ -95,6 +101,7 @@ OFFLINE_ERRORS = {
 @pytest.mark.parametrize("part", ["queries", "qrels", "docs"])
 def test_a_collection_ir_datasets_cannot_get_is_one_clear_error(tmp_path, monkeypatch, capsys,
                                                                 part, error):
+    from ir_datasets import registry
     from ir_datasets.datasets.base import Dataset as IrdsDataset
     from ir_datasets.formats import TrecQrels, TsvDocs, TsvQueries
     from ir_datasets.util import LocalDownload
@@ -110,7 +117,7 @@ def test_a_collection_ir_datasets_cannot_get_is_one_clear_error(tmp_path, monkey
               [("docs", "docs.tsv"), ("queries", "queries.tsv"), ("qrels", "qrels.txt")]}
     source[part] = _Offline(OFFLINE_ERRORS[error]())
     dataset_id = f"reteval-test/{uuid.uuid4().hex}"
-    ir_datasets.registry.register(dataset_id, IrdsDataset(
+    registry.register(dataset_id, IrdsDataset(
         TsvDocs(source["docs"]), TsvQueries(source["queries"]),
         TrecQrels(source["qrels"], {1: "yes"})))
     what = {"queries": "queries", "qrels": "judgments", "docs": "documents"}[part]

@@ -22,9 +22,6 @@ import pytest
 from large_runs import assert_same_rows, write_large_runs
 from pandas.testing import assert_frame_equal
 
-dd = pytest.importorskip("dask.dataframe")
-distributed = pytest.importorskip("distributed")
-
 from reteval import evaluate
 from reteval.ab.dask import reduce_log_dask
 from reteval.cli import main
@@ -33,6 +30,18 @@ from reteval.evaluation.checks import MissingQueriesWarning
 from reteval.evaluation.distributed import evaluate_dask, read_run_dask
 from reteval.io import write_qrels, write_run
 
+dd = distributed = None  # dask.dataframe and distributed: imported by the next fixture
+
+
+@pytest.fixture(scope="module", autouse=True)
+def dask_modules():
+    """Import Dask when this file's tests run, not when pytest collects them (about 2 s on
+    each worker of a new environment)."""
+    global dd, distributed  # the tests below read them as module names
+    dd = pytest.importorskip("dask.dataframe")
+    distributed = pytest.importorskip("distributed")
+
+
 # Every measure family, with and without cutoffs.
 MEASURES = ["P@5", "P@10", "R@10", "R@100", "RR", "RR@10", "AP", "AP@100", "nDCG", "nDCG@10",
             "nDCG_exp@10", "Rprec", "Bpref", "Success@1", "Success@10", "Judged@10",
@@ -40,7 +49,7 @@ MEASURES = ["P@5", "P@10", "R@10", "R@100", "RR", "RR@10", "AP", "AP@100", "nDCG
 
 
 @pytest.fixture(scope="module")
-def client():
+def client(dask_modules):
     """Two worker processes of two threads each (a worker reads two files at once)."""
     with (distributed.LocalCluster(n_workers=2, threads_per_worker=2, processes=True,
                                    host="127.0.0.1", dashboard_address=None,
