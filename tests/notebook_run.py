@@ -64,6 +64,32 @@ def execute_in_place(stem):
     return build_once(session_folder() / "runs" / f"{stem}-in-place-{key[:20]}", run)
 
 
+def pipeline_run(stems):
+    """What `reteval run --lang all` makes of notebooks ``stems`` on params/default.yml: return
+    its output folder, which holds ``<lang>/<stem>/`` for both editions (each executed
+    notebook beside its outputs).
+
+    Made once per test session for all the workers, as :func:`execute`'s runs are: the tests
+    must only read what it wrote (the book's test copies it before building the book in it).
+    """
+    from reteval.book.pipeline import run_pipeline
+
+    params = ROOT / "params" / "default.yml"
+    key = hashlib.sha256(params.read_bytes() + b"".join(
+        (ROOT / "notebooks" / f"{stem}.ipynb").read_bytes() for stem in stems)).hexdigest()
+
+    def run(folder):
+        old = os.getcwd()
+        os.chdir(ROOT)  # the notebooks resolve the bundled data from the project root
+        try:
+            with session_embeddings():
+                run_pipeline(params, output=folder, only=list(stems), lang="all", quiet=True)
+        finally:
+            os.chdir(old)
+
+    return build_once(session_folder() / "runs" / f"pipeline-{'-'.join(stems)}-{key[:20]}", run)
+
+
 @contextlib.contextmanager
 def session_embeddings():
     """The kernels started inside share the session's embedding cache (a notebook that builds

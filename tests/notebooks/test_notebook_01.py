@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from notebook_run import check_exercises_asked_and_solved
+from notebook_run import check_exercises_asked_and_solved, pipeline_run
 from notebook_run import execute as run_notebook
 from paths import ROOT
 
@@ -27,8 +27,11 @@ def execute(tmp_path, **parameters):
 
 
 @pytest.fixture(scope="module")
-def default_run(tmp_path_factory):
-    return execute(tmp_path_factory.mktemp("nb01-default"))
+def default_run():
+    """The Chinese edition of the pipeline's run, which the browser tests build their book
+    from: its output folder, which holds the executed notebook, and its results."""
+    output_dir = pipeline_run([NOTEBOOK.stem]) / "zh" / NOTEBOOK.stem
+    return output_dir, json.loads((output_dir / "results.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
@@ -146,7 +149,7 @@ def test_default_run_records_what_the_library_computes(default_run):
     per_query = pd.read_csv(output_dir / "per_query.csv", index_col=0)
     assert per_query["AP"].mean() == pytest.approx(results["reteval_means"]["AP"], abs=1e-12)
     # The teaching collection, whose numbers the text quotes: described, with no note.
-    printed = printed_text(output_dir.parent / NOTEBOOK.name)
+    printed = printed_text(output_dir / NOTEBOOK.name)
     assert "数据集 teaching：188 个文档，36 条查询，554 个相关性判断" in printed
     assert "注意" not in printed
 
@@ -202,4 +205,4 @@ def test_the_executed_notebook_fits_one_class(default_run):
     from notebook_run import fits_one_class
 
     output_dir, _ = default_run
-    fits_one_class(output_dir.parent / NOTEBOOK.name)
+    fits_one_class(output_dir / NOTEBOOK.name)
