@@ -46,7 +46,7 @@ def _id_column(column: pd.Series, what: str) -> pd.api.extensions.ExtensionArray
     kind = infer_dtype(values, skipna=False)
     if kind == "mixed-integer" and all(_is_id(value) for value in values.to_numpy(object)):
         kind = "integer"
-    if kind not in ("string", "integer", "empty"):
+    if kind not in ("string", "integer", "empty") and len(column):  # no row, no wrong id
         objects = column.to_numpy(object)
         position = next((i for i, v in enumerate(objects) if not _is_id(v)), 0)
         value = objects[position]

@@ -97,3 +97,13 @@ def test_a_duplicated_column_is_an_error():
     frame = pd.DataFrame([["q1", "d1", 1.0, "x", "y"]],
                          columns=["query_id", "doc_id", "score", "note", "note"])
     assert as_run(frame)["doc_id"].tolist() == ["d1"]
+
+
+@pytest.mark.parametrize("dtype", [float, object, "string", "category"])
+def test_an_empty_frame_of_any_dtype_is_read_as_empty(dtype):
+    # pd.DataFrame({"query_id": [], ...}) makes float columns: no row holds a wrong id
+    empty = {name: pd.Series([], dtype=dtype) for name in ("query_id", "doc_id")}
+    assert as_run(pd.DataFrame({**empty, "score": pd.Series([], dtype=float)})).empty
+    with pytest.raises(InputError, match="the qrels hold no judgments"):
+        evaluate(pd.DataFrame({**empty, "relevance": pd.Series([], dtype=float)}),
+                 pd.DataFrame({"query_id": ["q1"], "doc_id": ["d1"], "score": [1.0]}), ["AP"])
