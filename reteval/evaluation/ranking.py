@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 
 from reteval.io.arrow import from_numpy, strings, take, to_numpy
 from reteval.io.columns import as_qrels_columns, as_run_columns
-from reteval.io.duplicates import duplicate_error, first_duplicate, row_keys
+from reteval.io.duplicates import duplicate_error, first_duplicate, row_keys, rows_named
 from reteval.io.qrelsfile import QrelsColumns
 from reteval.io.runfile import RunColumns
 from reteval.measures import POOL_UNJUDGED, JudgedRanking
@@ -329,7 +329,8 @@ def _rank_columns(judged_queries, judged_docs, judged_rels: np.ndarray, run_quer
     """:func:`rank` on the columns themselves: Arrow string arrays of ids, numpy values.
 
     ``run_labels`` name the run's rows in a duplicate error (default: row
-    positions); ``labels_are_lines`` says they are line numbers of ``source``.
+    positions; see :func:`reteval.io.duplicates.rows_named`); ``labels_are_lines`` says they
+    are line numbers of ``source``.
     """
     query_ids = np.asarray(sorted(set(query_ids)), dtype=object)
     query_set = strings(list(query_ids))
@@ -373,11 +374,9 @@ def _rank_columns(judged_queries, judged_docs, judged_rels: np.ndarray, run_quer
         duplicate = check.result()
     if duplicate is not None:
         at = list(duplicate) if kept is None else kept[list(duplicate)]
-        labels = at if run_labels is None else [run_labels[i] for i in at]
-        where = "lines" if labels_are_lines else "rows"
         raise duplicate_error("run", str(query_ids[query[duplicate[0]]]),
-                              str(doc[duplicate[0]]), f"{where} {labels[0]} and {labels[1]}",
-                              source)
+                              str(doc[duplicate[0]]),
+                              rows_named(run_labels, at, lines=labels_are_lines), source)
 
     query_of_row = query[rows]
     ranked = np.lexsort((rank, query_of_row))

@@ -62,7 +62,7 @@ def as_run_columns(run) -> RunColumns:
 
     Duplicates are not looked for here (the ranking finds them). ``lines`` are
     the rows' labels: line numbers when ``source`` names the file they were read
-    from, the table's index otherwise.
+    from, the given table's index otherwise.
 
     Examples
     --------
@@ -78,5 +78,6 @@ def as_run_columns(run) -> RunColumns:
 
     frame = as_run(run, check_duplicates=False)
     source = frame.attrs.get("source") if frame.index.name == "line" else None
+    labels = frame.index if source is not None or not hasattr(run, "index") else run.index
     return RunColumns(id_column(frame["query_id"]), id_column(frame["doc_id"]),
-                      frame["score"].to_numpy(dtype=np.float64), frame.index, source)
+                      frame["score"].to_numpy(dtype=np.float64), labels, source)

@@ -13,14 +13,14 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["check_unique", "check_unique_ids", "duplicate_error", "first_duplicate", "row_keys",
-           "string_hashes"]
+           "rows_named", "string_hashes"]
 
 
 def check_unique(frame: pd.DataFrame, what: str) -> None:
     """Raise InputError if a (query, document) pair occurs twice, naming both rows.
 
-    Rows are named by the frame's index: line numbers for files read here,
-    row positions otherwise.
+    Rows are named as :func:`rows_named` names them: line numbers for files read here, row
+    positions otherwise (with their index labels, if not 0, 1, 2, ...).
     """
     import pyarrow as pa
 
@@ -35,15 +35,45 @@ def check_unique(frame: pd.DataFrame, what: str) -> None:
 
 def check_unique_ids(query, doc, what: str, *, labels=None, labels_are_lines: bool = False,
                      source=None) -> None:
-    """:func:`check_unique` on two Arrow string arrays; ``labels`` name the rows (lines)."""
+    """:func:`check_unique` on two Arrow string arrays; ``labels`` name the rows: line
+    numbers (``labels_are_lines``) or a table's index (see :func:`rows_named`)."""
     codes = to_numpy(query.dictionary_encode().indices).astype(np.int64)
     pair = first_duplicate(codes, doc)
     if pair is None:
         return
-    named = list(pair) if labels is None else [labels[i] for i in pair]
-    where = "lines" if labels_are_lines else "rows"
     raise duplicate_error(what, str(query[pair[0]]), str(doc[pair[0]]),
-                          f"{where} {named[0]} and {named[1]}", source)
+                          rows_named(labels, pair, lines=labels_are_lines), source)
+
+
+def rows_named(labels, positions, *, lines: bool = False) -> str:
+    """Where rows are, as an error says it: ``lines N and M`` when ``labels`` are the line
+    numbers of a file, else ``rows N and M`` by position from 0, followed by the rows' labels
+    when ``labels`` (a table's index) are not 0, 1, 2, ... (a filtered or concatenated frame).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows_named(pd.RangeIndex(5), [3])
+    'row 3'
+    >>> rows_named(pd.Index([10, 11, 12, 13]), [1, 3])
+    'rows 1 and 3 (index 11 and 13)'
+    >>> rows_named([4, 9], [1], lines=True)
+    'line 9'
+    """
+    positions = [int(p) for p in positions]
+    plural = "s" if len(positions) > 1 else ""
+    if lines:
+        return f"line{plural} " + " and ".join(str(labels[p]) for p in positions)
+    text = f"row{plural} " + " and ".join(map(str, positions))
+    if labels is None:
+        return text
+    import pandas as pd  # the labels are a table's index: pandas is loaded
+
+    if isinstance(labels, pd.RangeIndex) and labels.start == 0 and labels.step == 1:
+        return text
+    shown = [labels[p].item() if isinstance(labels[p], np.generic) else labels[p]
+             for p in positions]  # 11, not np.int64(11)
+    return text + " (index " + " and ".join(map(repr, shown)) + ")"
 
 
 def duplicate_error(what, query_id, doc_id, where, source) -> InputError:

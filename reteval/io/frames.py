@@ -12,7 +12,7 @@ import pandas as pd
 from pandas.api.types import infer_dtype, is_bool_dtype, is_integer_dtype, is_numeric_dtype
 
 from reteval.errors import InputError
-from reteval.io.duplicates import check_unique
+from reteval.io.duplicates import check_unique, rows_named
 from reteval.io.grades import grade_array
 from reteval.io.read import read_qrels_file, read_run_file
 from reteval.io.tables import ID_DTYPE, QRELS_COLUMNS, id_array
@@ -22,8 +22,9 @@ __all__ = ["as_qrels", "as_run"]
 
 
 def _where(index: pd.Index, position: int) -> str:
-    """``line N`` for a table read from a file, else ``row N`` (N from 0)."""
-    return f"line {index[position]}" if index.name == "line" else f"row {position}"
+    """``line N`` for a table read from a file, else ``row N`` (N from 0) and its index label
+    when the index is not 0, 1, 2, ... (:func:`reteval.io.duplicates.rows_named`)."""
+    return rows_named(index, [position], lines=index.name == "line")
 
 
 def _id_column(column: pd.Series, what: str) -> pd.api.extensions.ExtensionArray:
@@ -96,10 +97,7 @@ def _from_frame(frame: pd.DataFrame, value_column: str, what: str) -> pd.DataFra
             value_column: frame[names[value_column]],
         }
     )
-    if frame.index.name == "line":
-        out.index = frame.index
-    else:
-        out.index = pd.RangeIndex(len(out))
+    out.index = frame.index  # the errors of the checks name rows by it; reset after them
     out.attrs.update(frame.attrs)
     return out
 
@@ -160,8 +158,6 @@ def _check_values(frame: pd.DataFrame, column: str, what: str, grade: bool) -> p
         bad = np.fromiter((v is None for v in converted), dtype=bool, count=len(converted))
     if bad.any():
         position = int(np.flatnonzero(bad)[0])
-        label = frame.index[position]
-        where = "line" if frame.index.name == "line" else "row"
         value = raw.iloc[position]
         kind_text = "a finite number"
         if grade and isinstance(value, str):
@@ -169,7 +165,7 @@ def _check_values(frame: pd.DataFrame, column: str, what: str, grade: bool) -> p
         shown = repr(value) if isinstance(value, str) else str(value)
         raise InputError(
             f"{what} {column} must be {kind_text}; got {shown} "
-            f"on {where} {label}",
+            f"on {_where(frame.index, position)}",
             path=frame.attrs.get("source"),
         )
     if converted is not None:
@@ -280,7 +276,7 @@ def as_qrels(qrels) -> pd.DataFrame:
         raise InputError("the qrels hold no judgments")
     frame = _check_values(frame, "relevance", "qrels", grade=True)
     check_unique(frame, "qrels")
-    return frame
+    return _numbered(frame)
 
 
 def as_run(run, *, check_duplicates: bool = True) -> pd.DataFrame:
@@ -325,4 +321,11 @@ def as_run(run, *, check_duplicates: bool = True) -> pd.DataFrame:
     frame = _check_values(frame, "score", "run", grade=False)
     if check_duplicates:
         check_unique(frame, "run")
+    return _numbered(frame)
+
+
+def _numbered(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with its rows numbered from 0, unless they are a file's lines."""
+    if frame.index.name != "line":
+        frame.index = pd.RangeIndex(len(frame))
     return frame

@@ -107,3 +107,23 @@ def test_an_empty_frame_of_any_dtype_is_read_as_empty(dtype):
     with pytest.raises(InputError, match="the qrels hold no judgments"):
         evaluate(pd.DataFrame({**empty, "relevance": pd.Series([], dtype=float)}),
                  pd.DataFrame({"query_id": ["q1"], "doc_id": ["d1"], "score": [1.0]}), ["AP"])
+
+
+def test_a_filtered_frame_s_rows_are_named_by_position_and_index_label():
+    qrels = pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["d1", "d2"], "relevance": [1, 0]})
+    run = pd.DataFrame({"query_id": ["q0"] + ["q1"] * 4, "doc_id": ["d9", "d1", "d2", "d3", "d2"],
+                        "score": [9.0, 3.0, 2.0, 1.0, 0.5]}).iloc[1:]  # index 1, 2, 3, 4
+    twice = r"on rows 1 and 3 \(index 2 and 4\)$"
+    with pytest.raises(InputError, match=twice):
+        as_run(run)
+    with pytest.raises(InputError, match=twice):  # found while ranking, not by as_run
+        evaluate(qrels, run, ["AP"])
+    with pytest.raises(InputError, match=r"got nan on row 0 \(index 1\)$"):
+        evaluate(qrels, run.assign(score=[float("nan"), 2.0, 1.0, 0.5]), ["AP"])
+    labelled = qrels.set_axis(["first", "second"]).assign(doc_id=["d1", None])
+    with pytest.raises(InputError, match=r"doc_id is missing on row 1 \(index 'second'\) "):
+        as_qrels(labelled)
+    # A frame numbered 0, 1, 2, ... is named by position alone; what is returned is numbered so.
+    with pytest.raises(InputError, match=r"on rows 1 and 3$"):
+        as_run(run.reset_index(drop=True))
+    assert as_run(run.iloc[:3]).index.equals(pd.RangeIndex(3))
