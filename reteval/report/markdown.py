@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import re
-
 from reteval._util.catalogue import phrase
+from reteval._util.markdown import md_escape
 from reteval.comparison.result import Comparison
 from reteval.report.document import (
     Bullets,
@@ -20,19 +19,9 @@ from reteval.report.document import (
 
 __all__ = ["render_markdown", "to_markdown"]
 
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<|~&])")
-
-
-# Every character that ends a line somewhere (CR alone splits a table row as LF does).
-_LINE_BREAKS = re.compile(r"[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]+")
-
-
-def _md_escape(text: str) -> str:
-    return _LINE_BREAKS.sub(" ", _MD_SPECIAL.sub(r"\\\1", text))
-
 
 def _md_text(text: tuple) -> str:
-    return "".join(f"**{_md_escape(s)}**" if bold else _md_escape(s) for s, bold in text if s)
+    return "".join(f"**{md_escape(s)}**" if bold else md_escape(s) for s, bold in text if s)
 
 
 def render_markdown(doc: list, figure_paths: dict[str, str]) -> str:
@@ -56,7 +45,7 @@ def render_markdown(doc: list, figure_paths: dict[str, str]) -> str:
                       for row in block.rows]
             out.append("\n".join(lines))
         elif isinstance(block, Figure) and block.name in figure_paths:
-            out.append(f"![{_md_escape(block.caption)}]({figure_paths[block.name]})")
+            out.append(f"![{md_escape(block.caption)}]({figure_paths[block.name]})")
     return "\n\n".join(out) + "\n"
 
 

@@ -22,6 +22,7 @@ import json
 import math
 
 from reteval._util.latex import system_letters, tex_escape
+from reteval._util.markdown import md_escape
 from reteval.errors import InputError
 
 __all__ = ["anova_text", "format_p", "pair_rows", "render_csv", "render_json", "render_latex",
@@ -220,10 +221,6 @@ def render_csv(c) -> str:
     return frame.to_csv(index=False, float_format="%.6g")
 
 
-def _md(text: str) -> str:
-    return "".join("\\" + ch if ch in "\\`*_{}[]<>()#+-.!|~" else ch for ch in str(text))
-
-
 def _note(c) -> str:
     """What the marks mean and which test made them (the table note of Markdown and LaTeX)."""
     kinds = set(getattr(c, "aggregation", {}).values()) - {"mean"}
@@ -251,20 +248,21 @@ def render_markdown(c, *, decimals: int = 4) -> str:
     marks = _marks(c)
     letter = {s: system_letters(k) for k, s in enumerate(c.systems)}
     means = c.means
-    lines = [f"{len(c.systems)} runs, {c.n_queries} queries; {_md(_procedure_text(c))}", "",
-             "| Run | " + " | ".join(_md(m) for m in c.measures) + " |",
+    lines = [f"{len(c.systems)} runs, {c.n_queries} queries; {md_escape(_procedure_text(c))}", "",
+             "| Run | " + " | ".join(md_escape(m) for m in c.measures) + " |",
              "|:---|" + "---:|" * len(c.measures)]
     for s in c.systems:
-        name = (f"({letter[s]}) " if c.baseline is None else "") + _md(s)
+        name = (f"({letter[s]}) " if c.baseline is None else "") + md_escape(s)
         cells = [f"{means[m][s]:.{decimals}f}" + (f" {marks[m, s]}" if (m, s) in marks else "")
                  for m in c.measures]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    lines += ["", _md(_note(c)), "",
+    lines += ["", md_escape(_note(c)), "",
               "| Measure | Run | Other | Difference | Effect size | Interval | p |",
               "|:---|:---|:---|---:|---:|---:|---:|"]
     star = " \\*"
     for r in pair_rows(c):
-        lines.append(f"| {_md(r['measure'])} | {_md(r['system'])} | {_md(r['other'])} | "
+        names = " | ".join(md_escape(r[key]) for key in ("measure", "system", "other"))
+        lines.append(f"| {names} | "
                      f"{r['mean_difference']:+.{decimals}f} | {_signed(r['effect_size'])} | "
                      f"[{_signed(r['es_low'])}, {_signed(r['es_high'])}] | "
                      f"{format_p(r['pvalue_corrected'])}{star if r['significant'] else ''} |")

@@ -103,6 +103,8 @@ def test_csv_markdown_latex(runs, capsys):
     assert main([*args, "--format", "markdown"]) == 0
     md = capsys.readouterr().out
     assert "| Run | RR |" in md and "| (a) bm25 | 0.7500" in md
+    # numbers and sentences read as written, raw or rendered: only markup is escaped
+    assert "alpha 0.05" in md and "sqrt(V\\_E) of the two-way ANOVA" in md
     assert main([*args, "--format", "latex"]) == 0
     tex = capsys.readouterr().out
     assert r"\begin{tabular}{llr}" in tex and r"\textbf{0.750}" in tex
