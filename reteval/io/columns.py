@@ -74,10 +74,12 @@ def as_run_columns(run) -> RunColumns:
         return run
     if _is_path(run):
         return read_run_columns(run)
+    import pandas as pd
+
     from reteval.io.frames import as_run
 
     frame = as_run(run, check_duplicates=False)
     source = frame.attrs.get("source") if frame.index.name == "line" else None
-    labels = frame.index if source is not None or not hasattr(run, "index") else run.index
+    labels = run.index if source is None and isinstance(run, pd.DataFrame) else frame.index
     return RunColumns(id_column(frame["query_id"]), id_column(frame["doc_id"]),
                       frame["score"].to_numpy(dtype=np.float64), labels, source)
