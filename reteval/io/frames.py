@@ -85,10 +85,12 @@ def _from_frame(frame: pd.DataFrame, value_column: str, what: str) -> pd.DataFra
         raise InputError(f"a {what} DataFrame must have one column of each name; "
                          f"{doubled} appear more than once in {list(frame.columns)}")
     if missing:
+        hint = ("; a rank is not read (trec_eval orders by score): give score = -rank"
+                if missing == ["score"] and "rank" in frame.columns else "")
         raise InputError(
             f"a {what} DataFrame needs columns query_id, doc_id, {value_column} "
             f"(or PyTerrier's qid, docno, {_PYTERRIER_COLUMNS[value_column]}); "
-            f"missing {missing}, got {list(frame.columns)}"
+            f"missing {missing}, got {list(frame.columns)}{hint}"
         )
     out = pd.DataFrame(
         {

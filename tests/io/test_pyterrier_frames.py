@@ -40,6 +40,10 @@ def test_ir_datasets_qrels_frame_with_iteration_column():
 def test_missing_column_names_both_conventions():
     with pytest.raises(InputError, match=r"qid, docno, label.*missing \['relevance'\]"):
         reteval.io.as_qrels(PT_QRELS.rename(columns={"label": "grade"}))
+    # a ranked list without scores: the rank is not read, and the error says what to give
+    ranked = PT_RUN.drop(columns="score").assign(rank=range(len(PT_RUN)))
+    with pytest.raises(InputError, match=r"missing \['score'\].*give score = -rank$"):
+        reteval.io.as_run(ranked)
 
 
 def test_to_long_is_exported():
