@@ -448,6 +448,10 @@ class TermOverlapJudge:
     ----------
     thresholds : tuple of float, default (0.25, 0.5, 0.75)
         Increasing shares for grades 1, 2, 3, ...
+    name : str, optional
+        What judgments and the judge cache call it: by default ``"term-overlap"``, followed by
+        the thresholds when they are not the default ones (two rules, two names: a cache
+        never gives one's grades to the other).
 
     Examples
     --------
@@ -456,10 +460,12 @@ class TermOverlapJudge:
     3
     >>> j("install Python packages", "Giant pandas eat bamboo.")
     0
+    >>> j.name, TermOverlapJudge((0.5, 1.0)).name
+    ('term-overlap', 'term-overlap(0.5,1)')
     """
 
     thresholds: tuple[float, ...] = (0.25, 0.5, 0.75)
-    name: str = field(default="term-overlap", compare=False)
+    name: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         t = tuple(float(x) for x in self.thresholds)
@@ -467,6 +473,9 @@ class TermOverlapJudge:
         if not t or not increasing or t[0] <= 0 or t[-1] > 1:
             raise InputError(f"thresholds must increase within (0, 1]; got {self.thresholds!r}")
         object.__setattr__(self, "thresholds", t)
+        if not self.name:
+            shown = "" if t == (0.25, 0.5, 0.75) else "(" + ",".join(f"{x:g}" for x in t) + ")"
+            object.__setattr__(self, "name", "term-overlap" + shown)
 
     def __call__(self, query_text: str, doc_text: str) -> int:
         from reteval.retrievers.tokenize import DEFAULT_TOKENIZER as tokenize

@@ -125,6 +125,19 @@ def test_term_overlap_judge_is_a_rule_you_can_follow():
         TermOverlapJudge(thresholds=(0.5, 0.25))
 
 
+def test_term_overlap_rules_with_other_thresholds_keep_their_grades_apart(tmp_path):
+    lenient, strict = TermOverlapJudge(), TermOverlapJudge(thresholds=(0.9, 1.0))
+    assert (lenient.name, strict.name) == ("term-overlap", "term-overlap(0.9,1)")
+    assert TermOverlapJudge(name="mine").name == "mine"
+    cache = tmp_path / "judgments.sqlite"
+    pool = {"q1": ["d1"]}
+    query = {"q1": "install python packages"}
+    doc = {"d1": "Python is a language."}  # 1/3 of the query's terms: 1 leniently, 0 strictly
+    grades = [judge(pool, rule, queries=query, docs=doc, cache=cache).qrels["relevance"].tolist()
+              for rule in (lenient, strict, lenient)]
+    assert grades == [[1], [0], [1]]
+
+
 def test_compare_judgments_by_hand():
     human = {"q1": {"d1": 2, "d2": 0, "d3": 1, "d4": 0}, "q2": {"d5": 1, "d6": 0}}
     other = {"q1": {"d1": 2, "d2": 1, "d3": 1, "d4": 0}, "q2": {"d5": 0, "d6": 0}}
