@@ -76,6 +76,18 @@ def _is_id(value) -> bool:
 _PYTERRIER_COLUMNS = {"query_id": "qid", "doc_id": "docno", "relevance": "label", "score": "score"}
 
 
+def _pandas_of_arrow(table):
+    """A table of another library that exports Arrow data (the Arrow PyCapsule interface,
+    ``__arrow_c_stream__``: pyarrow, polars, DuckDB, ...) as a pandas DataFrame; anything
+    else as it is."""
+    if isinstance(table, pd.DataFrame) or not hasattr(table, "__arrow_c_stream__"):
+        return table
+    import pyarrow as pa
+
+    return pa.table(table).to_pandas(types_mapper={pa.string(): ID_DTYPE,
+                                                   pa.large_string(): ID_DTYPE}.get)
+
+
 def _from_frame(frame: pd.DataFrame, value_column: str, what: str) -> pd.DataFrame:
     wanted = ("query_id", "doc_id", value_column)
     names = {c: c if c in frame.columns else _PYTERRIER_COLUMNS[c] for c in wanted}
@@ -85,7 +97,7 @@ def _from_frame(frame: pd.DataFrame, value_column: str, what: str) -> pd.DataFra
         raise InputError(f"a {what} DataFrame must have one column of each name; "
                          f"{doubled} appear more than once in {list(frame.columns)}")
     if missing:
-        hint = ("; a rank is not read (trec_eval orders by score): give score = -rank"
+        hint = ("; for a run given by ranks only, read it with read_run(frame, rank='rank')"
                 if missing == ["score"] and "rank" in frame.columns else "")
         raise InputError(
             f"a {what} DataFrame needs columns query_id, doc_id, {value_column} "
@@ -241,7 +253,8 @@ def as_qrels(qrels) -> pd.DataFrame:
         * a path to a TREC or BEIR qrels file;
         * a DataFrame with columns ``query_id``, ``doc_id``, ``relevance``
           (ir_datasets' ``qrels_iter()`` fields), or PyTerrier's ``qid``,
-          ``docno``, ``label``;
+          ``docno``, ``label``; or a table of another library that exports Arrow
+          data (``__arrow_c_stream__``: a pyarrow or polars table, a DuckDB result);
         * ``{query_id: {doc_id: relevance}}`` as pytrec_eval takes, or
           ``{query_id: [relevant doc ids]}`` (relevance 1);
         * records with ``query_id``, ``relevant_docs`` and ``relevance_scores``
@@ -262,6 +275,7 @@ def as_qrels(qrels) -> pd.DataFrame:
     """
     if isinstance(qrels, (str, os.PathLike)):
         return read_qrels_file(qrels)
+    qrels = _pandas_of_arrow(qrels)
     if isinstance(qrels, pd.DataFrame):
         frame = _from_frame(qrels, "relevance", "qrels")
     elif isinstance(qrels, Mapping):
@@ -270,7 +284,8 @@ def as_qrels(qrels) -> pd.DataFrame:
         frame = _from_evaluation_queries(qrels)
     else:
         raise InputError(
-            "qrels must be a file path, a DataFrame (query_id, doc_id, relevance), a dict "
+            "qrels must be a file path, a DataFrame (query_id, doc_id, relevance) or another "
+            "library's table that exports Arrow data, a dict "
             f"{{query_id: {{doc_id: relevance}}}} or EvaluationQuery records; "
             f"got {type(qrels).__name__}"
         )
@@ -290,7 +305,8 @@ def as_run(run, *, check_duplicates: bool = True) -> pd.DataFrame:
         * a path to a TREC run file;
         * a DataFrame with columns ``query_id``, ``doc_id``, ``score``, or
           PyTerrier's ``qid``, ``docno``, ``score`` (a ``pt.Experiment``-style
-          result frame; its other columns are ignored);
+          result frame; its other columns are ignored); or a table of another library
+          that exports Arrow data, as for :func:`as_qrels`;
         * ``{query_id: {doc_id: score}}`` as pytrec_eval takes;
         * ``{query_id: [doc ids in rank order]}``, as the chapter's functions
           take: the first gets the highest score.
@@ -311,13 +327,15 @@ def as_run(run, *, check_duplicates: bool = True) -> pd.DataFrame:
     """
     if isinstance(run, (str, os.PathLike)):
         return read_run_file(run, check_duplicates=check_duplicates)
+    run = _pandas_of_arrow(run)
     if isinstance(run, pd.DataFrame):
         frame = _from_frame(run, "score", "run")
     elif isinstance(run, Mapping):
         frame = _from_nested(run, "score", "run")
     else:
         raise InputError(
-            "a run must be a file path, a DataFrame (query_id, doc_id, score), a dict "
+            "a run must be a file path, a DataFrame (query_id, doc_id, score) or another "
+            "library's table that exports Arrow data, a dict "
             f"{{query_id: {{doc_id: score}}}} or {{query_id: [doc ids]}}; got {type(run).__name__}"
         )
     frame = _check_values(frame, "score", "run", grade=False)

@@ -40,10 +40,12 @@ def test_ir_datasets_qrels_frame_with_iteration_column():
 def test_missing_column_names_both_conventions():
     with pytest.raises(InputError, match=r"qid, docno, label.*missing \['relevance'\]"):
         reteval.io.as_qrels(PT_QRELS.rename(columns={"label": "grade"}))
-    # a ranked list without scores: the rank is not read, and the error says what to give
-    ranked = PT_RUN.drop(columns="score").assign(rank=range(len(PT_RUN)))
-    with pytest.raises(InputError, match=r"missing \['score'\].*give score = -rank$"):
+    # a ranked list without scores: the error says how to read one
+    ranked = PT_RUN.drop(columns="score").assign(rank=range(1, len(PT_RUN) + 1))
+    with pytest.raises(InputError, match=r"missing \['score'\].*read_run\(frame, rank='rank'\)$"):
         reteval.io.as_run(ranked)
+    assert reteval.read_run(ranked, query_id="qid", doc_id="docno", rank="rank")["doc_id"].tolist(
+        ) == ranked["docno"].tolist()
 
 
 def test_to_long_is_exported():
@@ -64,3 +66,30 @@ def test_concatenated_results_are_refused_by_every_format(axis, what):
     for convert in (reteval.to_long, to_trec_eval):
         with pytest.raises(InputError, match=f"per_query has the {what} twice"):
             convert(both)
+
+
+class _ArrowExporter:
+    """A table of some other library, known only by the Arrow PyCapsule interface (as a
+    polars DataFrame or a DuckDB result exports itself)."""
+
+    def __init__(self, table):
+        self._table = table
+
+    def __arrow_c_stream__(self, requested_schema=None):
+        return self._table.__arrow_c_stream__(requested_schema)
+
+
+def test_tables_of_other_libraries_evaluate_through_arrow():
+    import pyarrow as pa
+
+    qrels = pa.table({"query_id": ["q1", "q1"], "doc_id": ["d1", "d2"], "relevance": [1, 0]})
+    run = pa.table({"qid": ["q1", "q1"], "docno": ["d1", "d2"], "score": [1.0, 2.0]})
+    expected = reteval.evaluate(qrels.to_pandas(), run.to_pandas(), ["AP"])
+    for convert in (lambda t: t, lambda t: t.to_batches()[0], _ArrowExporter):
+        got = reteval.evaluate(convert(qrels), convert(run), ["AP"])
+        assert got.equals(expected) and got.loc["q1", "AP"] == 0.5
+    missing = pa.table({"query_id": ["q1", None], "doc_id": ["d1", "d2"], "score": [1.0, 2.0]})
+    with pytest.raises(InputError, match="run query_id is missing on row 1 "):
+        reteval.io.as_run(_ArrowExporter(missing))
+    with pytest.raises(InputError, match="or another library's table that exports Arrow data"):
+        reteval.io.as_run([("q1", "d1", 1.0)])
