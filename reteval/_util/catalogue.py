@@ -184,7 +184,7 @@ def error_message(error: BaseException, lang: str) -> str:
     Examples
     --------
     >>> from reteval.io.duplicates import duplicate_error
-    >>> error_message(duplicate_error("run", "q1", "d1", "rows 0 and 1", None), "zh")
+    >>> error_message(duplicate_error("run", "q1", "d1", [0, 1], None), "zh")
     "运行结果中查询 'q1' 的文档 'd1' 出现了两次：第 0 和第 1 行（从 0 数起）"
     """
     key = getattr(error, "key", None)

@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 
 from reteval.io.arrow import from_numpy, strings, take, to_numpy
 from reteval.io.columns import as_qrels_columns, as_run_columns
-from reteval.io.duplicates import duplicate_error, first_duplicate, row_keys, rows_named
+from reteval.io.duplicates import duplicate_error, first_duplicate, row_keys
 from reteval.io.qrelsfile import QrelsColumns
 from reteval.io.runfile import RunColumns
 from reteval.measures import POOL_UNJUDGED, JudgedRanking
@@ -375,8 +375,8 @@ def _rank_columns(judged_queries, judged_docs, judged_rels: np.ndarray, run_quer
     if duplicate is not None:
         at = list(duplicate) if kept is None else kept[list(duplicate)]
         raise duplicate_error("run", str(query_ids[query[duplicate[0]]]),
-                              str(doc[duplicate[0]]),
-                              rows_named(run_labels, at, lines=labels_are_lines), source)
+                              str(doc[duplicate[0]]), at, source, labels=run_labels,
+                              lines=labels_are_lines)
 
     query_of_row = query[rows]
     ranked = np.lexsort((rank, query_of_row))

@@ -41,8 +41,8 @@ def check_unique_ids(query, doc, what: str, *, labels=None, labels_are_lines: bo
     pair = first_duplicate(codes, doc)
     if pair is None:
         return
-    raise duplicate_error(what, str(query[pair[0]]), str(doc[pair[0]]),
-                          rows_named(labels, pair, lines=labels_are_lines), source)
+    raise duplicate_error(what, str(query[pair[0]]), str(doc[pair[0]]), pair, source,
+                          labels=labels, lines=labels_are_lines)
 
 
 def rows_named(labels, positions, *, lines: bool = False) -> str:
@@ -65,36 +65,47 @@ def rows_named(labels, positions, *, lines: bool = False) -> str:
     if lines:
         return f"line{plural} " + " and ".join(str(labels[p]) for p in positions)
     text = f"row{plural} " + " and ".join(map(str, positions))
+    shown = _index_labels(labels, positions)
+    return text if shown is None else text + " (index " + " and ".join(shown) + ")"
+
+
+def _index_labels(labels, positions) -> list[str] | None:
+    """The index labels of rows at ``positions``, as text; None when ``labels`` are absent or
+    number the rows 0, 1, 2, ... (then the positions say it all)."""
     if labels is None:
-        return text
+        return None
     import pandas as pd  # the labels are a table's index: pandas is loaded
 
-    if isinstance(labels, pd.RangeIndex) and labels.start == 0 and labels.step == 1:
-        return text
-    shown = [labels[p].item() if isinstance(labels[p], np.generic) else labels[p]
-             for p in positions]  # 11, not np.int64(11)
-    return text + " (index " + " and ".join(map(repr, shown)) + ")"
+    index = pd.Index(labels)
+    if index.equals(pd.RangeIndex(len(index))):
+        return None
+    return [repr(label) for label in index[list(positions)].tolist()]  # 11, not np.int64(11)
 
 
-def duplicate_error(what, query_id, doc_id, where, source) -> InputError:
-    """The error for a document listed twice for one query.
-
-    ``where`` is ``"rows 3 and 7"`` or ``"lines 4 and 9"``; the error names its
-    catalogue entry, so that it can be said in Chinese too.
+def duplicate_error(what, query_id, doc_id, positions, source, *, labels=None,
+                    lines: bool = False) -> InputError:
+    """The error for a document listed twice for one query, on the rows at ``positions``
+    (named as :func:`rows_named` names them); the error names its catalogue entry, so that
+    it can be said in Chinese too.
 
     Examples
     --------
-    >>> error = duplicate_error("run", "q1", "d1", "rows 0 and 1", None)
+    >>> error = duplicate_error("run", "q1", "d1", [0, 1], None)
     >>> str(error), error.key
     ("document 'd1' appears twice for query 'q1' in the run, on rows 0 and 1", 'io.duplicate')
     """
-    unit, _, places = str(where).partition(" ")
-    first, _, second = places.partition(" and ")
+    positions = [int(p) for p in positions]
+    first, second = (labels[p] for p in positions) if lines else positions
+    shown = None if lines else _index_labels(labels, positions)
+    fields = {"doc": doc_id, "query": query_id, "what": what,
+              "unit": "lines" if lines else "rows", "first": first, "second": second}
+    if shown is not None:
+        fields.update(first_label=shown[0], second_label=shown[1])
     return InputError(
-        f"document {doc_id!r} appears twice for query {query_id!r} in the {what}, on {where}",
-        path=source, key="io.duplicate",
-        fields={"doc": doc_id, "query": query_id, "what": what, "unit": unit, "first": first,
-                "second": second},
+        f"document {doc_id!r} appears twice for query {query_id!r} in the {what}, on "
+        f"{rows_named(labels, positions, lines=lines)}",
+        path=source, key="io.duplicate" if shown is None else "io.duplicate_labelled",
+        fields=fields,
     )
 
 

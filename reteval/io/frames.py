@@ -18,7 +18,7 @@ from reteval.io.read import read_qrels_file, read_run_file
 from reteval.io.tables import ID_DTYPE, QRELS_COLUMNS, id_array
 from reteval.io.textfile import INT64_MAX, INT64_MIN, parse_decimal
 
-__all__ = ["as_qrels", "as_run"]
+__all__ = ["arrow_table_frame", "as_qrels", "as_run"]
 
 
 def _where(index: pd.Index, position: int) -> str:
@@ -76,19 +76,34 @@ def _is_id(value) -> bool:
 _PYTERRIER_COLUMNS = {"query_id": "qid", "doc_id": "docno", "relevance": "label", "score": "score"}
 
 
-def _pandas_of_arrow(table):
+def arrow_table_frame(table):
     """A table of another library that exports Arrow data (the Arrow PyCapsule interface,
-    ``__arrow_c_stream__``: pyarrow, polars, DuckDB, ...) as a pandas DataFrame; anything
-    else as it is."""
+    ``__arrow_c_stream__``: pyarrow tables and record batches, polars DataFrames, DuckDB
+    results) as a pandas DataFrame, its strings as reteval's id strings; a pandas DataFrame
+    or anything that is not such a table (a column, a dict) as it is.
+
+    Examples
+    --------
+    >>> import pyarrow as pa
+    >>> arrow_table_frame(pa.table({"query_id": ["q1"], "doc_id": ["d1"], "score": [0.5]}))
+      query_id doc_id  score
+    0       q1     d1    0.5
+    """
     if isinstance(table, pd.DataFrame) or not hasattr(table, "__arrow_c_stream__"):
         return table
     import pyarrow as pa
 
-    return pa.table(table).to_pandas(types_mapper={pa.string(): ID_DTYPE,
-                                                   pa.large_string(): ID_DTYPE}.get)
+    try:
+        arrow = pa.table(table)
+    except (pa.ArrowInvalid, TypeError):  # an array or a column: not a table
+        return table
+    strings = (pa.string(), pa.large_string(), pa.string_view())  # polars exports views
+    return arrow.to_pandas(types_mapper={t: ID_DTYPE for t in strings}.get)
 
 
 def _from_frame(frame: pd.DataFrame, value_column: str, what: str) -> pd.DataFrame:
+    if frame.index.name == "line" and frame.attrs.get("source") is None:
+        frame = frame.rename_axis(index=None)  # a user's index named so: not a file's lines
     wanted = ("query_id", "doc_id", value_column)
     names = {c: c if c in frame.columns else _PYTERRIER_COLUMNS[c] for c in wanted}
     missing = [c for c in wanted if names[c] not in frame.columns]
@@ -97,7 +112,9 @@ def _from_frame(frame: pd.DataFrame, value_column: str, what: str) -> pd.DataFra
         raise InputError(f"a {what} DataFrame must have one column of each name; "
                          f"{doubled} appear more than once in {list(frame.columns)}")
     if missing:
-        hint = ("; for a run given by ranks only, read it with read_run(frame, rank='rank')"
+        ids = "".join(f"{name}={names[name]!r}, " for name in ("query_id", "doc_id")
+                      if names[name] != name)
+        hint = (f"; for a run given by ranks only, read it with read_run(frame, {ids}rank='rank')"
                 if missing == ["score"] and "rank" in frame.columns else "")
         raise InputError(
             f"a {what} DataFrame needs columns query_id, doc_id, {value_column} "
@@ -275,7 +292,7 @@ def as_qrels(qrels) -> pd.DataFrame:
     """
     if isinstance(qrels, (str, os.PathLike)):
         return read_qrels_file(qrels)
-    qrels = _pandas_of_arrow(qrels)
+    qrels = arrow_table_frame(qrels)
     if isinstance(qrels, pd.DataFrame):
         frame = _from_frame(qrels, "relevance", "qrels")
     elif isinstance(qrels, Mapping):
@@ -327,7 +344,7 @@ def as_run(run, *, check_duplicates: bool = True) -> pd.DataFrame:
     """
     if isinstance(run, (str, os.PathLike)):
         return read_run_file(run, check_duplicates=check_duplicates)
-    run = _pandas_of_arrow(run)
+    run = arrow_table_frame(run)
     if isinstance(run, pd.DataFrame):
         frame = _from_frame(run, "score", "run")
     elif isinstance(run, Mapping):

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from reteval.errors import InputError
+from reteval.io.frames import arrow_table_frame
 from reteval.io.read import read_qrels_file, read_run_file
 
 __all__ = ["qrels_from_frame", "read_qrels", "read_run", "run_from_frame"]
@@ -194,8 +195,9 @@ def read_run(path: str | os.PathLike | pd.DataFrame, *, check_duplicates: bool =
     Parameters
     ----------
     path : str, path-like or pandas.DataFrame
-        The file; ``.gz`` compressed files are read too. Or a DataFrame, one row per
-        retrieved document, whose columns are named by the four options below
+        The file; ``.gz`` compressed files are read too. Or a DataFrame (or another
+        library's table that exports Arrow data, :func:`reteval.io.frames.arrow_table_frame`),
+        one row per retrieved document, whose columns are named by the four options below
         (:func:`run_from_frame`).
     check_duplicates : bool, default True
         Check that no document is listed twice for a query. :func:`reteval.evaluate`
@@ -247,6 +249,7 @@ def read_run(path: str | os.PathLike | pd.DataFrame, *, check_duplicates: bool =
     0       q1     c4    1.0
     1       q1     c1    2.0
     """
+    path = arrow_table_frame(path)
     if isinstance(path, pd.DataFrame):
         return run_from_frame(path, query_id=query_id, doc_id=doc_id, score=score, rank=rank,
                               check_duplicates=check_duplicates)
@@ -316,6 +319,7 @@ def read_qrels(path: str | os.PathLike | pd.DataFrame, *, layout: str = "auto",
     reteval.errors.InputError: ...: document 'd1' appears twice for query 'q1' in the qrels, \
 on lines 2 and 3
     """
+    path = arrow_table_frame(path)
     if isinstance(path, pd.DataFrame):
         if layout != "auto" or duplicates != "error":
             raise InputError(f"layout and duplicates apply to a qrels file, not to a DataFrame; "

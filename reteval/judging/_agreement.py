@@ -34,6 +34,8 @@ _LEVELS = ("nominal", "ordinal", "interval")
 def _is_qrels(obj) -> bool:
     if isinstance(obj, (pd.DataFrame, str, os.PathLike)):
         return True
+    if hasattr(obj, "__arrow_c_stream__") and hasattr(obj, "columns"):
+        return True  # another library's table (a Series or an Arrow column has no columns)
     return isinstance(obj, Mapping) and all(isinstance(v, Mapping) for v in obj.values())
 
 

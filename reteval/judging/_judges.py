@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import numbers
+import re
 import warnings
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -451,7 +452,8 @@ class TermOverlapJudge:
     name : str, optional
         What judgments and the judge cache call it: by default ``"term-overlap"``, followed by
         the thresholds when they are not the default ones (two rules, two names: a cache
-        never gives one's grades to the other).
+        never gives one's grades to the other). A name of that form is always the one of
+        the thresholds.
 
     Examples
     --------
@@ -461,7 +463,7 @@ class TermOverlapJudge:
     >>> j("install Python packages", "Giant pandas eat bamboo.")
     0
     >>> j.name, TermOverlapJudge((0.5, 1.0)).name
-    ('term-overlap', 'term-overlap(0.5,1)')
+    ('term-overlap', 'term-overlap(0.5,1.0)')
     """
 
     thresholds: tuple[float, ...] = (0.25, 0.5, 0.75)
@@ -473,8 +475,9 @@ class TermOverlapJudge:
         if not t or not increasing or t[0] <= 0 or t[-1] > 1:
             raise InputError(f"thresholds must increase within (0, 1]; got {self.thresholds!r}")
         object.__setattr__(self, "thresholds", t)
-        if not self.name:
-            shown = "" if t == (0.25, 0.5, 0.75) else "(" + ",".join(f"{x:g}" for x in t) + ")"
+        if not self.name or re.fullmatch(r"term-overlap(\(.*\))?", self.name):
+            # a name of this form always says the thresholds (dataclasses.replace too)
+            shown = "" if t == (0.25, 0.5, 0.75) else "(" + ",".join(map(repr, t)) + ")"
             object.__setattr__(self, "name", "term-overlap" + shown)
 
     def __call__(self, query_text: str, doc_text: str) -> int:

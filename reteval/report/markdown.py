@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from reteval._util.catalogue import phrase
 from reteval._util.markdown import md_escape
 from reteval.comparison.result import Comparison
@@ -20,8 +22,16 @@ from reteval.report.document import (
 __all__ = ["render_markdown", "to_markdown"]
 
 
-def _md_text(text: tuple) -> str:
-    return "".join(f"**{md_escape(s)}**" if bold else md_escape(s) for s, bold in text if s)
+def _md_text(text: tuple, *, line_start: bool = False) -> str:
+    """Runs of (text, bold) as Markdown; with ``line_start``, the first cannot open a block."""
+    parts = [(s, bold) for s, bold in text if s]
+    return "".join(f"**{md_escape(s)}**" if bold else md_escape(s, line_start=line_start and not i)
+                   for i, (s, bold) in enumerate(parts))
+
+
+def _heading_text(text: tuple) -> str:
+    """A heading's text: a ``#`` at its end would be read as the heading's closing mark."""
+    return re.sub(r"#(#*\s*)$", r"\\#\1", _md_text(text))
 
 
 def render_markdown(doc: list, figure_paths: dict[str, str]) -> str:
@@ -33,11 +43,11 @@ def render_markdown(doc: list, figure_paths: dict[str, str]) -> str:
     out = []
     for block in doc:
         if isinstance(block, Heading):
-            out.append("#" * block.level + " " + _md_text(block.text))
+            out.append("#" * block.level + " " + _heading_text(block.text))
         elif isinstance(block, Paragraph):
-            out.append(_md_text(block.text))
+            out.append(_md_text(block.text, line_start=True))
         elif isinstance(block, Bullets):
-            out.append("\n".join("- " + _md_text(item) for item in block.items))
+            out.append("\n".join("- " + _md_text(item, line_start=True) for item in block.items))
         elif isinstance(block, Table):
             lines = ["| " + " | ".join(_md_text(h) for h in block.header) + " |",
                      "|" + "|".join("---:" if num else ":---" for num in block.numeric) + "|"]

@@ -6,6 +6,7 @@ import pyarrow as pa
 import pytest
 
 from reteval import InputError, evaluate
+from reteval._util.catalogue import error_message
 from reteval.io import as_qrels, as_run
 
 # name -> a two-row id column whose second id is missing
@@ -114,8 +115,9 @@ def test_a_filtered_frame_s_rows_are_named_by_position_and_index_label():
     run = pd.DataFrame({"query_id": ["q0"] + ["q1"] * 4, "doc_id": ["d9", "d1", "d2", "d3", "d2"],
                         "score": [9.0, 3.0, 2.0, 1.0, 0.5]}).iloc[1:]  # index 1, 2, 3, 4
     twice = r"on rows 1 and 3 \(index 2 and 4\)$"
-    with pytest.raises(InputError, match=twice):
+    with pytest.raises(InputError, match=twice) as raised:
         as_run(run)
+    assert error_message(raised.value, "zh").endswith("第 1 和第 3 行（从 0 数起；索引 2 和 4）")
     with pytest.raises(InputError, match=twice):  # found while ranking, not by as_run
         evaluate(qrels, run, ["AP"])
     with pytest.raises(InputError, match=r"got nan on row 0 \(index 1\)$"):

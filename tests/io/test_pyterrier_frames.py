@@ -1,10 +1,12 @@
 """Frames as PyTerrier and ir_datasets hand them over are read as they are."""
 
 import pandas as pd
+import pyarrow as pa
 import pytest
 
 import reteval
 from reteval.errors import InputError
+from reteval.judging import cohen_kappa
 
 # q1: d2 relevant, ranked 2nd of 2 (AP 1/2); q2: d3 relevant at rank 1 (AP 1).
 PT_RUN = pd.DataFrame({
@@ -42,10 +44,15 @@ def test_missing_column_names_both_conventions():
         reteval.io.as_qrels(PT_QRELS.rename(columns={"label": "grade"}))
     # a ranked list without scores: the error says how to read one
     ranked = PT_RUN.drop(columns="score").assign(rank=range(1, len(PT_RUN) + 1))
-    with pytest.raises(InputError, match=r"missing \['score'\].*read_run\(frame, rank='rank'\)$"):
+    hint = r"read_run\(frame, query_id='qid', doc_id='docno', rank='rank'\)$"
+    with pytest.raises(InputError, match=r"missing \['score'\].*" + hint):
         reteval.io.as_run(ranked)
-    assert reteval.read_run(ranked, query_id="qid", doc_id="docno", rank="rank")["doc_id"].tolist(
-        ) == ranked["docno"].tolist()
+    for table in (ranked, pa.Table.from_pandas(ranked)):  # the hint is followed as it is
+        read = reteval.read_run(table, query_id="qid", doc_id="docno", rank="rank")
+        assert read["doc_id"].tolist() == ranked["docno"].tolist()
+    renamed = ranked.rename(columns={"qid": "query_id", "docno": "doc_id"})
+    with pytest.raises(InputError, match=r"read_run\(frame, rank='rank'\)$"):
+        reteval.io.as_run(renamed)
 
 
 def test_to_long_is_exported():
@@ -74,14 +81,13 @@ class _ArrowExporter:
 
     def __init__(self, table):
         self._table = table
+        self.columns = table.column_names
 
     def __arrow_c_stream__(self, requested_schema=None):
         return self._table.__arrow_c_stream__(requested_schema)
 
 
 def test_tables_of_other_libraries_evaluate_through_arrow():
-    import pyarrow as pa
-
     qrels = pa.table({"query_id": ["q1", "q1"], "doc_id": ["d1", "d2"], "relevance": [1, 0]})
     run = pa.table({"qid": ["q1", "q1"], "docno": ["d1", "d2"], "score": [1.0, 2.0]})
     expected = reteval.evaluate(qrels.to_pandas(), run.to_pandas(), ["AP"])
@@ -91,5 +97,11 @@ def test_tables_of_other_libraries_evaluate_through_arrow():
     missing = pa.table({"query_id": ["q1", None], "doc_id": ["d1", "d2"], "score": [1.0, 2.0]})
     with pytest.raises(InputError, match="run query_id is missing on row 1 "):
         reteval.io.as_run(_ArrowExporter(missing))
-    with pytest.raises(InputError, match="or another library's table that exports Arrow data"):
-        reteval.io.as_run([("q1", "d1", 1.0)])
+    for not_a_table in ([("q1", "d1", 1.0)], pd.Series([1.0]), pa.chunked_array([["q1"]])):
+        with pytest.raises(InputError, match="or another library's table that exports Arrow"):
+            reteval.io.as_run(not_a_table)
+    # judgments of two judges given as tables, as the agreement functions take them
+    assert cohen_kappa(qrels, _ArrowExporter(qrels)) == 1.0
+    string_views = pa.table({"query_id": pa.array(["q1"], pa.string_view()),
+                             "doc_id": pa.array(["d1"], pa.string_view()), "score": [1.0]})
+    assert reteval.io.as_run(string_views)["doc_id"].tolist() == ["d1"]  # as polars exports

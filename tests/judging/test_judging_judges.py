@@ -1,5 +1,7 @@
 """Judges: dry runs, votes, failures reported, the offline judge, and compare_judgments."""
 
+import dataclasses
+
 import pytest
 
 from reteval.errors import InputError
@@ -127,8 +129,11 @@ def test_term_overlap_judge_is_a_rule_you_can_follow():
 
 def test_term_overlap_rules_with_other_thresholds_keep_their_grades_apart(tmp_path):
     lenient, strict = TermOverlapJudge(), TermOverlapJudge(thresholds=(0.9, 1.0))
-    assert (lenient.name, strict.name) == ("term-overlap", "term-overlap(0.9,1)")
+    assert (lenient.name, strict.name) == ("term-overlap", "term-overlap(0.9,1.0)")
     assert TermOverlapJudge(name="mine").name == "mine"
+    # the name follows the thresholds when a judge is remade from another
+    assert dataclasses.replace(strict, thresholds=(0.25, 0.5, 0.75)).name == "term-overlap"
+    assert dataclasses.replace(lenient, thresholds=(0.9, 1.0)).name == strict.name
     cache = tmp_path / "judgments.sqlite"
     pool = {"q1": ["d1"]}
     query = {"q1": "install python packages"}

@@ -118,6 +118,18 @@ def test_markdown_escapes_and_has_the_chapter_sections(evil):
     assert len(table) == 4 + 1 + 15
 
 
+@pytest.mark.parametrize("name", ["# lead", "1. lead", "> lead", "- lead"])
+def test_a_run_named_like_markup_stays_text_in_every_block(name):
+    markdown_it = pytest.importorskip("markdown_it")
+    # the leader opens the paragraphs that name it; a title ending in "#" keeps it
+    text = to_markdown(make({name: STRONG, "weak": WEAK}), title="Report #")
+    html = markdown_it.MarkdownIt("commonmark").render(text)
+    assert "<h1>Report #</h1>" in html
+    tags = set(re.findall(r"<(\w+)", html))
+    assert "blockquote" not in tags and "ol" not in tags
+    assert html.count("<h1>") == 1 and name.replace(">", "&gt;") in html
+
+
 # --------------------------------------------------------------------------- LaTeX
 
 
