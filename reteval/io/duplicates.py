@@ -95,7 +95,7 @@ def duplicate_error(what, query_id, doc_id, positions, source, *, labels=None,
     ("document 'd1' appears twice for query 'q1' in the run, on rows 0 and 1", 'io.duplicate')
     """
     positions = [int(p) for p in positions]
-    first, second = (labels[p] for p in positions) if lines else positions
+    first, second = (str(labels[p]) for p in positions) if lines else map(str, positions)
     shown = None if lines else _index_labels(labels, positions)
     fields = {"doc": doc_id, "query": query_id, "what": what,
               "unit": "lines" if lines else "rows", "first": first, "second": second}

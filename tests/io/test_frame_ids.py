@@ -118,6 +118,8 @@ def test_a_filtered_frame_s_rows_are_named_by_position_and_index_label():
     with pytest.raises(InputError, match=twice) as raised:
         as_run(run)
     assert error_message(raised.value, "zh").endswith("第 1 和第 3 行（从 0 数起；索引 2 和 4）")
+    fields = raised.value.fields
+    assert (fields["first"], fields["second"], fields["first_label"]) == ("1", "3", "2")
     with pytest.raises(InputError, match=twice):  # found while ranking, not by as_run
         evaluate(qrels, run, ["AP"])
     with pytest.raises(InputError, match=r"got nan on row 0 \(index 1\)$"):
