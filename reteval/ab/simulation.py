@@ -33,6 +33,7 @@ from reteval.ab.assignment import Experiment
 from reteval.ab.clicks import as_click_model, attractiveness
 from reteval.ab.interleaving import balanced_from_order, sign_test_pvalue, team_draft_from_coins
 from reteval.errors import InputError
+from reteval.io.frames import arrow_table_frame
 from reteval.io.tables import sort_run
 
 __all__ = [
@@ -51,6 +52,7 @@ _MAX_EXACT_DEPTH = 12
 
 
 def _qrels_dict(qrels) -> dict[str, dict[str, int]]:
+    qrels = arrow_table_frame(qrels)  # another library's table, as pandas
     if isinstance(qrels, pd.DataFrame):
         missing = {"query_id", "doc_id", "relevance"} - set(qrels.columns)
         if missing:
@@ -68,6 +70,7 @@ def _qrels_dict(qrels) -> dict[str, dict[str, int]]:
 
 def _rankings(run, depth: int, name: str) -> dict[str, list[str]]:
     """Top ``depth`` doc ids per query: score descending, then doc id descending."""
+    run = arrow_table_frame(run)  # another library's table, as pandas
     if not isinstance(run, pd.DataFrame):
         raise InputError(f"{name} must be a DataFrame with columns query_id, doc_id, score; "
                          f"got {type(run).__name__}")

@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 from reteval.errors import InputError
+from reteval.io.frames import arrow_table_frame
 
 __all__ = [
     "FUSION_METHODS",
@@ -59,6 +60,7 @@ NORMALIZATIONS = ("minmax", "zscore", None)
 
 
 def _check_run(run, label: str) -> pd.DataFrame:
+    run = arrow_table_frame(run)  # another library's table, as pandas
     if not isinstance(run, pd.DataFrame):
         raise InputError(f"{label} must be a pandas DataFrame; got {type(run).__name__}")
     missing = {"query_id", "doc_id", "score"} - set(run.columns)

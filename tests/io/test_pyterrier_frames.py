@@ -102,6 +102,16 @@ def test_tables_of_other_libraries_evaluate_through_arrow():
             reteval.io.as_run(not_a_table)
     # judgments of two judges given as tables, as the agreement functions take them
     assert cohen_kappa(qrels, _ArrowExporter(qrels)) == 1.0
+    # the functions that take run tables of their own read them too
+    from reteval import ab
+    from reteval.retrievers.fusion import reciprocal_rank_fusion
+
+    runs = [pd.DataFrame({"query_id": "q1", "doc_id": ["d1", "d2"], "score": [2.0, 1.0]}),
+            pd.DataFrame({"query_id": "q1", "doc_id": ["d2", "d3"], "score": [0.9, 0.1]})]
+    tables = [_ArrowExporter(pa.Table.from_pandas(run)) for run in runs]
+    assert reciprocal_rank_fusion(tables).equals(reciprocal_rank_fusion(runs))
+    assert ab.expected_outcomes(qrels, *tables, depth=3) == ab.expected_outcomes(
+        qrels.to_pandas(), *runs, depth=3)
     string_views = pa.table({"query_id": pa.array(["q1"], pa.string_view()),
                              "doc_id": pa.array(["d1"], pa.string_view()), "score": [1.0]})
     assert reteval.io.as_run(string_views)["doc_id"].tolist() == ["d1"]  # as polars exports
