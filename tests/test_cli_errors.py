@@ -96,6 +96,18 @@ def test_evaluate_bad_runs(tmp_path, good, capsys, case):
     assert_one_error(*run_cli(["evaluate", good[0], path], capsys)[::2], expected)
 
 
+@pytest.mark.parametrize("which", [0, 1])
+def test_a_parquet_file_is_told_how_to_be_read(tmp_path, good, capsys, which):
+    import pandas as pd
+
+    path = tmp_path / "table.parquet"
+    pd.DataFrame({"query_id": ["q1"], "doc_id": ["d1"], "score": [1.0]}).to_parquet(path)
+    files = [good[0], good[1]]
+    files[which] = path
+    assert_one_error(*run_cli(["evaluate", *files], capsys)[::2],
+                     "table.parquet: a Parquet file, not text: read it with pandas.read_parquet")
+
+
 @pytest.mark.parametrize("case", sorted(c for c in BAD_RUNS if BAD_RUNS[c][0][:2] != b"\x1f\x8b"))
 def test_evaluate_bad_runs_after_a_mebibyte_of_good_lines(tmp_path, good, capsys, case):
     # Large runs take Arrow's reader: the same line must give the same error.

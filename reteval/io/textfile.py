@@ -151,6 +151,10 @@ def decode(data: bytes, path=None, *, first_line: int = 1) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
+        if data[:4] == b"PAR1" and first_line == 1:  # Parquet's magic number
+            raise InputError("a Parquet file, not text: read it with pandas.read_parquet and "
+                             "give the table (or evaluate it with --engine dask)",
+                             path=path) from None
         line = first_line + _line_of(data, exc.start) - 1
         raise InputError(
             f"not UTF-8 text (byte {data[exc.start:exc.start + 1]!r})", path=path, line=line
